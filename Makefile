@@ -1,0 +1,45 @@
+# Every target sets up what it needs on a fresh machine: a virtual
+# environment in .venv, and for the browser tests Debian's chromium and the
+# npm packages the tests load (htmx, Turbo).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test lint docs bench browser-deps clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+browser-deps: $(STAMP)
+	@[ -x /usr/bin/chromium ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+	@if [ -f tests/browser/package-lock.json ]; then cd tests/browser && npm ci --silent --no-audit --no-fund; fi
+
+## The example app: a notes site on SQLite, created and seeded on first run.
+run: $(STAMP)
+	$(BIN)/flask --app example_app run --debug
+
+## The whole test suite, browser tests included.
+test: $(STAMP) browser-deps
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict
+
+docs: $(STAMP)
+	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python benchmarks/head.py
+	@[ ! -f benchmarks/sitemap.py ] || $(BIN)/python benchmarks/sitemap.py
+	@[ ! -f benchmarks/browser_size.py ] || $(BIN)/python benchmarks/browser_size.py
+
+clean:
+	rm -rf $(VENV) docs/_build tests/browser/node_modules

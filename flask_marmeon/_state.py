@@ -1,0 +1,56 @@
+"""Per-app state, kept at ``app.extensions["marmeon"]``."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask, current_app
+
+from .config import Settings
+
+if TYPE_CHECKING:
+    from .extension import Marmeon
+
+
+@dataclass(eq=False)
+class MarmeonState:
+    """Everything the extension keeps for one app.
+
+    Modules that own a step keep their part here (the sitemap cache, the
+    localized blueprints), never in module globals, so two apps in one
+    process never share anything.
+    """
+
+    settings: Settings
+    extension: Marmeon
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    #: Keys already warned about: "once" means once per app and process.
+    once: set[Hashable] = field(default_factory=set)
+    #: Names of blueprints marked with localized().
+    localized_blueprints: set[str] = field(default_factory=set)
+    #: Names of blueprints marked with api().
+    api_blueprints: set[str] = field(default_factory=set)
+    #: Whether the H10 checks have run and passed for this app.
+    checked: bool = False
+    #: The sitemap cache (flask_marmeon.sitemap.cache), made on first use.
+    sitemap_cache: Any = None
+    #: Free slots for the modules that own a step, keyed by module name.
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def get_state(app: Flask | None = None) -> MarmeonState:
+    """Return the app's state, or say how to set the extension up."""
+    if app is None:
+        app = current_app._get_current_object()  # type: ignore[attr-defined]
+    assert app is not None
+    try:
+        state: MarmeonState = app.extensions["marmeon"]
+    except KeyError:
+        raise RuntimeError(
+            f"flask_marmeon is not set up on the app {app.name!r}."
+            " Did you forget Marmeon(app) or marmeon.init_app(app)?"
+        ) from None
+    return state

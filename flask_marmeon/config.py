@@ -1,0 +1,157 @@
+"""Read APP_URL, APP_LOCALES and the MARMEON_* keys once, into frozen Settings."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import ada_url
+
+from .errors import StartupError
+
+#: Defaults that :func:`apply_defaults` writes into ``app.config`` so that
+#: users can see them.
+DEFAULTS: dict[str, Any] = {
+    "MARMEON_SITEMAP_TTL": 300,
+    "MARMEON_SITEMAP_RETRY_AFTER": 30,
+    "MARMEON_SITEMAP_MAX_URLS": 50_000,
+    "MARMEON_SITEMAP_INDEX": False,
+    "MARMEON_CSP_NONCE": None,
+    "MARMEON_BROWSER_SCRIPT": True,
+}
+
+# BCP 47 in the shape apps use: a primary language subtag, then script,
+# region, variant or extension subtags. Enough to refuse typos such as "en_US"
+# or "en-" without pretending to validate against the IANA registry.
+_BCP47 = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$|^[A-Za-z]{4,8}$")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The extension's configuration for one app, read once in ``init_app``."""
+
+    #: The origin of APP_URL (``"https://notes.example"``), or None when unset.
+    app_url: str | None
+    #: BCP 47 tags as configured; the first is the fallback locale.
+    locales: tuple[str, ...]
+    sitemap_ttl: float
+    sitemap_retry_after: float
+    sitemap_max_urls: int
+    sitemap_index: bool
+    #: Returns the response's CSP nonce, or None for no nonce attribute.
+    csp_nonce: Callable[[], str | None] | None
+    #: Whether ``render_head()`` includes the browser module.
+    browser_script: bool
+
+
+def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
+    """Fill in missing keys: APP_URL and APP_LOCALES from the environment."""
+    if config.get("APP_URL") in (None, "") and environ.get("APP_URL"):
+        config["APP_URL"] = environ["APP_URL"]
+    if config.get("APP_LOCALES") in (None, "", []) and environ.get("APP_LOCALES"):
+        config["APP_LOCALES"] = environ["APP_LOCALES"]
+    config.setdefault("APP_LOCALES", [])
+    for key, value in DEFAULTS.items():
+        config.setdefault(key, value)
+
+
+def parse_app_url(value: object) -> str | None:
+    """Return the origin of APP_URL, None when unset or empty.
+
+    Anything else that is not an http(s) URL with a host is H10: a sitemap or
+    a canonical built on it would name addresses that do not work.
+    """
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise StartupError(
+            f"APP_URL must be a string such as 'https://example.com', not"
+            f" {type(value).__name__} {value!r}."
+        )
+    try:
+        url = ada_url.URL(value.strip())
+    except ValueError:
+        url = None
+    if url is None or url.protocol not in ("http:", "https:") or not url.hostname:
+        raise StartupError(
+            f"APP_URL {value!r} is not an http or https address with a host."
+            " Set it to the site's public address, such as 'https://example.com'."
+        )
+    return str(url.origin)
+
+
+def parse_locales(value: object) -> tuple[str, ...]:
+    """Return APP_LOCALES as a tuple of BCP 47 tags, in the configured order."""
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        items: list[object] = [part.strip() for part in value.split(",")]
+        items = [item for item in items if item]
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+    else:
+        raise TypeError(
+            "APP_LOCALES must be a list of BCP 47 tags such as ['en', 'de-AT'] or"
+            f" a comma-separated string, not {type(value).__name__}."
+        )
+    seen: dict[str, str] = {}
+    for tag in items:
+        if not isinstance(tag, str) or not _BCP47.match(tag):
+            hint = ""
+            if isinstance(tag, str) and "_" in tag:
+                hint = f" Did you mean {tag.replace('_', '-')!r}?"
+            raise ValueError(
+                f"APP_LOCALES holds {tag!r}, which is not a BCP 47 tag such as"
+                f" 'en' or 'de-AT'.{hint}"
+            )
+        # Locales are spelled in lower case in URLs, so two tags that differ
+        # only in case would share one address.
+        if tag.lower() in seen:
+            raise ValueError(
+                f"APP_LOCALES holds {seen[tag.lower()]!r} and {tag!r}, which name"
+                " the same locale. Keep one of them."
+            )
+        seen[tag.lower()] = tag
+    return tuple(seen.values())
+
+
+def _number(config: Mapping[str, Any], key: str, *, integer: bool = False) -> Any:
+    value: Any = config[key]
+    ok = isinstance(value, int) or (not integer and isinstance(value, float))
+    if isinstance(value, bool) or not ok or value < 0:
+        kind = "a whole number" if integer else "a number of seconds"
+        raise ValueError(f"{key} must be {kind} of at least 0, not {value!r}.")
+    return value
+
+
+def load_settings(config: Mapping[str, Any]) -> Settings:
+    """Validate the app's config (after :func:`apply_defaults`) into Settings."""
+    nonce = config["MARMEON_CSP_NONCE"]
+    if nonce is not None and not callable(nonce):
+        raise TypeError(
+            "MARMEON_CSP_NONCE must be a function that takes no arguments and"
+            f" returns the response's nonce or None, not {nonce!r}."
+        )
+    max_urls = _number(config, "MARMEON_SITEMAP_MAX_URLS", integer=True)
+    if max_urls < 1:
+        raise ValueError(
+            f"MARMEON_SITEMAP_MAX_URLS must be at least 1, not {max_urls}."
+        )
+    return Settings(
+        app_url=parse_app_url(config.get("APP_URL")),
+        locales=parse_locales(config.get("APP_LOCALES")),
+        sitemap_ttl=_number(config, "MARMEON_SITEMAP_TTL"),
+        sitemap_retry_after=_number(config, "MARMEON_SITEMAP_RETRY_AFTER"),
+        sitemap_max_urls=max_urls,
+        sitemap_index=bool(config["MARMEON_SITEMAP_INDEX"]),
+        csp_nonce=nonce,
+        browser_script=bool(config["MARMEON_BROWSER_SCRIPT"]),
+    )
+
+
+def environ() -> Mapping[str, str]:
+    """The process environment, read in one place so tests can reason about it."""
+    return os.environ

@@ -1,0 +1,22 @@
+"""Errors that flask_marmeon raises for an application's mistakes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class StartupError(RuntimeError):
+    """The application is configured in a way that cannot serve correct pages.
+
+    Raised while the app is built, and in any case before it answers its first
+    request. :attr:`code` is the specification's code (``"H10"`` for the
+    sitemap and ``APP_URL`` checks); :attr:`problems` lists every problem found,
+    one message each, so that one start shows all of them at once.
+    """
+
+    def __init__(
+        self, message: str, *, code: str = "H10", problems: Iterable[str] = ()
+    ) -> None:
+        self.code = code
+        self.problems: tuple[str, ...] = tuple(problems) or (message,)
+        super().__init__(f"[{code}] {message}")

@@ -1,0 +1,58 @@
+"""The Marmeon extension object."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from . import browser, i18n
+from ._state import MarmeonState, get_state
+from .config import apply_defaults, environ, load_settings
+from .head import render_head
+from .routing import rule as routing_rule
+from .sitemap import views as sitemap_views
+
+
+class Marmeon:
+    """Search-engine and link-preview metadata, hreflang and a sitemap for Flask.
+
+    ::
+
+        app = Flask(__name__)
+        app.config["APP_URL"] = "https://notes.example"
+        marmeon = Marmeon(app)  # or Marmeon() then marmeon.init_app(app)
+
+    The object keeps no app: one ``Marmeon`` may serve several apps, each
+    with its own state in ``app.extensions["marmeon"]``.
+    """
+
+    def __init__(self, app: Flask | None = None) -> None:
+        if app is not None:
+            self.init_app(app)
+
+    def init_app(self, app: Flask) -> None:
+        """Read and check the app's configuration and install the extension."""
+        if "marmeon" in app.extensions:
+            raise RuntimeError(
+                f"flask_marmeon is already set up on the app {app.name!r}."
+                " Call Marmeon(app) or init_app(app) once per app."
+            )
+        apply_defaults(app.config, environ())
+        settings = load_settings(app.config)
+        state = MarmeonState(settings=settings, extension=self)
+        app.extensions["marmeon"] = state
+        app.jinja_env.globals["render_head"] = render_head
+        routing_rule.init_app(app, state)
+        i18n.init_app(app, state)
+        sitemap_views.init_app(app, state)
+        browser.init_app(app, state)
+
+    def locale_selector(self) -> str | None:
+        """A Flask-Babel ``locale_selector``: the locale of a localized route.
+
+        ``Babel(app, locale_selector=marmeon.locale_selector)``. Elsewhere it
+        returns None, and Flask-Babel falls back to its default locale.
+        """
+        return i18n.selected_locale()
+
+
+__all__ = ["Marmeon", "get_state"]

@@ -1,0 +1,1 @@
+"""Routes that take sitemap=, authorize= and internal=."""

@@ -1,0 +1,1 @@
+"""The sitemap: providers, entries, XML, cache and endpoints."""

@@ -1,0 +1,56 @@
+"""Fixtures that build apps; every test gets a fresh one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+
+from flask_marmeon import Marmeon
+
+
+@pytest.fixture(autouse=True)
+def _clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The suite must not depend on the developer's shell.
+    monkeypatch.delenv("APP_URL", raising=False)
+    monkeypatch.delenv("APP_LOCALES", raising=False)
+
+
+@pytest.fixture(params=["constructor", "init_app"])
+def make_app(request: pytest.FixtureRequest) -> Callable[..., Flask]:
+    """Build an app with the extension, as ``Marmeon(app)`` or ``init_app``.
+
+    Keyword arguments go into ``app.config``. Routes may be added afterwards.
+    """
+
+    def make(**config: Any) -> Flask:
+        app = Flask("testapp")
+        app.config["TESTING"] = True
+        app.config.update(config)
+        if request.param == "constructor":
+            Marmeon(app)
+        else:
+            Marmeon().init_app(app)
+        return app
+
+    return make
+
+
+@pytest.fixture
+def app(make_app: Callable[..., Flask]) -> Flask:
+    """An app with APP_URL set and the extension installed."""
+    return make_app(APP_URL="https://notes.example")
+
+
+@pytest.fixture
+def client(app: Flask) -> Iterator[FlaskClient]:
+    with app.test_client() as client:
+        yield client
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from flask import Flask
+
+from flask_marmeon import Marmeon, StartupError
+
+
+def test_app_url_keeps_only_the_origin(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL="https://Notes.example:443/some/path?q=1")
+    assert app.extensions["marmeon"].settings.app_url == "https://notes.example"
+
+
+def test_app_url_falls_back_to_the_environment(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("APP_URL", "http://localhost:5000")
+    monkeypatch.setenv("APP_LOCALES", "en, de-AT")
+    settings = make_app().extensions["marmeon"].settings
+    assert settings.app_url == "http://localhost:5000"
+    assert settings.locales == ("en", "de-AT")
+
+
+def test_config_wins_over_the_environment(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("APP_URL", "http://env.example")
+    app = make_app(APP_URL="https://config.example")
+    assert app.extensions["marmeon"].settings.app_url == "https://config.example"
+
+
+@pytest.mark.parametrize("value", ["", None])
+def test_an_empty_app_url_counts_as_unset(
+    make_app: Callable[..., Flask], value: str | None
+) -> None:
+    assert make_app(APP_URL=value).extensions["marmeon"].settings.app_url is None
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["notes.example", "ftp://notes.example", "javascript:alert(1)", "https://", "/x"],
+)
+def test_an_app_url_that_is_not_http_is_h10(
+    make_app: Callable[..., Flask], value: str
+) -> None:
+    with pytest.raises(StartupError) as info:
+        make_app(APP_URL=value)
+    assert info.value.code == "H10"
+    assert repr(value) in str(info.value)
+
+
+@pytest.mark.parametrize("value", ["en_US", "en-", "", "e"])
+def test_locales_must_be_bcp47(make_app: Callable[..., Flask], value: str) -> None:
+    with pytest.raises(ValueError, match="BCP 47"):
+        make_app(APP_LOCALES=["en", value])
+
+
+def test_locales_that_differ_only_in_case_are_refused(
+    make_app: Callable[..., Flask],
+) -> None:
+    with pytest.raises(ValueError, match="same locale"):
+        make_app(APP_LOCALES=["de-AT", "de-at"])
+
+
+def test_defaults_are_visible_in_the_config(make_app: Callable[..., Flask]) -> None:
+    app = make_app()
+    assert app.config["MARMEON_SITEMAP_TTL"] == 300
+    assert app.config["MARMEON_SITEMAP_RETRY_AFTER"] == 30
+    assert app.config["MARMEON_SITEMAP_MAX_URLS"] == 50_000
+
+
+def test_two_apps_keep_their_own_app_url(make_app: Callable[..., Flask]) -> None:
+    one = make_app(APP_URL="https://one.example")
+    two = make_app(APP_URL="https://two.example")
+    assert one.extensions["marmeon"].settings.app_url == "https://one.example"
+    assert two.extensions["marmeon"].settings.app_url == "https://two.example"
+
+
+def test_a_second_init_app_is_refused() -> None:
+    app = Flask("x")
+    marmeon = Marmeon(app)
+    with pytest.raises(RuntimeError, match="already set up"):
+        marmeon.init_app(app)
+
+
+def test_a_wrong_csp_nonce_setting_is_refused(make_app: Callable[..., Flask]) -> None:
+    with pytest.raises(TypeError, match="MARMEON_CSP_NONCE"):
+        make_app(MARMEON_CSP_NONCE="abc")
