@@ -1,0 +1,1 @@
+// The browser module (see issue 5).
