@@ -14,7 +14,7 @@ _MODULE = "marmeon.js"
 
 def init_app(app: Flask, state: MarmeonState) -> None:
     """Hash the module once and register its endpoint."""
-    source = files("flask_marmeon").joinpath("static", _MODULE).read_bytes()
+    source = files("flask_marmeon").joinpath("static").joinpath(_MODULE).read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:12]
     state.extra["browser_module_path"] = f"/_marmeon/marmeon.{digest}.js"
 
