@@ -19,8 +19,19 @@ browser-deps: $(STAMP)
 	@[ -x /usr/bin/chromium ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
 	@if [ -f tests/browser/package-lock.json ]; then cd tests/browser && npm ci --silent --no-audit --no-fund; fi
 
-## The example app: a notes site on SQLite, created and seeded on first run.
-run: $(STAMP)
+## The example app: a notes site on SQLite, created and seeded on first run
+## (the app also compiles its translations when it starts). htmx comes from
+## npm into example_app/static/vendor, which git ignores; without npm the
+## site runs with full page loads.
+HTMX := example_app/static/vendor/htmx.min.js
+
+$(HTMX): example_app/package.json example_app/package-lock.json
+	@if command -v npm >/dev/null; then \
+		cd example_app && npm ci --silent --no-audit --no-fund && \
+		mkdir -p static/vendor && cp node_modules/htmx.org/dist/htmx.min.js static/vendor/; \
+	else echo "npm not found: the example app runs without htmx (full page loads)."; fi
+
+run: $(STAMP) $(HTMX)
 	$(BIN)/flask --app example_app run --debug
 
 ## The whole test suite, browser tests included.
@@ -42,4 +53,4 @@ bench: $(STAMP)
 	@[ ! -f benchmarks/browser_size.py ] || $(BIN)/python benchmarks/browser_size.py
 
 clean:
-	rm -rf $(VENV) docs/_build tests/browser/node_modules
+	rm -rf $(VENV) docs/_build tests/browser/node_modules example_app/node_modules example_app/static/vendor
