@@ -6,7 +6,20 @@ from importlib.metadata import PackageNotFoundError, version
 
 from .errors import StartupError as StartupError
 from .extension import Marmeon as Marmeon
+from .head import HeadFragment as HeadFragment
+from .head import JsonLd as JsonLd
+from .head import JsonLdGraph as JsonLdGraph
+from .head import JsonLdNode as JsonLdNode
+from .head import OpenGraph as OpenGraph
+from .head import OpenGraphArticle as OpenGraphArticle
+from .head import OpenGraphImage as OpenGraphImage
+from .head import Robots as Robots
+from .head import Twitter as Twitter
+from .head import TwitterImage as TwitterImage
+from .head import head as head
 from .head import render_head as render_head
+from .i18n import current_page as current_page
+from .i18n import localized as localized
 from .page import Alternate as Alternate
 from .page import Page as Page
 
@@ -17,8 +30,19 @@ except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
 
 __all__ = [
     "Alternate",
+    "HeadFragment",
+    "JsonLd",
+    "JsonLdGraph",
+    "JsonLdNode",
     "Marmeon",
+    "OpenGraph",
+    "OpenGraphArticle",
+    "OpenGraphImage",
     "Page",
+    "Robots",
     "StartupError",
+    "Twitter",
+    "TwitterImage",
+    "head",
     "render_head",
 ]

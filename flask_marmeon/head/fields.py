@@ -1,7 +1,469 @@
-"""head(**fields): validation (stub, see issue 2)."""
+"""head(**fields): the TypedDicts, their runtime schema, validation.
+
+Every argument and key is checked when ``head()`` is called, so a mistake
+points at the line that made it. The result is a frozen :class:`HeadFragment`
+holding plain, normalized values: text is a ``str`` already cleaned of what
+HTML cannot carry, dates are ISO 8601 strings, an image is an :class:`Image`.
+Nothing later in the pipeline validates again.
+
+The TypedDicts below are for editors and type checkers; :data:`SCHEMA` is the
+same description for the running code. ``tests/head/test_fields.py`` keeps the
+two equal.
+"""
 
 from __future__ import annotations
 
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Literal, Protocol, TypeAlias, TypedDict, Union
 
+# --------------------------------------------------------------------------
+# Types for annotations (public, exported from flask_marmeon)
+
+
+class HtmlText(Protocol):
+    """Text that knows how to show itself, such as Flask-Babel's ``lazy_gettext``."""
+
+    def __html__(self) -> str: ...
+
+
+#: Text: a ``str`` (``Markup`` too), or a lazy string (Flask-Babel's
+#: ``lazy_gettext``), turned into text when ``head()`` is called.
+Text: TypeAlias = Union[str, HtmlText]  # noqa: UP007 (a runtime value)
+
+#: A value inside a JSON-LD block: what JSON writes exactly.
+JsonLdValue: TypeAlias = Union[  # noqa: UP007 (recursive, so not X | Y)
+    str,
+    int,
+    float,
+    bool,
+    None,
+    Sequence["JsonLdValue"],
+    Mapping[str, "JsonLdValue"],
+]
+
+#: A JSON-LD node you build on its own: ``{"@type": "Person", "name": ...}``.
+JsonLdNode: TypeAlias = Mapping[str, JsonLdValue]
+
+#: A whole ``@graph`` block, whose nodes link to each other by their ``@id``.
+JsonLdGraph = TypedDict(
+    "JsonLdGraph",
+    {"@context": JsonLdValue, "@graph": Sequence[JsonLdNode]},
+    total=False,
+)
+
+#: What ``json_ld=`` takes: one block, or a list of blocks.
+JsonLd: TypeAlias = Union[  # noqa: UP007 (a runtime value)
+    JsonLdNode, JsonLdGraph, Sequence[Union[JsonLdNode, JsonLdGraph]]  # noqa: UP007
+]
+
+
+class Robots(TypedDict, total=False):
+    """``robots=``: only what is set is written (``{"index": False}`` -> noindex)."""
+
+    index: bool | None
+    follow: bool | None
+
+
+class _OpenGraphImageUrl(TypedDict):
+    url: Text
+
+
+class OpenGraphImage(_OpenGraphImageUrl, total=False):
+    """``open_graph={"image": {...}}``: an image with its size and alt text."""
+
+    width: int | None
+    height: int | None
+    alt: Text | None
+
+
+class _TwitterImageUrl(TypedDict):
+    url: Text
+
+
+class TwitterImage(_TwitterImageUrl, total=False):
+    """``twitter={"image": {...}}``: an image with its alt text."""
+
+    alt: Text | None
+
+
+class OpenGraphArticle(TypedDict, total=False):
+    """``open_graph={"article": {...}}``: written only for type ``"article"``."""
+
+    published_time: date | str | None
+    modified_time: date | str | None
+    authors: Sequence[Text] | None
+    tags: Sequence[Text] | None
+
+
+class OpenGraph(TypedDict, total=False):
+    """``open_graph=``: the ``og:*`` tags, merged key by key over layouts."""
+
+    title: Text | None
+    description: Text | None
+    type: Literal["website", "article", "profile"] | None
+    url: Text | None
+    site_name: Text | None
+    locale: Text | None
+    image: Text | OpenGraphImage | None
+    article: OpenGraphArticle | None
+
+
+class Twitter(TypedDict, total=False):
+    """``twitter=``: the ``twitter:*`` tags, merged key by key over layouts."""
+
+    card: Literal["summary", "summary_large_image"] | None
+    site: Text | None
+    creator: Text | None
+    title: Text | None
+    description: Text | None
+    image: Text | TwitterImage | None
+
+
+# --------------------------------------------------------------------------
+# Normalized values
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """An image after validation: one value, replaced whole by a later call."""
+
+    url: str
+    width: int | None = None
+    height: int | None = None
+    alt: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class HeadFragment:
-    """One head() call, validated."""
+    """One ``head()`` call, validated and normalized.
+
+    ``None`` means "not set by this call". ``robots``, ``open_graph`` and
+    ``twitter`` hold only the keys the call set (an empty mapping still counts
+    as set); ``open_graph["article"]`` is such a mapping too.
+    """
+
+    title: str | None = None
+    title_template: str | None = None
+    description: str | None = None
+    canonical: str | None = None
+    robots: Mapping[str, bool] | None = None
+    open_graph: Mapping[str, Any] | None = None
+    twitter: Mapping[str, Any] | None = None
+    json_ld: tuple[Any, ...] = ()
+
+
+# --------------------------------------------------------------------------
+# Text that HTML can carry
+
+# What an HTML parser cannot give back as written: NUL, controls other than
+# tab, newline and form feed, DEL and the C1 controls, noncharacters, lone
+# surrogates (which UTF-8 cannot even encode). They become U+FFFD, as the
+# parser itself does with NUL. A carriage return becomes a newline, as the
+# parser's newline normalization would make it anyway.
+_UNCARRIABLE = re.compile(
+    "[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ud800-\udfff"
+    + "".join(
+        f"{chr(p + 0xFFFE)}{chr(p + 0xFFFF)}" for p in range(0, 0x110000, 0x10000)
+    )
+    + "]"
+)
+
+
+def clean_text(value: str) -> str:
+    """Return ``value`` as HTML can carry it (see the module's comment above)."""
+    if "\r" in value:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    if _UNCARRIABLE.search(value) is not None:
+        value = _UNCARRIABLE.sub("\ufffd", value)
+    return value
+
+
+# --------------------------------------------------------------------------
+# The runtime schema
+
+
+def _kind_of(value: object) -> str:
+    return f"{type(value).__name__} {value!r}"
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str) or (
+        not isinstance(value, type) and hasattr(type(value), "__html__")
+    )
+
+
+class Field:
+    """One argument or key: its annotation (kept equal to the TypedDicts)
+    and how to check and normalize a value."""
+
+    annotation: Any = None
+    expected = ""
+
+    def check(self, value: object, path: str) -> Any:
+        """Return the normalized value, or raise TypeError/ValueError."""
+        raise NotImplementedError
+
+    def wrong(self, value: object, path: str) -> TypeError:
+        return TypeError(f"{path} must be {self.expected}, not {_kind_of(value)}.")
+
+
+class TextField(Field):
+    annotation = Text
+    expected = "text (a str or a lazy string)"
+
+    def check(self, value: object, path: str) -> str:
+        if not _is_text(value):
+            raise self.wrong(value, path)
+        return clean_text(str(value))
+
+
+class UrlField(TextField):
+    expected = "a URL as text, such as '/notes/1' or 'https://cdn.example/a.png'"
+
+
+class TemplateField(TextField):
+    expected = "text with %s where the title goes, such as '%s · Notes'"
+
+    def check(self, value: object, path: str) -> str:
+        text = super().check(value, path)
+        if "%s" not in text:
+            raise ValueError(
+                f"{path} {text!r} has no %s, so the page's title would not"
+                f" appear in it. Write it as {text + ' · %s'!r} or similar."
+            )
+        return text
+
+
+class BoolField(Field):
+    annotation = bool
+    expected = "True or False"
+
+    def check(self, value: object, path: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.wrong(value, path)
+        return value
+
+
+class SizeField(Field):
+    annotation = int
+    expected = "a whole number of pixels such as 1200"
+
+    def check(self, value: object, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.wrong(value, path)
+        if value < 1:
+            raise ValueError(f"{path} must be at least 1 pixel, not {value!r}.")
+        return int(value)
+
+
+class ChoiceField(Field):
+    def __init__(self, *choices: str) -> None:
+        self.choices = choices
+        self.annotation = Literal.__getitem__(choices)
+        self.expected = "one of " + ", ".join(repr(c) for c in choices)
+
+    def check(self, value: object, path: str) -> str:
+        if not isinstance(value, str):
+            raise self.wrong(value, path)
+        if value not in self.choices:
+            raise ValueError(
+                f"{path} is {value!r}, which is not {self.expected}."
+                + _hint(value, self.choices)
+            )
+        return str(value)
+
+
+class DateField(Field):
+    annotation = Union[date, str]  # noqa: UP007 (equal to the TypedDict's)
+    expected = "a date, a datetime or an ISO 8601 string"
+
+    def check(self, value: object, path: str) -> str:
+        if isinstance(value, date):
+            return value.isoformat()
+        if _is_text(value):
+            return clean_text(str(value))
+        raise self.wrong(value, path)
+
+
+class TextListField(Field):
+    annotation = Sequence[Text]
+    expected = "a list of text, such as ['Ada', 'Grace']"
+
+    def check(self, value: object, path: str) -> tuple[str, ...]:
+        if not isinstance(value, (list, tuple)):
+            raise self.wrong(value, path)
+        item_field = TextField()
+        return tuple(
+            item_field.check(item, f"{path}[{i}]") for i, item in enumerate(value)
+        )
+
+
+class ObjectField(Field):
+    """A dict of known keys, normalized to a dict of the keys that are set."""
+
+    def __init__(
+        self, typed: Any, fields: dict[str, Field], required: tuple[str, ...] = ()
+    ) -> None:
+        self.annotation = typed
+        self.fields = fields
+        self.required = required
+        self.expected = f"a dict with the keys of {typed.__name__}"
+
+    def check(self, value: object, path: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.wrong(value, path)
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            field = self.fields.get(key) if isinstance(key, str) else None
+            if field is None:
+                raise TypeError(
+                    f"{path} has no key {key!r}; it takes"
+                    f" {', '.join(map(repr, self.fields))}.{_hint(key, self.fields)}"
+                )
+            if item is not None:
+                out[key] = field.check(item, f"{path}.{key}")
+        for key in self.required:
+            if key not in out:
+                raise TypeError(f"{path} needs the key {key!r}.")
+        return out
+
+
+class ImageField(Field):
+    """A URL, or a dict with ``url`` and the image's other keys."""
+
+    def __init__(self, obj: ObjectField) -> None:
+        self.obj = obj
+        self.annotation = Union[Text, obj.annotation]  # noqa: UP007
+        self.expected = (
+            "a URL as text, or a dict such as {'url': '/cover.png', ...} with"
+            f" the keys {', '.join(map(repr, obj.fields))}"
+        )
+
+    def check(self, value: object, path: str) -> Image:
+        if _is_text(value):
+            return Image(url=clean_text(str(value)))
+        if not isinstance(value, Mapping):
+            raise self.wrong(value, path)
+        return Image(**self.obj.check(value, path))
+
+
+ROBOTS = ObjectField(Robots, {"index": BoolField(), "follow": BoolField()})
+ARTICLE = ObjectField(
+    OpenGraphArticle,
+    {
+        "published_time": DateField(),
+        "modified_time": DateField(),
+        "authors": TextListField(),
+        "tags": TextListField(),
+    },
+)
+OPEN_GRAPH_IMAGE = ObjectField(
+    OpenGraphImage,
+    {
+        "url": UrlField(),
+        "width": SizeField(),
+        "height": SizeField(),
+        "alt": TextField(),
+    },
+    required=("url",),
+)
+TWITTER_IMAGE = ObjectField(
+    TwitterImage, {"url": UrlField(), "alt": TextField()}, required=("url",)
+)
+OPEN_GRAPH = ObjectField(
+    OpenGraph,
+    {
+        "title": TextField(),
+        "description": TextField(),
+        "type": ChoiceField("website", "article", "profile"),
+        "url": UrlField(),
+        "site_name": TextField(),
+        "locale": TextField(),
+        "image": ImageField(OPEN_GRAPH_IMAGE),
+        "article": ARTICLE,
+    },
+)
+TWITTER = ObjectField(
+    Twitter,
+    {
+        "card": ChoiceField("summary", "summary_large_image"),
+        "site": TextField(),
+        "creator": TextField(),
+        "title": TextField(),
+        "description": TextField(),
+        "image": ImageField(TWITTER_IMAGE),
+    },
+)
+
+#: The arguments of ``head()`` (``json_ld`` is checked apart, see
+#: :func:`check_json_ld`).
+SCHEMA: dict[str, Field] = {
+    "title": TextField(),
+    "title_template": TemplateField(),
+    "description": TextField(),
+    "canonical": UrlField(),
+    "robots": ROBOTS,
+    "open_graph": OPEN_GRAPH,
+    "twitter": TWITTER,
+}
+
+ARGUMENTS = (*SCHEMA, "json_ld")
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def _hint(name: object, choices: Mapping[str, object] | Sequence[str]) -> str:
+    """Return " Did you mean 'x'?" when a choice is close to ``name``, else ""."""
+    if not isinstance(name, str):
+        return ""
+    options = list(choices)
+    if _snake(name) in options and _snake(name) != name:
+        return f" Did you mean {_snake(name)!r}?"
+    close = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    if not close:
+        close = difflib.get_close_matches(_snake(name), options, n=1, cutoff=0.6)
+    return f" Did you mean {close[0]!r}?" if close else ""
+
+
+def check_json_ld(value: object) -> tuple[Any, ...]:
+    """Return the blocks of ``json_ld=`` as a tuple.
+
+    Only the shape is checked here (a dict, or a list of dicts). Whether JSON
+    can write a block exactly is decided when the head is written, where
+    development raises and production leaves the block out.
+    """
+    blocks = list(value) if isinstance(value, (list, tuple)) else [value]
+    for i, block in enumerate(blocks):
+        if not isinstance(block, Mapping):
+            where = f"json_ld[{i}]" if isinstance(value, (list, tuple)) else "json_ld"
+            raise TypeError(
+                f"{where} must be a JSON-LD block (a dict such as"
+                f" {{'@context': 'https://schema.org', '@type': 'Article'}}) or a"
+                f" list of blocks, not {_kind_of(block)}."
+            )
+    return tuple(blocks)
+
+
+def make_fragment(fields: Mapping[str, object]) -> HeadFragment:
+    """Validate the keyword arguments of one ``head()`` call."""
+    values: dict[str, Any] = {}
+    for name, value in fields.items():
+        if value is None:
+            continue
+        if name == "json_ld":
+            values[name] = check_json_ld(value)
+            continue
+        field = SCHEMA.get(name)
+        if field is None:
+            raise TypeError(
+                f"head() got an unknown argument {name!r}; it takes"
+                f" {', '.join(ARGUMENTS)}.{_hint(name, ARGUMENTS)}"
+            )
+        values[name] = field.check(value, name)
+    return HeadFragment(**values)

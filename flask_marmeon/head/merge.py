@@ -1,0 +1,82 @@
+"""Merge a request's head fragments, layouts first, into one MergedHead.
+
+The rules of the specification:
+
+- a simple field (title, title_template, description, canonical) is the one
+  of the last call that sets it;
+- ``robots``, ``open_graph``, ``twitter`` and ``open_graph["article"]`` merge
+  key by key, the later call winning per key; an object set at all (even
+  ``{}``) counts as set;
+- an image is one value and is replaced whole;
+- ``json_ld`` blocks accumulate in call order and never replace each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .fields import HeadFragment
+
+
+@dataclass(frozen=True, slots=True)
+class MergedHead:
+    """The head of one page: every fragment merged. None means never set."""
+
+    title: str | None = None
+    title_template: str | None = None
+    description: str | None = None
+    canonical: str | None = None
+    robots: Mapping[str, bool] | None = None
+    open_graph: Mapping[str, Any] | None = None
+    twitter: Mapping[str, Any] | None = None
+    json_ld: tuple[Any, ...] = ()
+
+
+def _merge_into(
+    target: dict[str, Any] | None, update: Mapping[str, Any]
+) -> dict[str, Any]:
+    merged = {} if target is None else target
+    for key, value in update.items():
+        if key == "article":
+            merged[key] = {**merged.get(key, {}), **value}
+        else:
+            merged[key] = value
+    return merged
+
+
+def merge(fragments: Iterable[HeadFragment]) -> MergedHead:
+    """Merge ``fragments`` in call order (a layout's before the page's)."""
+    title = template = description = canonical = None
+    robots: dict[str, Any] | None = None
+    open_graph: dict[str, Any] | None = None
+    twitter: dict[str, Any] | None = None
+    json_ld: list[Any] = []
+    for fragment in fragments:
+        if fragment.title is not None:
+            title = fragment.title
+        if fragment.title_template is not None:
+            template = fragment.title_template
+        if fragment.description is not None:
+            description = fragment.description
+        if fragment.canonical is not None:
+            canonical = fragment.canonical
+        if fragment.robots is not None:
+            robots = _merge_into(robots, fragment.robots)
+        if fragment.open_graph is not None:
+            open_graph = _merge_into(open_graph, fragment.open_graph)
+        if fragment.twitter is not None:
+            twitter = _merge_into(twitter, fragment.twitter)
+        if fragment.json_ld:
+            json_ld.extend(fragment.json_ld)
+    return MergedHead(
+        title=title,
+        title_template=template,
+        description=description,
+        canonical=canonical,
+        robots=robots,
+        open_graph=open_graph,
+        twitter=twitter,
+        json_ld=tuple(json_ld),
+    )

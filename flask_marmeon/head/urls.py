@@ -1,0 +1,103 @@
+"""The URL policy: absolute against APP_URL's origin, http(s) only.
+
+The browser is the judge of what a URL means, so the decision is made with a
+WHATWG URL parser (ada), the same algorithm the browser module runs with
+``new URL()``:
+
+1. Resolve the value against the origin of APP_URL. A value that fails to
+   parse is left out, and so is one whose scheme is not ``http:``/``https:``.
+2. A value that parses on its own (without a base) is a full URL and keeps
+   its host (``https://cdn.example/x.png``).
+3. Any other value is relative and must stay on APP_URL's origin:
+   ``//other.example/x``, ``/\\other.example/x``, ``\\t//other.example`` and
+   every other spelling that a browser resolves to another origin is left out.
+
+Without APP_URL a relative value is left out (the server knows no origin it
+may trust: never the request's Host). A kept URL is written as the parser
+serializes it (its ``href``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+import ada_url
+
+_SCHEMES = frozenset(("http:", "https:"))
+
+
+def decide(value: str, origin: str | None) -> str | None:
+    """Return the absolute URL to write for ``value``, or None to leave it out.
+
+    ``origin`` is APP_URL's origin (``"https://notes.example"``) or None.
+    """
+    try:
+        alone = ada_url.parse_url(value, attributes=("href", "protocol"))
+    except ValueError:
+        alone = None
+    if alone is not None:
+        if origin is None:
+            return alone["href"] if alone["protocol"] in _SCHEMES else None
+        # A full URL, but resolved against the base all the same: "https:x"
+        # against an https base is relative in a browser (same scheme, no
+        # slashes), so the base decides what it means.
+        try:
+            full = ada_url.parse_url(
+                ada_url.join_url(origin, value), attributes=("href", "protocol")
+            )
+        except ValueError:
+            return None
+        return full["href"] if full["protocol"] in _SCHEMES else None
+    if origin is None:
+        return None
+    try:
+        resolved = ada_url.parse_url(
+            ada_url.join_url(origin, value), attributes=("href", "origin")
+        )
+    except ValueError:
+        return None
+    if resolved["origin"] != origin:
+        return None
+    return resolved["href"]
+
+
+def make_policy(origin: str | None, size: int = 2048) -> Callable[[str], str | None]:
+    """:func:`decide` for one app, with a bounded memo of its decisions.
+
+    Most values repeat from request to request (a layout's image, each page's
+    canonical), so the answers are kept; the memo lives in the app's state.
+    """
+
+    @lru_cache(maxsize=size)
+    def policy(value: str) -> str | None:
+        return decide(value, origin)
+
+    return policy
+
+
+def explain(value: str, origin: str | None) -> str:
+    """Say why :func:`decide` leaves ``value`` out, for a development warning."""
+    try:
+        alone = ada_url.parse_url(value, attributes=("protocol",))
+    except ValueError:
+        alone = None
+    if alone is not None and alone["protocol"] not in _SCHEMES:
+        return f"its scheme {alone['protocol']!r} is not http: or https:"
+    if origin is None:
+        return (
+            "it is relative and APP_URL is not set, so the server knows no"
+            " origin to make it absolute against"
+        )
+    try:
+        resolved = ada_url.parse_url(
+            ada_url.join_url(origin, value), attributes=("origin", "protocol")
+        )
+    except ValueError:
+        return "it is not a valid URL"
+    if resolved["protocol"] not in _SCHEMES:
+        return f"its scheme {resolved['protocol']!r} is not http: or https:"
+    return (
+        f"a browser resolves it to another origin ({resolved['origin']}),"
+        f" not APP_URL's ({origin}); write a path such as '/x', or a full URL"
+    )
