@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
 from flask import Blueprint, Flask, current_app, redirect, request
 from flask.sansio.blueprints import BlueprintSetupState
+from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.local import LocalProxy
 from werkzeug.routing import BaseConverter, Map, RequestRedirect, Rule
@@ -369,7 +370,7 @@ def _redirect_to_locale() -> Response | None:
     if not state.localized_blueprints:
         return None
     locales = state.settings.locales
-    best = request.accept_languages.best_match(locales) or locales[0]
+    best = best_locale(request.accept_languages, locales) or locales[0]
     target = _localized_address(current_app, request.path, best)
     if target is None:
         return None
@@ -381,6 +382,27 @@ def _redirect_to_locale() -> Response | None:
     # keep one visitor's redirect for the next.
     response.headers["Cache-Control"] = "private"
     return response
+
+
+def best_locale(
+    accept: Iterable[tuple[str, float]], locales: Sequence[str]
+) -> str | None:
+    """The visitor's most preferred language that the app has, or None.
+
+    Each language of ``Accept-Language`` is tried in the order of its
+    q-value with Werkzeug's ``best_match``, which lets a region fall back to
+    its language (``de-CH`` reaches a configured ``de``) and a language reach
+    a configured region (``de`` reaches ``de-AT``). Matching the header as a
+    whole would let an exact ``en;q=0.5`` beat a ``de-CH`` the visitor
+    prefers.
+    """
+    for value, quality in sorted(accept, key=lambda item: -item[1]):
+        if quality <= 0:
+            continue
+        match = LanguageAccept([(value, 1)]).best_match(locales)
+        if match is not None:
+            return match
+    return None
 
 
 def _localized_address(app: Flask, path: str, locale: str) -> str | None:

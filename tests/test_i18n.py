@@ -253,6 +253,9 @@ def test_the_address_without_locale_redirects_to_the_visitors_locale(
         ("en;q=0.3, de-AT;q=0.9", LOCALES, "/de-at/about"),
         ("de-AT;q=0.2, en;q=0.9", LOCALES, "/en/about"),
         ("de-CH", ["en", "de"], "/de/about"),  # a region falls back to its language
+        ("de-CH, en;q=0.5", ["en", "de"], "/de/about"),
+        ("de-CH, en;q=0.5", LOCALES, "/en/about"),  # no German without region
+        ("fr;q=0, *;q=0.1", ["de-AT", "en"], "/de-at/about"),
         ("de", LOCALES, "/de-at/about"),
         ("fr, ja;q=0.5", LOCALES, "/en/about"),  # nothing fits: the first locale
         (None, ["de-AT", "en"], "/de-at/about"),
