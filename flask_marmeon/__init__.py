@@ -22,6 +22,13 @@ from .i18n import current_page as current_page
 from .i18n import localized as localized
 from .page import Alternate as Alternate
 from .page import Page as Page
+from .routing.checks import RouteProblem as RouteProblem
+from .routing.checks import check_routes as check_routes
+from .routing.marks import api as api
+from .routing.marks import authenticate as authenticate
+from .routing.marks import authorize as authorize
+from .routing.marks import everyone as everyone
+from .sitemap.entries import SitemapEntry as SitemapEntry
 
 try:
     __version__ = version("flask-marmeon")
@@ -40,9 +47,16 @@ __all__ = [
     "OpenGraphImage",
     "Page",
     "Robots",
+    "RouteProblem",
+    "SitemapEntry",
     "StartupError",
     "Twitter",
     "TwitterImage",
+    "api",
+    "authenticate",
+    "authorize",
+    "check_routes",
+    "everyone",
     "head",
     "render_head",
 ]

@@ -1,11 +1,112 @@
-"""The url_rule_class that takes the route options (stub, see issue 3)."""
+"""The url_rule_class that takes the route options ``sitemap=``, ``authorize=``
+and ``internal=``.
+
+Flask passes every keyword of ``app.route``, ``Blueprint.route``, ``.get`` and
+``add_url_rule`` that it does not know on to ``app.url_rule_class``; installing
+:class:`MarmeonRule` there is Flask's documented seam, so nothing of Flask is
+patched. A blueprint's routes are made when the blueprint is registered, so
+they get the class too when the blueprint is registered after ``Marmeon(app)``.
+
+A route with one of these options added *before* ``Marmeon(app)`` reaches
+Werkzeug's own ``Rule``, which raises ``TypeError: Rule.__init__() got an
+unexpected keyword argument 'sitemap'``: Flask offers no seam to say more.
+Set the extension up right after creating the app.
+"""
 
 from __future__ import annotations
 
-from flask import Flask
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import Flask, abort, request
+from werkzeug.routing import Rule
 
 from .._state import MarmeonState
+from .marks import Policy, policy_of_rule
+
+#: What ``sitemap=`` takes: False, True or a callable returning the entries.
+SitemapOption = bool | Callable[[], Any]
+
+
+class MarmeonRule(Rule):
+    """A Werkzeug rule that also carries the extension's route options.
+
+    :param sitemap: ``False`` (the default), ``True`` (a View class may give
+        its entries in a ``sitemap()`` method), or a callable returning the
+        entries.
+    :param authorize: the route's policy, a callable without arguments that
+        returns whether the request may proceed; ``everyone`` is the public one.
+    :param internal: ``True`` for a route the outside never reaches.
+    """
+
+    #: Set to True by :func:`flask_marmeon.localized` on the routes it makes:
+    #: their first path segment is ``<marmeon_locale:locale>``.
+    marmeon_localized: bool = False
+
+    def __init__(
+        self,
+        string: str,
+        *,
+        sitemap: SitemapOption = False,
+        authorize: Policy | None = None,
+        internal: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(string, **kwargs)
+        if not isinstance(sitemap, bool) and not callable(sitemap):
+            raise TypeError(
+                f"sitemap= of the route {string!r} must be True, False or a"
+                f" function returning the entries, not {sitemap!r}."
+            )
+        if authorize is not None:
+            # authorize(policy) is also a decorator; accept it as the option.
+            authorize = getattr(authorize, "marmeon_policy", authorize)
+            if not callable(authorize):
+                raise TypeError(
+                    f"authorize= of the route {string!r} must be a policy (a"
+                    " function without arguments returning whether the request"
+                    f" may proceed) such as everyone, not {authorize!r}."
+                )
+        if not isinstance(internal, bool):
+            raise TypeError(
+                f"internal= of the route {string!r} must be True or False,"
+                f" not {internal!r}."
+            )
+        self.marmeon_sitemap: SitemapOption = sitemap
+        self.marmeon_authorize: Policy | None = authorize
+        self.marmeon_internal: bool = internal
+
+    def get_empty_kwargs(self) -> Mapping[str, Any]:
+        """Werkzeug's copy arguments plus the route options, so copies keep them."""
+        return {
+            **super().get_empty_kwargs(),
+            "sitemap": self.marmeon_sitemap,
+            "authorize": self.marmeon_authorize,
+            "internal": self.marmeon_internal,
+        }
+
+    def empty(self) -> Rule:
+        """An unbound copy that keeps the options and the localized mark."""
+        rule = super().empty()
+        rule.marmeon_localized = self.marmeon_localized  # type: ignore[attr-defined]
+        return rule
+
+
+def is_marked(rule: Rule) -> bool:
+    """Whether ``rule`` is marked for the sitemap."""
+    return bool(getattr(rule, "marmeon_sitemap", False))
 
 
 def init_app(app: Flask, state: MarmeonState) -> None:
-    """Install the rule class on the app."""
+    """Install the rule class on the app and enforce the routes' policies."""
+    app.url_rule_class = MarmeonRule  # type: ignore[assignment]
+
+    def enforce_policy() -> None:
+        rule = request.url_rule
+        if rule is None:
+            return
+        policy = policy_of_rule(app, rule)
+        if policy is not None and not policy():
+            abort(403)
+
+    app.before_request(enforce_policy)

@@ -1,0 +1,395 @@
+"""From a provider's params to addresses: build, the 404 filter, locale expansion.
+
+Each marked rule is compiled once (:func:`compile_rule`) into the static
+parts of its path and one converter per argument. An entry's address is then
+built by filling the parts and checked cheaply: every value must be one the
+converter accepts as the router sees it (percent-decoded), may not be ``.``
+or ``..`` (nor hold such a segment), may hold a slash only where the
+converter allows one, and no other route may answer the address. Building
+and matching back is what makes this exact; the compiled checks make it cheap,
+and the full router match runs only for the addresses that another route's
+pattern could take.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from typing import Any
+from urllib.parse import quote, unquote
+
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import Map, Rule, ValidationError
+from werkzeug.routing.converters import BaseConverter
+from werkzeug.routing.exceptions import RequestRedirect
+
+#: The URL variable of a localized route: its first path segment.
+LOCALE_ARG = "locale"
+#: The longest address the sitemap format allows in a ``<loc>``.
+MAX_LOC_LENGTH = 2048
+# What Werkzeug's builder leaves unquoted in a rule's static text.
+_STATIC_SAFE = "!$&'()*+,/:;=@"
+
+
+@dataclass(frozen=True, slots=True)
+class SitemapEntry:
+    """One page of a route in the sitemap.
+
+    :param params: the values of the route's parameters (``{"note_id": 3}``);
+        empty for a route without parameters.
+    :param last_modified: when the page last changed, written as
+        ``<lastmod>YYYY-MM-DD</lastmod>`` (an aware datetime in UTC).
+    """
+
+    params: Mapping[str, Any] = field(default_factory=dict)
+    last_modified: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Version:
+    """One ``<url>``: its address and, for a localized page, its alternates
+    (``(hreflang, address)`` for every locale, then ``x-default``)."""
+
+    loc: str
+    alternates: tuple[tuple[str, str], ...] = ()
+
+
+class Refused(Exception):
+    """An entry the route would not answer with 200; the message says why.
+
+    :attr:`kind` groups the reasons of one route's warning.
+    """
+
+    def __init__(self, message: str, kind: str = "other") -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def lastmod(value: object) -> str | None:
+    """``YYYY-MM-DD`` from a date or datetime (an aware one in UTC), or None."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        if value.tzinfo is not None and value.utcoffset() is not None:
+            value = value.astimezone(timezone.utc)
+        return value.date().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    raise TypeError(
+        f"last_modified must be a date or a datetime, not {value!r}."
+        " Convert it, for example with datetime.fromisoformat()."
+    )
+
+
+_ENTRY_KEYS = ("params", "last_modified")
+_ENTRY_SPELLINGS = {"lastModified": "last_modified", "lastmod": "last_modified"}
+
+
+def normalize(item: object, where: str) -> SitemapEntry:
+    """A provider's item as a :class:`SitemapEntry` (a dict form is accepted)."""
+    if type(item) is SitemapEntry:
+        return item
+    if isinstance(item, SitemapEntry):
+        return item
+    if isinstance(item, Mapping):
+        for key in item:
+            if key not in _ENTRY_KEYS:
+                hint = _ENTRY_SPELLINGS.get(str(key))
+                extra = f" Did you mean {hint!r}?" if hint else ""
+                raise TypeError(
+                    f"The sitemap provider of {where} gave an entry with the key"
+                    f" {key!r}; an entry has 'params' and 'last_modified'.{extra}"
+                )
+        params = item.get("params", {})
+        if not isinstance(params, Mapping):
+            raise TypeError(
+                f"The sitemap provider of {where} gave params={params!r};"
+                " params must be a dict of the route's parameters."
+            )
+        return SitemapEntry(params=params, last_modified=item.get("last_modified"))
+    raise TypeError(
+        f"The sitemap provider of {where} gave {item!r}; expected a SitemapEntry"
+        " or a dict {'params': ..., 'last_modified': ...}."
+    )
+
+
+@dataclass(frozen=True)
+class _Arg:
+    index: int
+    name: str
+    converter: BaseConverter
+    fullmatch: Callable[[str], Any]
+    #: None when the converter's to_python returns the text unchanged.
+    to_python: Callable[[str], Any] | None
+    allows_slash: bool
+
+
+def _is_identity(converter: BaseConverter) -> bool:
+    return type(converter).to_python is BaseConverter.to_python
+
+
+def _pattern(rule: Rule) -> str:
+    pieces: list[str] = []
+    for dynamic, data in _path_trace(rule):
+        if dynamic:
+            pieces.append(f"(?:{rule._converters[data].regex})")
+        else:
+            pieces.append(re.escape(data))
+    return "".join(pieces)
+
+
+def _path_trace(rule: Rule) -> list[tuple[bool, str]]:
+    # Werkzeug's trace of a bound rule: the host part, "|", then the path's
+    # static text and argument names in order.
+    trace = list(rule._trace)
+    for position, (dynamic, data) in enumerate(trace):
+        if not dynamic and data == "|":
+            return trace[position + 1 :]
+    return trace
+
+
+def _segments(rule: Rule) -> list[str | None] | None:
+    """The rule's path segments, a segment with an argument as None; None when
+    an argument can span several segments."""
+    text: list[str] = []
+    for dynamic, data in _path_trace(rule):
+        if dynamic:
+            if not rule._converters[data].part_isolating:
+                return None
+            text.append("\0")
+        else:
+            text.append(data)
+    return [None if "\0" in part else part for part in "".join(text).split("/")]
+
+
+def _could_share(one: list[str | None] | None, two: list[str | None] | None) -> bool:
+    if one is None or two is None:
+        return True
+    if len(one) != len(two):
+        return False
+    return all(a is None or b is None or a == b for a, b in zip(one, two, strict=True))
+
+
+def _answers_get(rule: Rule) -> bool:
+    if rule.build_only or getattr(rule, "websocket", False):
+        return False
+    return rule.methods is None or "GET" in rule.methods
+
+
+@dataclass(frozen=True)
+class CompiledRule:
+    """A marked rule, compiled once per build."""
+
+    rule: Rule
+    origin: str
+    #: The path's static text with a None where an argument goes.
+    parts: tuple[str | None, ...]
+    args: tuple[_Arg, ...]
+    #: Names a provider's params must have.
+    names: frozenset[str]
+    #: Matches (the decoded path of) any address another GET route could take.
+    rivals: re.Pattern[str] | None
+    #: When two arguments share a segment only the router can say how it
+    #: splits them, so every address is matched back in full.
+    match_always: bool
+    url_map: Map
+    #: The app's locales for a localized rule (the first segment), else ().
+    locales: tuple[str, ...] = ()
+
+    def path(self, params: Mapping[str, Any]) -> str:
+        """The encoded path of ``params``; raises :class:`Refused` saying why."""
+        if params.keys() != self.names:
+            missing = sorted(self.names - params.keys())
+            unknown = sorted(set(params) - self.names)
+            if missing:
+                raise Refused(f"the parameter {missing[0]!r} is missing", "missing")
+            raise Refused(
+                f"the parameter {unknown[0]!r} is unknown to the route", "unknown"
+            )
+        parts = list(self.parts)
+        values: dict[str, Any] = {}
+        check = self.match_always
+        for arg in self.args:
+            value = params[arg.name]
+            try:
+                text = arg.converter.to_url(value)
+            except (ValueError, TypeError, ValidationError) as error:
+                raise Refused(
+                    f"the converter of {arg.name!r} refuses {value!r} ({error})",
+                    "converter",
+                ) from None
+            decoded = unquote(text) if "%" in text else text
+            if arg.fullmatch(decoded) is None:
+                if "/" in decoded and not arg.allows_slash:
+                    raise Refused(
+                        f"the value {value!r} of {arg.name!r} holds a slash,"
+                        " which its converter does not allow",
+                        "slash",
+                    )
+                raise Refused(
+                    f"the converter of {arg.name!r} refuses {value!r}", "converter"
+                )
+            if arg.allows_slash:
+                segments = decoded.split("/")
+                if "." in segments or ".." in segments or "" in segments:
+                    raise Refused(
+                        f"the value {value!r} of {arg.name!r} holds a '.', '..'"
+                        " or empty segment",
+                        "dot",
+                    )
+            elif decoded == "." or decoded == "..":
+                raise Refused(
+                    f"the value {value!r} of {arg.name!r} is a dot segment", "dot"
+                )
+            if arg.to_python is not None:
+                try:
+                    values[arg.name] = arg.to_python(decoded)
+                except ValidationError:
+                    raise Refused(
+                        f"the converter of {arg.name!r} refuses {value!r}", "converter"
+                    ) from None
+            else:
+                values[arg.name] = decoded
+            parts[arg.index] = text
+        path = "".join(parts)  # type: ignore[arg-type]
+        if self.rivals is not None or check:
+            decoded_path = unquote(path)
+            if check or self.rivals is not None and self.rivals.fullmatch(decoded_path):
+                self._match_back(decoded_path, values)
+        if len(self.origin) + len(path) > MAX_LOC_LENGTH:
+            raise Refused(
+                f"the address is longer than {MAX_LOC_LENGTH} characters", "length"
+            )
+        return path
+
+    def _match_back(self, decoded_path: str, values: dict[str, Any]) -> None:
+        adapter = self.url_map.bind("localhost", "/")
+        try:
+            rule, matched = adapter.match(decoded_path, method="GET", return_rule=True)
+        except RequestRedirect as redirect:
+            raise Refused(
+                f"the address redirects to {redirect.new_url!r}", "other route"
+            ) from None
+        except HTTPException as error:
+            raise Refused(
+                f"the router answers {error.code} for it", "other route"
+            ) from None
+        if rule is not self.rule:
+            raise Refused(
+                f"the route {rule.rule!r} answers its address instead", "other route"
+            )
+        if {name: matched.get(name) for name in values} != values:
+            raise Refused(f"the router reads the address as {matched!r}", "other route")
+
+    def loc(self, params: Mapping[str, Any]) -> str:
+        """The full address of ``params`` (not localized)."""
+        return self.origin + self.path(params)
+
+
+def expand(compiled: CompiledRule, params: Mapping[str, Any]) -> tuple[Version, ...]:
+    """The ``<url>`` versions of one entry: one, or one per locale with alternates.
+
+    A localized rule (``marmeon_localized``, first segment
+    ``<marmeon_locale:locale>``) gives a version per locale of the app,
+    ``params`` plus ``locale=tag``, each listing every version by its hreflang
+    (the tag as configured) and ``x-default``: the same path without its first
+    segment. Raises :class:`Refused` when any version would not answer, so an
+    entry's versions are written all or none.
+    """
+    if not compiled.locales:
+        return (Version(compiled.loc(params)),)
+    if LOCALE_ARG in params:
+        raise Refused(
+            f"the parameter {LOCALE_ARG!r} is set by the app, once per locale:"
+            " leave it out of the entry",
+            "unknown",
+        )
+    locs = [compiled.loc({**params, LOCALE_ARG: tag}) for tag in compiled.locales]
+    default_path = _without_first_segment(locs[0][len(compiled.origin) :])
+    alternates = tuple(zip(compiled.locales, locs, strict=True)) + (
+        ("x-default", compiled.origin + default_path),
+    )
+    return tuple(Version(loc, alternates) for loc in locs)
+
+
+def _without_first_segment(path: str) -> str:
+    rest = path.split("/", 2)
+    return "/" + (rest[2] if len(rest) > 2 else "")
+
+
+def route_arguments(rule: Rule) -> frozenset[str]:
+    """The parameters a provider's entries must fill (a localized route's
+    locale is the app's business)."""
+    names = frozenset(rule._converters)
+    if getattr(rule, "marmeon_localized", False):
+        names -= {LOCALE_ARG}
+    return names
+
+
+def compile_rule(
+    rule: Rule, origin: str, locales: tuple[str, ...] = ()
+) -> CompiledRule:
+    """Compile a bound rule of ``rule.map`` for the sitemap at ``origin``."""
+    url_map = rule.map
+    parts: list[str | None] = []
+    args: list[_Arg] = []
+    for dynamic, data in _path_trace(rule):
+        if dynamic:
+            converter = rule._converters[data]
+            args.append(
+                _Arg(
+                    index=len(parts),
+                    name=data,
+                    converter=converter,
+                    fullmatch=re.compile(converter.regex).fullmatch,
+                    to_python=None if _is_identity(converter) else converter.to_python,
+                    allows_slash=not converter.part_isolating,
+                )
+            )
+            parts.append(None)
+        else:
+            parts.append(quote(data, safe=_STATIC_SAFE))
+    # Only the router can say how it splits two arguments in one segment, or
+    # an argument that spans segments from the ones after it; and it
+    # redirects an address whose values are another rule's defaults.
+    shape = "".join("\0" if part is None else part for part in parts)
+    match_always = (
+        any(segment.count("\0") > 1 for segment in shape.split("/"))
+        or any(arg.allows_slash for arg in args[:-1])
+        or any(
+            other is not rule and other.defaults and other.endpoint == rule.endpoint
+            for other in url_map.iter_rules()
+        )
+    )
+    own = _segments(rule)
+    rivals = [
+        _pattern(other)
+        for other in url_map.iter_rules()
+        if other is not rule
+        and _answers_get(other)
+        and _could_share(own, _segments(other))
+    ]
+    localized = bool(getattr(rule, "marmeon_localized", False))
+    return CompiledRule(
+        rule=rule,
+        origin=origin,
+        parts=tuple(parts),
+        args=tuple(args),
+        names=route_arguments(rule) if not localized else frozenset(rule._converters),
+        rivals=_union(rivals),
+        match_always=match_always,
+        url_map=url_map,
+        locales=locales if localized else (),
+    )
+
+
+def _union(patterns: list[str]) -> re.Pattern[str] | None:
+    if not patterns:
+        return None
+    try:
+        return re.compile("|".join(f"(?:{pattern})" for pattern in patterns))
+    except re.error:
+        # Converters with named groups cannot share one pattern: match all.
+        return re.compile(".*", re.DOTALL)

@@ -1,0 +1,159 @@
+"""Sitemap providers: a View class's ``sitemap()`` or a callable.
+
+A provider may return a list (any iterable), a generator, an async generator
+or a coroutine (of any of these); entries are consumed lazily, an async
+generator in batches on an event loop of the build's own.
+
+A View class's ``sitemap()`` runs on an instance built with the view's own
+constructor arguments. ``View.as_view(name, *args, **kwargs)`` keeps them
+only in the closure of the view function it returns, so they are read from
+there (the variables ``class_args`` and ``class_kwargs``; the view function is
+found through ``__wrapped__`` when ``decorators`` wrap it with
+``functools.wraps``). A view with ``init_every_request = False`` keeps one
+instance, and its ``sitemap()`` runs on that instance, as its requests do.
+When neither is found (a decorator that hides the view function), the class
+is built without arguments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from typing import Any, cast
+
+from werkzeug.routing import Rule
+
+from .entries import LOCALE_ARG, SitemapEntry, normalize, route_arguments
+
+Provider = Callable[[], object]
+# How many items of an async generator one turn of the event loop takes.
+_BATCH = 1000
+
+__all__ = [
+    "LOCALE_ARG",
+    "Provider",
+    "entries_of",
+    "find_provider",
+    "has_provider",
+    "route_arguments",
+]
+
+
+def _view_class(view_func: object) -> type | None:
+    view_class = getattr(view_func, "view_class", None)
+    return view_class if isinstance(view_class, type) else None
+
+
+def _closure_vars(func: object) -> dict[str, Any]:
+    code = getattr(func, "__code__", None)
+    closure = getattr(func, "__closure__", None)
+    if code is None or closure is None:
+        return {}
+    found: dict[str, Any] = {}
+    for name, cell in zip(code.co_freevars, closure, strict=True):
+        try:
+            found[name] = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+    return found
+
+
+def view_instance(view_func: object) -> object:
+    """An instance of the view's class, built with its own constructor arguments."""
+    view_class = _view_class(view_func)
+    assert view_class is not None
+    layer: object = view_func
+    seen: set[int] = set()
+    while layer is not None and id(layer) not in seen:
+        seen.add(id(layer))
+        names = _closure_vars(layer)
+        if "class_args" in names and "class_kwargs" in names:
+            return view_class(*names["class_args"], **names["class_kwargs"])
+        instance = names.get("self")
+        if isinstance(instance, view_class):
+            return instance
+        layer = getattr(layer, "__wrapped__", None)
+    return view_class()
+
+
+def find_provider(rule: Rule, view_func: object) -> Provider | None:
+    """The provider of a marked rule: ``sitemap=<callable>``, else the View
+    class's ``sitemap()`` (its instance is built when the provider is called),
+    else None."""
+    option: object = getattr(rule, "marmeon_sitemap", False)
+    if callable(option):
+        return cast(Provider, option)
+    view_class = _view_class(view_func)
+    if view_class is not None and callable(getattr(view_class, "sitemap", None)):
+
+        def call_view_sitemap() -> object:
+            return view_instance(view_func).sitemap()  # type: ignore[attr-defined]
+
+        return call_view_sitemap
+    return None
+
+
+def has_provider(rule: Rule, view_func: object) -> bool:
+    """Whether a marked rule has a provider."""
+    return find_provider(rule, view_func) is not None
+
+
+def _async_items(
+    source: AsyncIterator[Any], loop: asyncio.AbstractEventLoop
+) -> Iterator[Any]:
+    async def batch() -> tuple[list[Any], bool]:
+        items: list[Any] = []
+        for _ in range(_BATCH):
+            try:
+                items.append(await source.__anext__())
+            except StopAsyncIteration:
+                return items, True
+        return items, False
+
+    done = False
+    try:
+        while not done:
+            items, done = loop.run_until_complete(batch())
+            yield from items
+    finally:
+        aclose = getattr(source, "aclose", None)
+        if not done and aclose is not None:
+            loop.run_until_complete(aclose())
+
+
+def _items(
+    result: object, loop: asyncio.AbstractEventLoop, where: str
+) -> Iterator[Any]:
+    if inspect.isawaitable(result):
+        result = loop.run_until_complete(_await(result))
+    if hasattr(result, "__aiter__"):
+        yield from _async_items(result.__aiter__(), loop)
+        return
+    if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
+        raise TypeError(
+            f"The sitemap provider of {where} returned {result!r}; expected a"
+            " list, a generator, an async generator or a coroutine of entries."
+        )
+    yield from result
+
+
+async def _await(awaitable: Any) -> Any:
+    return await awaitable
+
+
+def entries_of(provider: Provider, where: str) -> Iterator[SitemapEntry]:
+    """Call ``provider`` and yield its entries, lazily.
+
+    Runs in the caller's context (the build's own app context). ``where``
+    names the route for error messages.
+    """
+    loop = asyncio.new_event_loop()
+    try:
+        for item in _items(provider(), loop, where):
+            yield normalize(item, where)
+    finally:
+        try:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()

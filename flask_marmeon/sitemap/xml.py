@@ -1,0 +1,142 @@
+"""The XML writer: ``<urlset>`` files within the format's limits, and the index.
+
+Text is escaped here, for all five of ``& < > " '``, so an address or a
+value never breaks the file; nothing is built with templates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .entries import Version
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+#: The format's limit of bytes per file (50 MiB, uncompressed).
+MAX_BYTES = 52_428_800
+
+_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
+_URLSET = f'<urlset xmlns="{SITEMAP_NS}">\n'
+_URLSET_XHTML = f'<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'
+_URLSET_END = "</urlset>\n"
+_ESCAPES = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
+)
+
+
+def escape(text: str) -> str:
+    """``text`` with ``& < > " '`` written as entities, for text and attributes."""
+    return text.translate(_ESCAPES)
+
+
+def url_element(version: Version, lastmod: str | None) -> str:
+    """One ``<url>`` element with its ``<loc>``, ``<lastmod>`` and alternates."""
+    loc = version.loc
+    if "&" in loc or "'" in loc or "<" in loc or ">" in loc or '"' in loc:
+        loc = escape(loc)
+    text = f"<url><loc>{loc}</loc>"
+    if lastmod is not None:
+        text += f"<lastmod>{lastmod}</lastmod>"
+    for hreflang, href in version.alternates:
+        text += (
+            f'<xhtml:link rel="alternate" hreflang="{escape(hreflang)}"'
+            f' href="{escape(href)}"/>'
+        )
+    return text + "</url>\n"
+
+
+@dataclass(frozen=True)
+class SitemapFile:
+    """One finished ``<urlset>`` file."""
+
+    body: bytes
+    urls: int
+    #: The latest ``<lastmod>`` in the file, for the index.
+    lastmod: str | None
+
+
+class UrlsetWriter:
+    """Collects ``<url>`` elements into files of at most ``max_urls`` URLs and
+    ``max_bytes`` bytes each.
+
+    :param split: start a new file when one is full (the sitemap index);
+        otherwise :meth:`add` refuses what does not fit.
+    """
+
+    def __init__(
+        self, max_urls: int, max_bytes: int = MAX_BYTES, *, split: bool
+    ) -> None:
+        self.max_urls = max_urls
+        # The largest head and tail a file can have.
+        self.max_body = max_bytes - len(_HEAD) - len(_URLSET_XHTML) - len(_URLSET_END)
+        self.split = split
+        self.files: list[SitemapFile] = []
+        self._body = bytearray()
+        self._urls = 0
+        self._lastmod: str | None = None
+        self._xhtml = False
+
+    def add(self, elements: Sequence[str], lastmod: str | None) -> bool:
+        """Add one entry's ``<url>`` elements, all or none; False if they do not fit."""
+        data = "".join(elements).encode()
+        count = len(elements)
+        if count > self.max_urls or len(data) > self.max_body:
+            return False
+        if (
+            self._urls + count > self.max_urls
+            or len(self._body) + len(data) > self.max_body
+        ):
+            if not self.split:
+                return False
+            self._finish_file()
+        self._body += data
+        self._urls += count
+        if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
+            self._lastmod = lastmod
+        if not self._xhtml and b"<xhtml:link" in data:
+            self._xhtml = True
+        return True
+
+    def add_one(self, element: str, lastmod: str | None) -> bool:
+        """:meth:`add` for a single ``<url>`` element without alternates."""
+        data = element.encode()
+        if self._urls >= self.max_urls or len(self._body) + len(data) > self.max_body:
+            if not self.split or len(data) > self.max_body:
+                return False
+            self._finish_file()
+        self._body += data
+        self._urls += 1
+        if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
+            self._lastmod = lastmod
+        return True
+
+    def _finish_file(self) -> None:
+        opening = _URLSET_XHTML if self._xhtml else _URLSET
+        self._body += _URLSET_END.encode()
+        # bytes + bytearray is bytes: one copy, so the build peaks near
+        # twice the file's size.
+        body: bytes = (_HEAD + opening).encode() + self._body
+        self._body = bytearray()
+        self.files.append(SitemapFile(body, self._urls, self._lastmod))
+        self._urls = 0
+        self._lastmod = None
+        self._xhtml = False
+
+    def finish(self) -> list[SitemapFile]:
+        """The files; at least one, empty when nothing was added."""
+        if self._urls or not self.files:
+            self._finish_file()
+        return self.files
+
+
+def sitemap_index(origin: str, files: Sequence[SitemapFile]) -> bytes:
+    """The ``<sitemapindex>`` naming ``/sitemap-1.xml``, ``/sitemap-2.xml``, ..."""
+    parts = [_HEAD, f'<sitemapindex xmlns="{SITEMAP_NS}">\n']
+    for number, file in enumerate(files, start=1):
+        parts.append(f"<sitemap><loc>{escape(origin)}/sitemap-{number}.xml</loc>")
+        if file.lastmod is not None:
+            parts.append(f"<lastmod>{file.lastmod}</lastmod>")
+        parts.append("</sitemap>\n")
+    parts.append("</sitemapindex>\n")
+    return "".join(parts).encode()
