@@ -22,6 +22,7 @@ from flask import Flask, abort, request
 from werkzeug.routing import Rule
 
 from .._state import MarmeonState
+from ..i18n import RULE_PREFIX as LOCALIZED_RULE_PREFIX
 from .marks import Policy, policy_of_rule
 
 #: What ``sitemap=`` takes: False, True or a callable returning the entries.
@@ -75,6 +76,10 @@ class MarmeonRule(Rule):
         self.marmeon_sitemap: SitemapOption = sitemap
         self.marmeon_authorize: Policy | None = authorize
         self.marmeon_internal: bool = internal
+        # localized() puts its locale converter first in the path of every
+        # route it makes; only those rules get alternates, whatever another
+        # route's URL looks like.
+        self.marmeon_localized = string.startswith(LOCALIZED_RULE_PREFIX)
 
     def get_empty_kwargs(self) -> Mapping[str, Any]:
         """Werkzeug's copy arguments plus the route options, so copies keep them."""

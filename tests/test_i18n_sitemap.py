@@ -1,0 +1,207 @@
+"""The localized sitemap, and head and sitemap telling the same story."""
+
+from __future__ import annotations
+
+import logging
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import html5lib
+import pytest
+from flask import Blueprint, Flask
+from lxml import etree
+
+from flask_marmeon import SitemapEntry, everyone, head, localized, render_head
+
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML = "{http://www.w3.org/1999/xhtml}"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+
+
+def page(title: str) -> str:
+    head(title=title)
+    return f"<!doctype html><html><head>{render_head()}</head><body></body></html>"
+
+
+def make_site(make_app: Callable[..., Flask], notes: int = 3, **config: Any) -> Flask:
+    config.setdefault("APP_URL", "https://notes.example")
+    config.setdefault("APP_LOCALES", ["en", "de-AT"])
+    app = make_app(**config)
+
+    def note_pages() -> Iterator[SitemapEntry]:
+        for number in range(1, notes + 1):
+            yield SitemapEntry(params={"note_id": number})
+
+    docs = localized(Blueprint("docs", __name__))
+
+    @docs.get("/about", sitemap=True, authorize=everyone)
+    def about() -> str:
+        return page("About")
+
+    @docs.get("/notes/<int:note_id>", sitemap=note_pages, authorize=everyone)
+    def note(note_id: int) -> str:
+        return page(f"Note {note_id}")
+
+    app.register_blueprint(docs)
+
+    help_pages = localized(Blueprint("help", __name__, url_prefix="/help"))
+
+    @help_pages.get("/", sitemap=True, authorize=everyone)
+    def help_index() -> str:
+        return page("Help")
+
+    app.register_blueprint(help_pages)
+
+    @app.get("/de/looks-localized", sitemap=True, authorize=everyone)
+    def looks_localized() -> str:
+        return page("Plain")
+
+    return app
+
+
+def read_sitemap(app: Flask) -> etree._Element:
+    response = app.test_client().get("/sitemap.xml")
+    assert response.status_code == 200
+    return etree.fromstring(response.data)
+
+
+def urls(root: etree._Element) -> dict[str, dict[str, str]]:
+    """loc -> {hreflang: href} for every <url>."""
+    found: dict[str, dict[str, str]] = {}
+    for url in root.iter(f"{SM}url"):
+        loc = url.findtext(f"{SM}loc")
+        assert loc is not None and loc not in found
+        links = url.findall(f"{XHTML}link")
+        assert all(link.get("rel") == "alternate" for link in links)
+        found[loc] = {link.get("hreflang"): link.get("href") for link in links}  # type: ignore[misc]
+    return found
+
+
+def test_a_localized_route_appears_once_per_locale_with_every_version(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_site(make_app)
+    found = urls(read_sitemap(app))
+    origin = "https://notes.example"
+    about = {
+        "en": f"{origin}/en/about",
+        "de-AT": f"{origin}/de-at/about",
+        "x-default": f"{origin}/about",
+    }
+    assert found[f"{origin}/en/about"] == about
+    assert found[f"{origin}/de-at/about"] == about
+    for number in (1, 2, 3):
+        versions = {
+            "en": f"{origin}/en/notes/{number}",
+            "de-AT": f"{origin}/de-at/notes/{number}",
+            "x-default": f"{origin}/notes/{number}",
+        }
+        assert found[versions["en"]] == versions
+        assert found[versions["de-AT"]] == versions
+    assert found[f"{origin}/de-at/help/"]["x-default"] == f"{origin}/help/"
+    # A plain route whose URL looks localized is one <url> without links.
+    assert found[f"{origin}/de/looks-localized"] == {}
+    # 2 locales x (about + 3 notes + help) + the plain route.
+    assert len(found) == 2 * 5 + 1
+
+
+def test_xmlns_xhtml_is_declared_with_links_and_only_then(
+    make_app: Callable[..., Flask],
+) -> None:
+    root = read_sitemap(make_site(make_app))
+    assert root.nsmap.get("xhtml") == XHTML_NS
+
+    app = make_app(APP_URL="https://notes.example", APP_LOCALES=["en", "de-AT"])
+
+    @app.get("/about", sitemap=True, authorize=everyone)
+    def about() -> str:
+        return "about"
+
+    root = read_sitemap(app)
+    assert "xhtml" not in root.nsmap
+    assert root.find(f".//{XHTML}link") is None
+
+
+def test_each_language_counts_and_an_entry_that_does_not_fit_is_left_out_whole(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    # about (2 URLs) + notes 1, 2 (4 URLs) = 6; note 3 would need 8 > 7.
+    app = make_site(make_app, MARMEON_SITEMAP_MAX_URLS=7)
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        found = urls(read_sitemap(app))
+    assert len(found) == 6
+    origin = "https://notes.example"
+    assert f"{origin}/en/notes/2" in found and f"{origin}/de-at/notes/2" in found
+    assert not any("/notes/3" in loc for loc in found)
+    # Every version a <url> names is in the file: nothing half-written.
+    for links in found.values():
+        for hreflang, href in links.items():
+            assert hreflang == "x-default" or href in found
+    assert any("left out" in record.getMessage() for record in caplog.records)
+
+
+def test_a_provider_entry_with_a_locale_is_left_out(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    app = make_app(APP_URL="https://notes.example", APP_LOCALES=["en", "de-AT"])
+    docs = localized(Blueprint("docs", __name__))
+
+    def entries() -> list[dict[str, Any]]:
+        return [
+            {"params": {"slug": "a"}},
+            {"params": {"slug": "b", "locale": "en"}},
+        ]
+
+    @docs.get("/<slug>", sitemap=entries, authorize=everyone)
+    def show(slug: str) -> str:
+        return slug
+
+    app.register_blueprint(docs)
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        found = urls(read_sitemap(app))
+    assert sorted(found) == [
+        "https://notes.example/de-at/a",
+        "https://notes.example/en/a",
+    ]
+    assert any("'locale'" in record.getMessage() for record in caplog.records)
+
+
+def head_of(html: str) -> tuple[str | None, dict[str, str]]:
+    """(canonical, {hreflang: href}) of a page, which must parse cleanly."""
+    parser = html5lib.HTMLParser(
+        tree=html5lib.getTreeBuilder("etree", ET), namespaceHTMLElements=False
+    )
+    root = parser.parse(html)
+    assert parser.errors == []
+    links = root.findall("./head/link")
+    canonical = [e.get("href") for e in links if e.get("rel") == "canonical"]
+    hreflang = {
+        e.get("hreflang", ""): e.get("href", "")
+        for e in links
+        if e.get("rel") == "alternate"
+    }
+    return (canonical[0] if canonical else None), hreflang
+
+
+def test_head_and_sitemap_tell_the_same_story(make_app: Callable[..., Flask]) -> None:
+    app = make_site(make_app)
+    client = app.test_client()
+    found = urls(read_sitemap(app))
+    assert found
+    for loc, alternates in found.items():
+        path = loc.removeprefix("https://notes.example")
+        response = client.get(path)
+        assert response.status_code == 200, loc
+        canonical, hreflang = head_of(response.text)
+        assert hreflang == alternates, loc
+        if alternates:
+            assert canonical == loc
+        # x-default is the address without a locale, which redirects.
+        if "x-default" in alternates:
+            default = alternates["x-default"].removeprefix("https://notes.example")
+            redirect = client.get(default, headers={"Accept-Language": "de-AT"})
+            assert redirect.status_code == 302
+            assert redirect.headers["Location"] == alternates["de-AT"].removeprefix(
+                "https://notes.example"
+            )
