@@ -1,0 +1,135 @@
+"""The notes: a list, a page per note with every head field, its cover, a search."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+
+from flask_marmeon import SitemapEntry, authorize, everyone, head
+
+from .covers import HEIGHT, WIDTH, cover_png
+from .layout import site_origin
+from .models import Note, db, utc
+
+#: Every route of the blueprint is public; ``sitemap=`` says which are listed.
+notes = authorize(everyone)(Blueprint("notes", __name__))
+
+
+def latest_change() -> Iterator[SitemapEntry]:
+    """The list's one entry: it changed when the latest note did."""
+    latest = db.session.execute(db.select(db.func.max(Note.updated_at))).scalar()
+    if latest is not None:
+        yield SitemapEntry(params={}, last_modified=utc(latest))
+
+
+def note_pages() -> Iterator[SitemapEntry]:
+    """One entry per note, read from the database in batches."""
+    query = db.select(Note.id, Note.updated_at).order_by(Note.id)
+    for note_id, updated_at in db.session.execute(
+        query.execution_options(yield_per=500)
+    ):
+        yield SitemapEntry(params={"note_id": note_id}, last_modified=utc(updated_at))
+
+
+@notes.get("/", sitemap=latest_change)
+def index() -> str:
+    """Every note, newest first."""
+    head(
+        title=_("All notes"),
+        description=_("Short notes on baking, bicycles, plants and more."),
+        canonical=url_for("notes.index"),
+    )
+    all_notes = db.session.scalars(
+        db.select(Note).order_by(Note.created_at.desc())
+    ).all()
+    return render_template("notes/index.html", notes=all_notes)
+
+
+@notes.get("/notes/<int:note_id>", sitemap=note_pages)
+def show(note_id: int) -> str:
+    """A note, with every field of the head."""
+    note = db.get_or_404(Note, note_id)
+    canonical = url_for("notes.show", note_id=note.id)
+    cover = url_for("notes.cover", note_id=note.id)
+    cover_alt = _("Cover of the note “%(title)s”", title=note.title)
+    origin = site_origin()
+    head(
+        title=note.title,
+        description=note.summary,
+        canonical=canonical,
+        robots={"index": True, "follow": True},
+        open_graph={
+            "type": "article",
+            "url": canonical,
+            "image": {"url": cover, "width": WIDTH, "height": HEIGHT, "alt": cover_alt},
+            "article": {
+                "published_time": note.created,
+                "modified_time": note.updated,
+                "authors": [note.author],
+                "tags": note.tag_list,
+            },
+        },
+        twitter={"image": {"url": cover, "alt": cover_alt}},
+        json_ld={
+            "@context": "https://schema.org",
+            "@type": "Article",
+            "@id": f"{origin}{canonical}#article",
+            "headline": note.title,
+            "description": note.summary,
+            "datePublished": note.created.isoformat(),
+            "dateModified": note.updated.isoformat(),
+            "author": {"@type": "Person", "name": note.author},
+            "image": f"{origin}{cover}",
+            "keywords": note.tag_list,
+            "mainEntityOfPage": f"{origin}{canonical}",
+            "publisher": {"@id": f"{origin}/#org"},
+        },
+    )
+    return render_template(
+        "notes/show.html",
+        note=note,
+        cover=cover,
+        cover_alt=cover_alt,
+        width=WIDTH,
+        height=HEIGHT,
+    )
+
+
+@notes.get("/notes/<int:note_id>/cover.png")
+def cover(note_id: int) -> ResponseReturnValue:
+    """The note's cover, drawn on request and cached by the browser."""
+    note = db.get_or_404(Note, note_id)
+    response = Response(cover_png(note.id), mimetype="image/png")
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400
+    response.add_etag()
+    return response.make_conditional(request)
+
+
+@notes.get("/search")
+def search() -> str:
+    """Notes whose title holds the query: useful to people, not to an index.
+
+    A results page is marked ``noindex``: it repeats the notes' pages, and
+    every query would be another address. ``follow`` lets a crawler still
+    reach the notes through it. It is not in the sitemap.
+    """
+    query = request.args.get("q", "").strip()
+    head(
+        title=_("Search"),
+        description=_("Find a note by its title."),
+        robots={"index": False, "follow": True},
+    )
+    found: list[Note] = []
+    if query:
+        found = list(
+            db.session.scalars(
+                db.select(Note)
+                .where(Note.title.icontains(query, autoescape=True))
+                .order_by(Note.created_at.desc())
+            )
+        )
+    return render_template("notes/search.html", query=query, found=found)

@@ -1,0 +1,84 @@
+"""How the example app starts: factory, database, translations, checks."""
+
+from __future__ import annotations
+
+import os
+import types
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from flask import Flask
+from flask.cli import FlaskGroup, find_best_app
+
+import example_app
+from example_app import create_app
+from example_app.locales import SOURCE, compile_translations
+from example_app.models import Note, db
+from example_app.seed import seed_notes
+
+
+def count_notes(app: Flask) -> int:
+    with app.app_context():
+        return len(db.session.scalars(db.select(Note)).all())
+
+
+def test_flask_finds_the_factory_and_no_module_level_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `flask --app example_app` takes an attribute `app` first, then calls
+    # `create_app()`: importing the package must build nothing.
+    assert not hasattr(example_app, "app")
+    assert not hasattr(example_app, "application")
+    module = types.ModuleType("example_app_copy")
+    module.create_app = lambda: create_app(instance_path=tmp_path)  # type: ignore[attr-defined]
+    assert isinstance(find_best_app(module), Flask)
+
+
+def test_the_first_start_creates_and_seeds_the_database_once(tmp_path: Path) -> None:
+    first = create_app(instance_path=tmp_path)
+    assert (tmp_path / "notes.sqlite3").is_file()
+    count = count_notes(first)
+    assert 24 <= count <= 60
+    second = create_app(instance_path=tmp_path)
+    assert count_notes(second) == count
+    with second.app_context():
+        assert seed_notes() == 0
+        titles = db.session.scalars(db.select(Note.title)).all()
+    assert len(set(titles)) == len(titles)
+
+
+def test_translations_are_compiled_into_the_instance_folder(tmp_path: Path) -> None:
+    create_app(instance_path=tmp_path)
+    compiled = tmp_path / "translations/de/LC_MESSAGES/messages.mo"
+    assert compiled.is_file()
+    # Nothing compiled lands in the source tree, which git tracks.
+    assert not list(SOURCE.rglob("*.mo"))
+    # A .mo newer than its .po is left alone; an older one is written again.
+    os.utime(compiled, (1, 1))
+    compile_translations(tmp_path / "translations")
+    assert compiled.stat().st_mtime > 1
+    before = compiled.stat().st_mtime_ns
+    compile_translations(tmp_path / "translations")
+    assert compiled.stat().st_mtime_ns == before
+
+
+def test_app_url_defaults_to_the_dev_server_and_follows_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(instance_path=tmp_path)
+    assert app.config["APP_URL"] == "http://127.0.0.1:5000"
+    monkeypatch.setenv("APP_URL", "https://notes.example")
+    app = create_app(instance_path=tmp_path)
+    robots = app.test_client().get("/robots.txt").get_data(as_text=True)
+    assert "Sitemap: https://notes.example/sitemap.xml" in robots.splitlines()
+
+
+def test_check_routes_passes(site: Flask) -> None:
+    # As `flask --app example_app marmeon check-routes`: the command comes
+    # from the entry point that FlaskGroup loads.
+    cli = FlaskGroup(create_app=lambda: site)
+    result = CliRunner().invoke(cli, ["marmeon", "check-routes"])
+    assert result.exit_code == 0, result.output
+    for rule in ("/notes/<int:note_id>", "/features/<feature>", "/about"):
+        assert rule in result.output

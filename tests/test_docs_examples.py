@@ -1,0 +1,68 @@
+"""The documentation's code runs, and its API page names every public name.
+
+Each file in ``docs/examples/`` is what a page of the docs shows with
+``literalinclude``: a script that builds an app and checks it with
+``assert``. Each runs here on its own, in a fresh interpreter, as a reader
+would run it: from an empty directory, without the suite's fixtures and
+without APP_URL or APP_LOCALES from the environment, warnings as errors.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import flask_marmeon
+
+DOCS = Path(__file__).parent.parent / "docs"
+EXAMPLES = sorted((DOCS / "examples").glob("*.py"))
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=[path.name for path in EXAMPLES])
+def test_example_runs_as_a_script(script: Path, tmp_path: Path) -> None:
+    environ = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("APP_URL", "APP_LOCALES") and not key.startswith("FLASK_")
+    }
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-W",
+            "error",
+            "-c",
+            "import runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__')",
+            str(script),
+        ],
+        cwd=tmp_path,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, f"{script.name} failed:\n{result.stderr}"
+
+
+def test_every_example_is_shown_in_a_page() -> None:
+    pages = "\n".join(path.read_text() for path in DOCS.glob("*.rst"))
+    shown = set(re.findall(r"literalinclude:: examples/([\w.-]+\.py)", pages))
+    assert {path.name for path in EXAMPLES} - shown == set()
+
+
+def test_the_api_page_documents_every_public_name() -> None:
+    text = (DOCS / "api.rst").read_text()
+    # Type aliases are written by hand (``py:data``): autodoc would show the
+    # docstring of ``typing.Mapping`` for them.
+    documented = re.findall(
+        r"^\.\. (?:auto(?:class|function|exception)|py:data):: flask_marmeon\.(\w+)",
+        text,
+        re.MULTILINE,
+    )
+    assert len(documented) == len(set(documented))
+    assert set(flask_marmeon.__all__) - set(documented) == set()
+    assert [name for name in documented if not hasattr(flask_marmeon, name)] == []
