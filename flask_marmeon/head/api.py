@@ -17,7 +17,7 @@ from .._context import peek_request_state, request_state
 from .._log import first_time, logger, warn_once
 from .._state import MarmeonState, get_state
 from . import jsonld
-from .fields import make_fragment
+from .fields import JsonLd, OpenGraph, Robots, Text, Twitter, make_fragment
 from .merge import merge
 from .render import app_url_meta, render
 from .resolve import Element, resolve
@@ -26,8 +26,6 @@ from .urls import explain, make_policy
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    from .fields import JsonLd, OpenGraph, Robots, Text, Twitter
 
 _EXTRA_KEY = "head"
 

@@ -1,0 +1,119 @@
+"""The head's HTML (render.py): any text parses back, without a parse error."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+import pytest
+from flask import Flask
+
+from flask_marmeon.head.fields import clean_text
+
+from .conftest import RenderFn, links, meta, parse_head, title
+
+TEXTS = [
+    'He said "hi" & left',
+    "it's <b>bold</b> & <script>alert(1)</script>",
+    "</title><script>alert(1)</script>",
+    "</TITLE ><!-- x -->",
+    "a\nb\n\nc",
+    "tab\there",
+    "ünïcödé — 日本語 — 😀 — \u200b\u00a0",
+    "&amp; &lt; &#34; &unknown; &",
+    "' \" ` = < > /",
+    "   leading and trailing   ",
+    "",
+    "<![CDATA[ x ]]>",
+    "\u2028\u2029",
+]
+# Characters HTML cannot carry: replaced (see fields.clean_text).
+UNCARRIABLE = [
+    "nul\x00here",
+    "controls \x01\x08\x0b\x0e\x1f\x7f\x80\x85\x9f",
+    "cr\r\nlf and lone \r cr",
+    "noncharacters \ufdd0\ufffe\uffff\U0001fffe\U0010ffff",
+    "lone surrogate \ud800 \udfff",
+]
+
+
+def fuzz(count: int) -> list[str]:
+    rng = random.Random(20260)
+    pool = [chr(c) for c in range(0, 0x250)] + list("<>&\"'\u2028😀\ud800\ufffe")
+    return [
+        "".join(rng.choice(pool) for _ in range(rng.randint(0, 30)))
+        for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("text", TEXTS + UNCARRIABLE + fuzz(150))
+def test_any_text_parses_back_exactly_with_no_parse_error(
+    app: Flask, head_of: RenderFn, text: str
+) -> None:
+    expected = clean_text(text)
+    el = head_of(
+        app,
+        {
+            "title": text,
+            "title_template": text + " %s",
+            "description": text,
+            "open_graph": {"site_name": text, "image": {"url": "/i", "alt": text}},
+            "twitter": {"site": text},
+            "json_ld": {"@type": "Thing", "name": expected},
+        },
+    )
+    assert title(el) == expected + " " + expected
+    assert meta(el, "description") == [expected]
+    assert meta(el, "og:title") == [expected]
+    assert meta(el, "og:site_name") == [expected]
+    assert meta(el, "og:image:alt") == [expected]
+    assert meta(el, "twitter:site") == [expected]
+    [block] = [s for s in el.iter("script") if s.get("type") == "application/ld+json"]
+    assert json.loads(block.text or "") == {"@type": "Thing", "name": expected}
+
+
+def test_what_html_cannot_carry_becomes_a_replacement_character() -> None:
+    assert clean_text("a\x00b") == "a\ufffdb"
+    assert clean_text("a\r\nb\rc") == "a\nb\nc"
+    assert (
+        clean_text("a\x01\x7f\x9f\ufdd0\U0010ffff\ud800b") == "a" + "\ufffd" * 6 + "b"
+    )
+    assert clean_text("\t\n\x0c é 😀") == "\t\n\x0c é 😀"
+
+
+def test_urls_are_escaped_in_attributes(app: Flask, head_of: RenderFn) -> None:
+    el = head_of(app, {"canonical": "/x?a=1&b=<2>&c=\"3\"&d='4'"})
+    assert [link["href"] for link in links(el, "canonical")] == [
+        "https://notes.example/x?a=1&b=%3C2%3E&c=%223%22&d=%274%27"
+    ]
+
+
+def test_the_browser_scripts_follow_the_managed_elements(
+    app: Flask, render_calls: Callable[..., str]
+) -> None:
+    html = render_calls(app, {"title": "T"})
+    el = parse_head(html)
+    tags = [(e.tag, e.get("type")) for e in el]
+    assert tags[-2:] == [("script", "application/json"), ("script", "module")]
+    data, module = list(el)[-2:]
+    assert data.get("id") == "marmeon-head" and "data-marmeon-data" in data.attrib
+    assert "data-marmeon" not in data.attrib and "data-marmeon" not in module.attrib
+    src = module.get("src") or ""
+    assert src.startswith("/_marmeon/marmeon.") and src.endswith(".js")
+    assert app.test_client().get(src).status_code == 200
+
+
+def test_without_the_browser_script_no_scripts(
+    make_app: Callable[..., Flask], head_of: RenderFn
+) -> None:
+    app = make_app(APP_URL="https://notes.example", MARMEON_BROWSER_SCRIPT=False)
+    el = head_of(app, {"title": "T"})
+    assert list(el.iter("script")) == []
+    assert title(el) == "T"
+
+
+def test_the_module_path_below_a_script_root(app: Flask, head_of: RenderFn) -> None:
+    el = head_of(app, {"title": "T"}, base_url="http://localhost/app/")
+    [module] = [s for s in el.iter("script") if s.get("type") == "module"]
+    assert (module.get("src") or "").startswith("/app/_marmeon/marmeon.")
