@@ -103,8 +103,14 @@ def is_marked(rule: Rule) -> bool:
 
 
 def init_app(app: Flask, state: MarmeonState) -> None:
-    """Install the rule class on the app and enforce the routes' policies."""
+    """Install the rule class on the app, enforce the routes' policies, and
+    add ``flask marmeon`` to ``app.cli``."""
+    from ..cli import marmeon_group  # the CLI imports the checks, which import this
+
     app.url_rule_class = MarmeonRule  # type: ignore[assignment]
+    # The "flask.commands" entry point gives the flask command the group;
+    # app.cli gives it to app.test_cli_runner() and to custom CLIs as well.
+    app.cli.add_command(marmeon_group)
 
     def enforce_policy() -> None:
         rule = request.url_rule

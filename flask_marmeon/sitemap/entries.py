@@ -27,6 +27,8 @@ from werkzeug.routing.exceptions import RequestRedirect
 
 #: The URL variable of a localized route: its first path segment.
 LOCALE_ARG = "locale"
+#: What the rule of a localized route starts with (see flask_marmeon.i18n).
+LOCALIZED_PREFIX = f"/<marmeon_locale:{LOCALE_ARG}>"
 #: The longest address the sitemap format allows in a ``<loc>``.
 MAX_LOC_LENGTH = 2048
 # What Werkzeug's builder leaves unquoted in a rule's static text.
@@ -319,11 +321,19 @@ def _without_first_segment(path: str) -> str:
     return "/" + (rest[2] if len(rest) > 2 else "")
 
 
+def is_localized(rule: Rule) -> bool:
+    """Whether ``rule`` is a localized route: marked ``marmeon_localized``, or
+    its rule starts with ``/<marmeon_locale:locale>``."""
+    return bool(getattr(rule, "marmeon_localized", False)) or rule.rule.startswith(
+        LOCALIZED_PREFIX
+    )
+
+
 def route_arguments(rule: Rule) -> frozenset[str]:
     """The parameters a provider's entries must fill (a localized route's
     locale is the app's business)."""
     names = frozenset(rule._converters)
-    if getattr(rule, "marmeon_localized", False):
+    if is_localized(rule):
         names -= {LOCALE_ARG}
     return names
 
@@ -371,7 +381,7 @@ def compile_rule(
         and _answers_get(other)
         and _could_share(own, _segments(other))
     ]
-    localized = bool(getattr(rule, "marmeon_localized", False))
+    localized = is_localized(rule)
     return CompiledRule(
         rule=rule,
         origin=origin,

@@ -28,6 +28,7 @@ from ..routing.checks import check_routes, startup_error
 from ..routing.rule import is_marked
 from .build import Sitemap, build_sitemap
 from .cache import SitemapCache
+from .entries import is_localized
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -56,7 +57,7 @@ def _taken(app: Flask, path: str) -> bool:
     except HTTPException as error:
         # 405: a route answers the path, with other methods.
         return error.code == 405
-    return not getattr(rule, "marmeon_localized", False)
+    return not is_localized(rule)
 
 
 def _headers(state: MarmeonState) -> dict[str, str]:

@@ -1,0 +1,67 @@
+"""Helpers for the sitemap tests: parse, validate against the 0.9 schemas, crawl."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from flask import Flask
+from lxml import etree
+
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML = "{http://www.w3.org/1999/xhtml}"
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="session")
+def urlset_schema() -> etree.XMLSchema:
+    return etree.XMLSchema(etree.parse(str(DATA / "sitemap.xsd")))
+
+
+@pytest.fixture(scope="session")
+def index_schema() -> etree.XMLSchema:
+    return etree.XMLSchema(etree.parse(str(DATA / "siteindex.xsd")))
+
+
+@pytest.fixture
+def read_sitemap(
+    urlset_schema: etree.XMLSchema,
+) -> Callable[..., etree._Element]:
+    """GET a sitemap file, check it is a valid 0.9 <urlset>, return its root."""
+
+    def read(app: Flask, path: str = "/sitemap.xml") -> etree._Element:
+        response = app.test_client().get(path)
+        assert response.status_code == 200, response.data
+        assert response.mimetype == "application/xml"
+        root = etree.fromstring(response.data)
+        urlset_schema.assertValid(root)
+        return root
+
+    return read
+
+
+def locs(root: etree._Element) -> list[str]:
+    """The <loc> texts in file order."""
+    return [loc.text or "" for loc in root.iter(f"{SM}loc")]
+
+
+def lastmods(root: etree._Element) -> dict[str, str | None]:
+    """loc -> lastmod text (None when there is none)."""
+    return {
+        url.findtext(f"{SM}loc") or "": url.findtext(f"{SM}lastmod")
+        for url in root.iter(f"{SM}url")
+    }
+
+
+def crawl(app: Flask, addresses: list[str], origin: str) -> dict[str, int]:
+    """GET every address through the test client; address -> status."""
+    client = app.test_client()
+    statuses: dict[str, int] = {}
+    for address in addresses:
+        assert address.startswith(origin + "/"), address
+        parts = urlsplit(address)
+        assert not parts.query and not parts.fragment, address
+        statuses[address] = client.get(parts.path).status_code
+    return statuses

@@ -1,0 +1,51 @@
+"""flask marmeon check-routes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Flask
+
+from flask_marmeon import everyone
+
+
+def view(**kwargs: object) -> str:
+    return "ok"
+
+
+def test_no_marked_route(app: Flask) -> None:
+    app.get("/about")(view)
+    result = app.test_cli_runner().invoke(args=["marmeon", "check-routes"])
+    assert result.exit_code == 0
+    assert "No route is marked" in result.output
+
+
+def test_a_table_of_the_marked_routes(app: Flask) -> None:
+    app.get("/about", sitemap=True, authorize=everyone)(view)
+    app.get("/n/<int:n>", endpoint="note", sitemap=lambda: [], authorize=everyone)(view)
+    app.get("/unmarked", endpoint="unmarked")(view)
+    result = app.test_cli_runner().invoke(args=["marmeon", "check-routes"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["Endpoint", "Methods", "Rule", "Status"]
+    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    assert rows["view"] == ["view", "GET", "/about", "ok"]
+    assert rows["note"] == ["note", "GET", "/n/<int:n>", "ok"]
+    assert "unmarked" not in rows
+
+
+def test_every_problem_is_named_and_the_exit_status_is_1(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app()  # no APP_URL
+    app.post("/form", endpoint="form", sitemap=True, authorize=everyone)(view)
+    app.get("/secret", endpoint="secret", sitemap=True)(view)
+    app.get("/about", endpoint="about", sitemap=True, authorize=everyone)(view)
+    result = app.test_cli_runner().invoke(args=["marmeon", "check-routes"])
+    assert result.exit_code == 1
+    assert "3 problem(s)" in result.output
+    for culprit in ("'/form'", "'/secret'", "APP_URL is not set"):
+        assert culprit in result.output
+    rows = {line.split()[0]: line for line in result.output.splitlines() if line}
+    assert rows["about"].rstrip().endswith("ok")
+    assert rows["form"].rstrip().endswith("H10 (1)")
