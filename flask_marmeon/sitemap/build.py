@@ -113,23 +113,23 @@ def _write_route(
                         Refused("a parameter is unknown: the route has none", "unknown")
                     )
                     continue
-                date = lastmod(entry.last_modified)
+                date = lastmod(entry.last_modified, where)
                 if date is not None and (latest is None or date > latest):
                     latest = date
-        entries: Iterable[tuple[Mapping[str, Any], object]] = [({}, latest)]
+        entries: Iterable[tuple[Mapping[str, Any], str | None]] = [({}, latest)]
     else:
         assert provider is not None  # the H10 checks ran before any build
         entries = (
-            (entry.params, entry.last_modified) for entry in entries_of(provider, where)
+            (entry.params, lastmod(entry.last_modified, where))
+            for entry in entries_of(provider, where)
         )
     loc_of = compiled.loc
     add_one = writer.add_one
-    for params, when in entries:
+    for params, date in entries:
         if over.full:
             over.entries += 1
             over.urls += per_entry
             continue
-        date = when if type(when) is str or when is None else lastmod(when)
         try:
             if localized:
                 versions = expand(compiled, params)

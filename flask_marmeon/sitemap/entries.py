@@ -69,8 +69,11 @@ class Refused(Exception):
         self.kind = kind
 
 
-def lastmod(value: object) -> str | None:
-    """``YYYY-MM-DD`` from a date or datetime (an aware one in UTC), or None."""
+def lastmod(value: object, where: str = "an entry") -> str | None:
+    """``YYYY-MM-DD`` from a date or datetime (an aware one in UTC), or None.
+
+    ``where`` names the route for the error a wrong type raises.
+    """
     if value is None:
         return None
     if isinstance(value, datetime):
@@ -80,8 +83,9 @@ def lastmod(value: object) -> str | None:
     if isinstance(value, date):
         return value.isoformat()
     raise TypeError(
-        f"last_modified must be a date or a datetime, not {value!r}."
-        " Convert it, for example with datetime.fromisoformat()."
+        f"The sitemap provider of {where} gave last_modified={value!r}, but"
+        " last_modified must be a date or a datetime. Convert it, for example"
+        " with datetime.fromisoformat()."
     )
 
 

@@ -1,0 +1,223 @@
+"""/sitemap.xml and /robots.txt: when they exist, what they send, and how."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from datetime import date
+from typing import Any
+
+import pytest
+from flask import Blueprint, Flask, Response, session
+from lxml import etree
+
+from flask_marmeon import SitemapEntry, everyone, localized
+
+from .conftest import SM, crawl, locs
+
+ORIGIN = "https://notes.example"
+ReadSitemap = Callable[..., etree._Element]
+ROBOTS = "User-agent: *\nDisallow: /_marmeon/\n\nSitemap: https://notes.example/sitemap.xml\n"
+
+
+def page(**values: Any) -> str:
+    return "page"
+
+
+def mark_about(app: Flask) -> None:
+    app.get("/about", sitemap=True, authorize=everyone)(page)
+
+
+def test_no_endpoints_without_a_marked_route(app: Flask) -> None:
+    app.get("/about")(page)
+    client = app.test_client()
+    assert client.get("/sitemap.xml").status_code == 404
+    assert client.get("/robots.txt").status_code == 404
+
+
+def test_robots_txt_is_exactly_the_specifications(app: Flask) -> None:
+    mark_about(app)
+    response = app.test_client().get("/robots.txt")
+    assert response.status_code == 200
+    assert response.mimetype == "text/plain"
+    assert response.text == ROBOTS
+
+
+def test_the_apps_own_routes_win(app: Flask) -> None:
+    mark_about(app)
+    app.get("/robots.txt", endpoint="my_robots")(lambda: "User-agent: *\nAllow: /\n")
+    app.get("/sitemap.xml", endpoint="my_sitemap")(lambda: "mine")
+    client = app.test_client()
+    assert client.get("/robots.txt").text == "User-agent: *\nAllow: /\n"
+    assert client.get("/sitemap.xml").text == "mine"
+
+
+def test_the_apps_own_robots_txt_leaves_the_sitemap(
+    app: Flask, read_sitemap: ReadSitemap
+) -> None:
+    mark_about(app)
+    app.get("/robots.txt", endpoint="my_robots")(lambda: "mine")
+    assert locs(read_sitemap(app)) == [f"{ORIGIN}/about"]
+
+
+def test_a_catch_all_that_is_not_localized_wins(app: Flask) -> None:
+    mark_about(app)
+    app.get("/<path:anything>", endpoint="catch_all")(
+        lambda anything: f"caught {anything}"
+    )
+    client = app.test_client()
+    assert client.get("/sitemap.xml").text == "caught sitemap.xml"
+    assert client.get("/robots.txt").text == "caught robots.txt"
+
+
+def test_a_localized_catch_all_does_not(
+    make_app: Callable[..., Flask], read_sitemap: ReadSitemap
+) -> None:
+    app = make_app(APP_URL=ORIGIN, APP_LOCALES=["en", "de"])
+    mark_about(app)
+    pages = localized(Blueprint("pages", __name__))
+    pages.get("/<path:anything>")(lambda anything: "caught")
+    app.register_blueprint(pages)
+    assert locs(read_sitemap(app)) == [f"{ORIGIN}/about"]
+    assert app.test_client().get("/robots.txt").text == ROBOTS
+
+
+def test_no_session_and_no_cookie_whatever_the_hooks_do(app: Flask) -> None:
+    app.secret_key = "secret"
+    mark_about(app)
+    seen: list[dict[str, Any]] = []
+
+    @app.before_request
+    def read_and_write_session() -> None:
+        seen.append(dict(session))
+        session["visits"] = session.get("visits", 0) + 1
+
+    @app.after_request
+    def set_cookie(response: Response) -> Response:
+        response.set_cookie("tracker", "1")
+        return response
+
+    @app.get("/login")
+    def login() -> str:
+        session["user"] = "ada"
+        return "in"
+
+    client = app.test_client()
+    assert client.get("/login").headers.getlist("Set-Cookie")  # a normal page
+    assert client.get_cookie("session") is not None
+    seen.clear()
+    for path in ("/sitemap.xml", "/robots.txt"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert "Set-Cookie" not in response.headers
+        assert "Cookie" not in response.headers.get("Vary", "")
+    assert seen == [{}, {}]  # the hooks ran, and saw an empty session
+
+
+@pytest.mark.parametrize("ttl", [300, 120])
+def test_cache_control_follows_the_ttl(
+    make_app: Callable[..., Flask], ttl: int
+) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_TTL=ttl)
+    mark_about(app)
+    client = app.test_client()
+    for path in ("/sitemap.xml", "/robots.txt"):
+        assert client.get(path).headers["Cache-Control"] == f"public, max-age={ttl}"
+
+
+def test_head_works(app: Flask) -> None:
+    mark_about(app)
+    client = app.test_client()
+    for path in ("/sitemap.xml", "/robots.txt"):
+        got, head = client.get(path), client.head(path)
+        assert head.status_code == 200
+        assert head.data == b""
+        assert head.headers["Content-Type"] == got.headers["Content-Type"]
+        assert head.headers["Content-Length"] == str(len(got.data))
+
+
+def test_a_failing_provider_without_a_good_file_is_503(
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    calls = 0
+
+    def broken() -> list[SitemapEntry]:
+        nonlocal calls
+        calls += 1
+        raise RuntimeError("database down")
+
+    app.get("/n/<int:n>", sitemap=broken, authorize=everyone)(page)
+    client = app.test_client()
+    with caplog.at_level(logging.ERROR, logger="flask_marmeon"):
+        first, second = client.get("/sitemap.xml"), client.get("/sitemap.xml")
+    for response in (first, second):
+        assert response.status_code == 503
+        assert response.headers["Retry-After"].isdigit()
+        assert 1 <= int(response.headers["Retry-After"]) <= 30
+        assert response.headers["Cache-Control"] == "no-store"
+    assert calls == 1
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is not None
+
+
+def note_pages(count: int) -> Callable[[], Iterator[SitemapEntry]]:
+    def entries() -> Iterator[SitemapEntry]:
+        for n in range(1, count + 1):
+            yield SitemapEntry({"n": n}, last_modified=date(2024, 1, n))
+
+    return entries
+
+
+def test_what_does_not_fit_is_left_out_and_logged(
+    make_app: Callable[..., Flask],
+    read_sitemap: ReadSitemap,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=3)
+    app.get("/n/<int:n>", sitemap=note_pages(5), authorize=everyone)(page)
+    app.get("/z", endpoint="z", sitemap=True, authorize=everyone)(page)
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        found = locs(read_sitemap(app))
+    assert found == [f"{ORIGIN}/n/{n}" for n in (1, 2, 3)]
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert "3 URLs (3 entries) left out" in warning
+    assert "at most 3 URLs" in warning
+
+
+def test_the_index_splits_the_sitemap(
+    make_app: Callable[..., Flask],
+    read_sitemap: ReadSitemap,
+    index_schema: etree.XMLSchema,
+) -> None:
+    app = make_app(
+        APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=2, MARMEON_SITEMAP_INDEX=True
+    )
+    app.get("/n/<int:n>", sitemap=note_pages(5), authorize=everyone)(page)
+    client = app.test_client()
+    response = client.get("/sitemap.xml")
+    assert response.status_code == 200
+    index = etree.fromstring(response.data)
+    index_schema.assertValid(index)
+    assert index.tag == f"{SM}sitemapindex"
+    parts = [loc.text or "" for loc in index.iter(f"{SM}loc")]
+    assert parts == [f"{ORIGIN}/sitemap-{n}.xml" for n in (1, 2, 3)]
+    assert [m.text for m in index.iter(f"{SM}lastmod")] == [
+        "2024-01-02",
+        "2024-01-04",
+        "2024-01-05",
+    ]
+    everything: list[str] = []
+    for number, part in enumerate(parts, start=1):
+        found = locs(read_sitemap(app, f"/sitemap-{number}.xml"))
+        assert 1 <= len(found) <= 2
+        everything += found
+    assert everything == [f"{ORIGIN}/n/{n}" for n in range(1, 6)]
+    assert set(crawl(app, everything, ORIGIN).values()) == {200}
+    assert client.get("/sitemap-4.xml").status_code == 404
+    assert client.get("/sitemap-0.xml").status_code == 404
+    assert client.get("/robots.txt").text == ROBOTS
+
+
+def test_without_the_index_there_are_no_parts(app: Flask) -> None:
+    mark_about(app)
+    assert app.test_client().get("/sitemap-1.xml").status_code == 404
