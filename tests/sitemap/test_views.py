@@ -207,8 +207,8 @@ def test_the_index_splits_the_sitemap(
         "2024-01-05",
     ]
     everything: list[str] = []
-    for number, part in enumerate(parts, start=1):
-        found = locs(read_sitemap(app, f"/sitemap-{number}.xml"))
+    for part in parts:
+        found = locs(read_sitemap(app, part.removeprefix(ORIGIN)))
         assert 1 <= len(found) <= 2
         everything += found
     assert everything == [f"{ORIGIN}/n/{n}" for n in range(1, 6)]
