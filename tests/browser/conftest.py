@@ -1,0 +1,65 @@
+"""Chromium through Playwright, and a real server on 127.0.0.1 per test module."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from browser_tools import LiveServer
+from flask import Flask
+from marmeon_site import NODE_MODULES
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One Chromium for the whole run; each test gets a fresh context."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed: run `make browser-deps`.")
+    if not (NODE_MODULES / "htmx.org").is_dir():
+        pytest.fail(
+            "tests/browser/node_modules is missing: run `make browser-deps`"
+            " (npm ci in tests/browser)."
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A page in a new context (empty cache, empty storage), console kept."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.console = []  # type: ignore[attr-defined]
+    page.on("console", lambda message: page.console.append(message))
+    yield page
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def serve() -> Iterator[Callable[[Callable[[str], Flask]], LiveServer]]:
+    """Start servers for this test module: ``serve(lambda origin: app)``."""
+    servers: list[LiveServer] = []
+
+    def start(factory: Callable[[str], Flask]) -> LiveServer:
+        server = LiveServer(factory)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.close()

@@ -1,0 +1,175 @@
+"""The small site that the browser tests visit: two localized pages and one
+with hostile URLs, its head written by head() and render_head().
+
+htmx and Turbo are served from tests/browser/node_modules (npm ci), never
+from a copy in the repository.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, g, render_template_string, send_file
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response
+
+from flask_marmeon import Marmeon
+from flask_marmeon.head import head
+from flask_marmeon.i18n import current_page, localized
+
+NODE_MODULES = Path(__file__).parent / "node_modules"
+VENDOR = {
+    "htmx.js": NODE_MODULES / "htmx.org" / "dist" / "htmx.min.js",
+    "turbo.js": NODE_MODULES / "@hotwired" / "turbo" / "dist" / "turbo.es2017-esm.js",
+}
+
+#: Text that must stay text in a JSON-LD block: it would end the script and
+#: run code if the block were ever parsed as HTML.
+HOSTILE_TEXT = '</script><img src=x onerror="window.pwned=1"><!-- &amp; -->'
+
+TEXT = {
+    "en": {"about": ("About us", "Who we are."), "contact": ("Contact", "Write.")},
+    "de": {"about": ("Über uns", "Wer wir sind."), "contact": ("Kontakt", "Schreib.")},
+}
+
+PAGE = """<!doctype html>
+<html lang="{{ lang }}">
+<head>
+<meta charset="utf-8">
+<meta name="app-own" content="written by the app">
+{{ render_head() }}
+{%- if router == "htmx-nocache" %}
+<meta name="htmx-config" content='{"historyCacheSize": 0}'>
+{%- endif %}
+{%- if router.startswith("htmx") %}
+<script src="/vendor/htmx.js"{{ nonce_attr }}></script>
+{%- elif router == "turbo" %}
+<script type="module" src="/vendor/turbo.js"{{ nonce_attr }}></script>
+{%- endif %}
+</head>
+<body{% if router.startswith("htmx") %} hx-boost="true"{% endif %}>
+<h1 id="heading">{{ heading }}</h1>
+<a id="to-about" href="{{ url_for('pages.about') }}">about</a>
+<a id="to-contact" href="{{ url_for('pages.contact') }}">contact</a>
+{%- for alt in alternates %}
+<a id="lang-{{ alt.locale }}" href="{{ alt.href }}">{{ alt.locale }}</a>
+{%- endfor %}
+</body>
+</html>
+"""
+
+
+def make_site(
+    *,
+    app_url: str | None = None,
+    debug: bool = False,
+    router: str = "",
+    csp: str | None = None,
+) -> Flask:
+    """Build the site.
+
+    ``router`` is "", ``"htmx"`` (boosted body), ``"htmx-nocache"`` (htmx
+    without its history cache: back fetches the page) or ``"turbo"``. ``csp`` is
+    a Content-Security-Policy whose ``{nonce}`` is filled in per response;
+    the head's scripts carry that nonce.
+    """
+    app = Flask(__name__)
+    app.debug = debug
+    app.config.update(
+        APP_LOCALES=["en", "de"], MARMEON_CSP_NONCE=lambda: g.get("nonce")
+    )
+    if app_url is not None:
+        app.config["APP_URL"] = app_url
+    Marmeon(app)
+
+    def render(heading: str, lang: str = "en", **extra: Any) -> str:
+        nonce = g.get("nonce")
+        return render_template_string(
+            PAGE,
+            heading=heading,
+            lang=lang,
+            router=router,
+            nonce_attr=f' nonce="{nonce}"' if nonce else "",
+            alternates=extra.get("alternates", ()),
+        )
+
+    @app.before_request
+    def layout() -> None:
+        if csp is not None:
+            g.nonce = secrets.token_urlsafe(12)
+        head(
+            title_template="%s · Notes",
+            open_graph={"site_name": "Notes"},
+            twitter={"card": "summary_large_image", "site": "@notes"},
+        )
+
+    @app.after_request
+    def policy(response: Response) -> Response:
+        if csp is not None and "nonce" in g:
+            response.headers["Content-Security-Policy"] = csp.format(nonce=g.nonce)
+        return response
+
+    pages = localized(Blueprint("pages", __name__))
+
+    def localized_page(name: str, **fields: Any) -> str:
+        page = current_page()
+        locale = page.locale or "en"
+        title, description = TEXT[locale][name]
+        head(
+            title=title,
+            description=description,
+            open_graph={
+                "type": "article" if name == "contact" else "website",
+                "url": f"/{locale}/{name}",
+                "image": {
+                    "url": f"/img/{name}.png",
+                    "width": 1200,
+                    "height": 630,
+                    "alt": title,
+                },
+            },
+            twitter={"image": {"url": f"/img/{name}-card.png", "alt": title}},
+            json_ld={
+                "@context": "https://schema.org",
+                "@type": "WebPage",
+                "name": title,
+                "inLanguage": locale,
+                "text": HOSTILE_TEXT,
+            },
+            **fields,
+        )
+        return render(title, locale, alternates=page.alternates)
+
+    @pages.get("/about")
+    def about() -> str:
+        return localized_page("about", robots={"index": True, "follow": True})
+
+    @pages.get("/contact")
+    def contact() -> str:
+        return localized_page("contact", robots={"index": False})
+
+    app.register_blueprint(pages)
+
+    @app.get("/hostile")
+    def hostile() -> str:
+        head(
+            title="Hostile",
+            description="Every URL here but og:url points elsewhere.",
+            canonical="//evil.example/x",
+            open_graph={
+                "url": "/kept",
+                "image": {"url": "/\\evil.example/i.png", "width": 1, "alt": "gone"},
+            },
+            twitter={"image": {"url": "javascript:alert(1)", "alt": "gone too"}},
+        )
+        return render("Hostile")
+
+    @app.get("/vendor/<name>")
+    def vendor(name: str) -> ResponseReturnValue:
+        if name not in VENDOR:
+            return "not found", 404
+        return send_file(VENDOR[name], mimetype="text/javascript")
+
+    return app

@@ -1,0 +1,176 @@
+"""Hydration: after the module runs, the head is the server's, element for element."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import html5lib
+import pytest
+from browser_tools import LiveServer, browser_head, server_head, wait_for_module
+from marmeon_site import make_site
+
+pytestmark = pytest.mark.browser
+
+CSP = "script-src 'nonce-{nonce}'; object-src 'none'; base-uri 'none'"
+
+
+@pytest.fixture(scope="module")
+def with_app_url(serve: Callable[..., LiveServer]) -> LiveServer:
+    return serve(lambda origin: make_site(app_url=origin))
+
+
+@pytest.fixture(scope="module")
+def without_app_url(serve: Callable[..., LiveServer]) -> LiveServer:
+    return serve(lambda origin: make_site())
+
+
+@pytest.fixture(scope="module")
+def dev(serve: Callable[..., LiveServer]) -> LiveServer:
+    return serve(lambda origin: make_site(debug=True))
+
+
+@pytest.fixture(scope="module")
+def under_csp(serve: Callable[..., LiveServer]) -> LiveServer:
+    return serve(lambda origin: make_site(csp=CSP))
+
+
+def _with(elements: list[Any], field: str, *names: str) -> list[Any]:
+    return [el for el in elements if dict(el[1]).get(field) in names]
+
+
+def test_with_app_url_the_module_writes_the_servers_head(
+    page: Any, with_app_url: LiveServer
+) -> None:
+    html, _ = with_app_url.fetch("/de/contact")
+    expected = server_head(html)
+    assert len(expected) > 20
+    page.goto(with_app_url.url + "/de/contact")
+    wait_for_module(page)
+    assert browser_head(page) == expected
+    # Not only left alone: written from the data alone, the head is the same.
+    page.evaluate("""() => {
+        for (const el of document.querySelectorAll("[data-marmeon]")) el.remove()
+        marmeon.apply(JSON.parse(document.getElementById("marmeon-head").textContent))
+    }""")
+    assert browser_head(page) == expected
+
+
+def test_hydration_keeps_the_servers_elements(
+    page: Any, with_app_url: LiveServer
+) -> None:
+    # Tag each element as it is parsed; a head written anew would lose the tags.
+    page.add_init_script("""
+        new MutationObserver((records) => {
+            for (const r of records) for (const n of r.addedNodes)
+                if (n.nodeType == 1 && n.hasAttribute("data-marmeon"))
+                    n.fromServer = true
+        }).observe(document, {childList: true, subtree: true})
+    """)
+    page.goto(with_app_url.url + "/en/about")
+    wait_for_module(page)
+    assert page.evaluate("""() => [...document.querySelectorAll("[data-marmeon]")]
+        .every((el) => el.fromServer)""")
+
+
+def test_without_app_url_the_browser_adds_the_urls(
+    page: Any,
+    without_app_url: LiveServer,
+    serve: Callable[..., LiveServer],
+) -> None:
+    html, _ = without_app_url.fetch("/de/about")
+    sent = server_head(html)
+    # The server left out every relative URL: the hreflang block, the
+    # default canonical, og:url, and the images with their size and alt.
+    assert not [el for el in sent if el[0] == "link"]
+    assert not _with(sent, "property", "og:url", "og:image", "og:image:alt")
+    assert not _with(sent, "name", "twitter:image", "twitter:image:alt")
+    page.goto(without_app_url.url + "/de/about")
+    wait_for_module(page)
+    # What a server whose APP_URL is the page's own origin writes.
+    origin = without_app_url.url
+    with make_site(app_url=origin).test_client() as client:
+        expected = server_head(client.get("/de/about").get_data(as_text=True))
+    got = browser_head(page)
+    assert got == expected
+    assert ("link", (("rel", "canonical"), ("href", origin + "/de/about")), "") in got
+    assert (
+        "link",
+        (("rel", "alternate"), ("hreflang", "x-default"), ("href", origin + "/about")),
+        "",
+    ) in got
+
+
+def test_urls_left_out_in_the_browser_too(page: Any, dev: LiveServer) -> None:
+    page.goto(dev.url + "/hostile")
+    wait_for_module(page)
+    got = {
+        dict(attrs).get("property") or dict(attrs).get("name") or dict(attrs)["rel"]
+        for tag, attrs, _ in browser_head(page)
+        if tag != "title"
+    }
+    # og:url is relative and safe: the browser adds it. The rest name another
+    # host or scheme and stay out, each image with its size and alt.
+    assert "og:url" in got
+    assert not got & {
+        "canonical",
+        "og:image",
+        "og:image:width",
+        "og:image:alt",
+        "twitter:image",
+        "twitter:image:alt",
+    }
+    html = page.content()
+    assert "evil.example" not in html.split('id="marmeon-head"')[0]
+    assert "javascript:" not in html.split('id="marmeon-head"')[0]
+
+
+def test_warnings_only_in_development(
+    page: Any, dev: LiveServer, without_app_url: LiveServer
+) -> None:
+    page.goto(dev.url + "/hostile")
+    wait_for_module(page)
+    warnings = [m.text for m in page.console if m.type == "warning"]
+    assert len(warnings) == 3
+    assert any("canonical" in w and "//evil.example/x" in w for w in warnings)
+    assert any("open_graph.image" in w for w in warnings)
+    assert any("twitter.image" in w and "javascript:" in w for w in warnings)
+    page.console.clear()
+    page.goto(without_app_url.url + "/hostile")
+    wait_for_module(page)
+    assert [m.text for m in page.console] == []
+
+
+def test_module_and_data_carry_the_csp_nonce(page: Any, under_csp: LiveServer) -> None:
+    html, headers = under_csp.fetch("/en/about")
+    nonce = headers["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
+    document = html5lib.parse(html, namespaceHTMLElements=False)
+    scripts = {el.get("type"): el.get("nonce") for el in document.iter("script")}
+    assert scripts["module"] == scripts["application/json"] == nonce
+    page.goto(under_csp.url + "/en/about")
+    wait_for_module(page)
+    # The module ran under the policy: without APP_URL it added the canonical.
+    assert page.evaluate(
+        """() => document.querySelector('link[rel=canonical]').href"""
+    ) == (under_csp.url + "/en/about")
+    assert not [m.text for m in page.console if "Content Security Policy" in m.text]
+
+
+def test_no_request_beyond_the_module(page: Any, with_app_url: LiveServer) -> None:
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    before = dict(with_app_url.hits)
+    page.goto(with_app_url.url + "/en/about")
+    wait_for_module(page)
+    page.wait_for_load_state("networkidle")
+    data = json.loads(page.evaluate("document.getElementById('marmeon-head').text"))
+    module = page.evaluate("document.querySelector('script[type=module]').src")
+    assert data["v"] == 1
+    assert requested == [with_app_url.url + "/en/about", module]
+    # A second page loads the module from the cache, not from the server.
+    page.goto(with_app_url.url + "/en/contact")
+    wait_for_module(page)
+    page.wait_for_load_state("networkidle")
+    path = module[len(with_app_url.url) :]
+    assert with_app_url.hits[path] - before.get(path, 0) == 1
