@@ -82,6 +82,9 @@ def create_app(
     with app.app_context():
         db.create_all()
         seed_notes()
+        # Close the pool's connections, so that none crosses a fork when a
+        # server builds the app before starting its workers (--preload).
+        db.engine.dispose()
     return app
 
 

@@ -19,18 +19,19 @@ import pytest
 
 import flask_marmeon
 
-DOCS = Path(__file__).parent.parent / "docs"
+ROOT = Path(__file__).parent.parent
+DOCS = ROOT / "docs"
 EXAMPLES = sorted((DOCS / "examples").glob("*.py"))
 
 
-@pytest.mark.parametrize("script", EXAMPLES, ids=[path.name for path in EXAMPLES])
-def test_example_runs_as_a_script(script: Path, tmp_path: Path) -> None:
+def run_script(script: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` as a reader would, in a fresh interpreter."""
     environ = {
         key: value
         for key, value in os.environ.items()
         if key not in ("APP_URL", "APP_LOCALES") and not key.startswith("FLASK_")
     }
-    result = subprocess.run(
+    return subprocess.run(
         [
             sys.executable,
             "-W",
@@ -39,13 +40,37 @@ def test_example_runs_as_a_script(script: Path, tmp_path: Path) -> None:
             "import runpy, sys; runpy.run_path(sys.argv[1], run_name='__main__')",
             str(script),
         ],
-        cwd=tmp_path,
+        cwd=cwd,
         env=environ,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=[path.name for path in EXAMPLES])
+def test_example_runs_as_a_script(script: Path, tmp_path: Path) -> None:
+    result = run_script(script, tmp_path)
     assert result.returncode == 0, f"{script.name} failed:\n{result.stderr}"
+
+
+def test_the_readme_example_writes_a_head_and_a_sitemap(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text()
+    (code,) = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+    assert len(code.splitlines()) <= 15
+    script = tmp_path / "app.py"
+    script.write_text(
+        code
+        + "\nclient = app.test_client()"
+        + "\nhtml = client.get('/').text"
+        + "\nassert 'Home · Notes</title>' in html"
+        + "\nassert 'href=\"https://notes.example/\"' in html"
+        + "\nassert 'content=\"summary\"' in html"
+        + "\nsitemap = client.get('/sitemap.xml').text"
+        + "\nassert '<loc>https://notes.example/</loc>' in sitemap\n"
+    )
+    result = run_script(script, tmp_path)
+    assert result.returncode == 0, result.stderr
 
 
 def test_every_example_is_shown_in_a_page() -> None:
