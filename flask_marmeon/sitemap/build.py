@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import contextvars
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from flask import Flask
@@ -19,8 +20,16 @@ from werkzeug.routing import Rule
 from .._log import logger
 from .._state import get_state
 from ..routing.rule import is_marked
-from .entries import CompiledRule, Refused, compile_rule, expand, lastmod
-from .providers import entries_of, find_provider
+from .entries import (
+    CompiledRule,
+    Refused,
+    SitemapEntry,
+    compile_rule,
+    expand,
+    lastmod,
+    normalize,
+)
+from .providers import Provider, entries_of, find_provider, provider_items
 from .xml import (
     MAX_BYTES,
     SitemapFile,
@@ -89,6 +98,21 @@ class _Limits:
         self.full = False
 
 
+def _params_and_dates(
+    provider: Provider, where: str
+) -> Iterator[tuple[Mapping[str, Any], str | None]]:
+    # The hot loop of a large sitemap: the common shapes take no call.
+    for item in provider_items(provider, where):
+        entry = item if type(item) is SitemapEntry else normalize(item, where)
+        when = entry.last_modified
+        if when is None:
+            yield entry.params, None
+        elif type(when) is date:
+            yield entry.params, when.isoformat()
+        else:
+            yield entry.params, lastmod(when, where)
+
+
 def _write_route(
     app: Flask,
     compiled: CompiledRule,
@@ -119,10 +143,7 @@ def _write_route(
         entries: Iterable[tuple[Mapping[str, Any], str | None]] = [({}, latest)]
     else:
         assert provider is not None  # the H10 checks ran before any build
-        entries = (
-            (entry.params, lastmod(entry.last_modified, where))
-            for entry in entries_of(provider, where)
-        )
+        entries = _params_and_dates(provider, where)
     loc_of = compiled.loc
     add_one = writer.add_one
     for params, date in entries:

@@ -22,7 +22,7 @@ from urllib.parse import quote, unquote
 
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, Rule, ValidationError
-from werkzeug.routing.converters import BaseConverter
+from werkzeug.routing.converters import BaseConverter, IntegerConverter
 from werkzeug.routing.exceptions import RequestRedirect
 
 #: The URL variable of a localized route: its first path segment.
@@ -127,9 +127,56 @@ class _Arg:
     name: str
     converter: BaseConverter
     fullmatch: Callable[[str], Any]
-    #: None when the converter's to_python returns the text unchanged.
-    to_python: Callable[[str], Any] | None
+    #: Whether to_python may refuse a text its regex accepts (bounds, custom
+    #: converters); werkzeug's plain int and string converters cannot.
+    validate: bool
+    #: A plain int converter: an int is written as str(value), no call needed.
+    plain_int: bool
     allows_slash: bool
+
+    def text(self, value: Any) -> tuple[str, str]:
+        """The value as written in the URL and as the router reads it back."""
+        if self.plain_int and type(value) is int:
+            text = str(value)
+        else:
+            try:
+                text = self.converter.to_url(value)
+            except (ValueError, TypeError, ValidationError) as error:
+                raise Refused(
+                    f"the converter of {self.name!r} refuses {value!r} ({error})",
+                    "converter",
+                ) from None
+        decoded = unquote(text) if "%" in text else text
+        if self.fullmatch(decoded) is None:
+            if "/" in decoded and not self.allows_slash:
+                raise Refused(
+                    f"the value {value!r} of {self.name!r} holds a slash,"
+                    " which its converter does not allow",
+                    "slash",
+                )
+            raise Refused(
+                f"the converter of {self.name!r} refuses {value!r}", "converter"
+            )
+        if self.allows_slash:
+            segments = decoded.split("/")
+            if "." in segments or ".." in segments or "" in segments:
+                raise Refused(
+                    f"the value {value!r} of {self.name!r} holds a '.', '..'"
+                    " or empty segment",
+                    "dot",
+                )
+        elif decoded == "." or decoded == "..":
+            raise Refused(
+                f"the value {value!r} of {self.name!r} is a dot segment", "dot"
+            )
+        if self.validate:
+            try:
+                self.converter.to_python(decoded)
+            except ValidationError:
+                raise Refused(
+                    f"the converter of {self.name!r} refuses {value!r}", "converter"
+                ) from None
+        return text, decoded
 
 
 def _is_identity(converter: BaseConverter) -> bool:
@@ -178,6 +225,22 @@ def _could_share(one: list[str | None] | None, two: list[str | None] | None) -> 
     return all(a is None or b is None or a == b for a, b in zip(one, two, strict=True))
 
 
+def _literal_prefix(rule: Rule) -> str:
+    """The rule's path up to its first argument."""
+    prefix = ""
+    for dynamic, data in _path_trace(rule):
+        if dynamic:
+            break
+        prefix += data
+    return prefix
+
+
+def _prefixes_meet(one: str, two: str) -> bool:
+    """Whether paths starting with ``one`` and ``two`` can be the same: two
+    rules whose paths start differently never take the same address."""
+    return one.startswith(two) or two.startswith(one)
+
+
 def _answers_get(rule: Rule) -> bool:
     if rule.build_only or getattr(rule, "websocket", False):
         return False
@@ -195,7 +258,10 @@ class CompiledRule:
     args: tuple[_Arg, ...]
     #: Names a provider's params must have.
     names: frozenset[str]
-    #: Matches (the decoded path of) any address another GET route could take.
+    #: Decoded paths that a route without arguments takes.
+    static_rivals: frozenset[str]
+    #: Matches (the decoded path of) any address another GET route with
+    #: arguments could take.
     rivals: re.Pattern[str] | None
     #: When two arguments share a segment only the router can say how it
     #: splits them, so every address is matched back in full.
@@ -214,63 +280,35 @@ class CompiledRule:
             raise Refused(
                 f"the parameter {unknown[0]!r} is unknown to the route", "unknown"
             )
-        parts = list(self.parts)
-        values: dict[str, Any] = {}
-        check = self.match_always
-        for arg in self.args:
-            value = params[arg.name]
-            try:
-                text = arg.converter.to_url(value)
-            except (ValueError, TypeError, ValidationError) as error:
-                raise Refused(
-                    f"the converter of {arg.name!r} refuses {value!r} ({error})",
-                    "converter",
-                ) from None
-            decoded = unquote(text) if "%" in text else text
-            if arg.fullmatch(decoded) is None:
-                if "/" in decoded and not arg.allows_slash:
-                    raise Refused(
-                        f"the value {value!r} of {arg.name!r} holds a slash,"
-                        " which its converter does not allow",
-                        "slash",
-                    )
-                raise Refused(
-                    f"the converter of {arg.name!r} refuses {value!r}", "converter"
-                )
-            if arg.allows_slash:
-                segments = decoded.split("/")
-                if "." in segments or ".." in segments or "" in segments:
-                    raise Refused(
-                        f"the value {value!r} of {arg.name!r} holds a '.', '..'"
-                        " or empty segment",
-                        "dot",
-                    )
-            elif decoded == "." or decoded == "..":
-                raise Refused(
-                    f"the value {value!r} of {arg.name!r} is a dot segment", "dot"
-                )
-            if arg.to_python is not None:
-                try:
-                    values[arg.name] = arg.to_python(decoded)
-                except ValidationError:
-                    raise Refused(
-                        f"the converter of {arg.name!r} refuses {value!r}", "converter"
-                    ) from None
-            else:
-                values[arg.name] = decoded
-            parts[arg.index] = text
-        path = "".join(parts)  # type: ignore[arg-type]
-        if self.rivals is not None or check:
-            decoded_path = unquote(path)
-            if check or self.rivals is not None and self.rivals.fullmatch(decoded_path):
-                self._match_back(decoded_path, values)
+        args = self.args
+        if len(args) == 1:
+            # The common case, kept short: one argument.
+            arg = args[0]
+            text, decoded = arg.text(params[arg.name])
+            before, _, after = self.parts
+            path = f"{before}{text}{after}"
+            decoded_values = {arg.name: decoded}
+        else:
+            parts = list(self.parts)
+            decoded_values = {}
+            for arg in args:
+                text, decoded_values[arg.name] = arg.text(params[arg.name])
+                parts[arg.index] = text
+            path = "".join(parts)  # type: ignore[arg-type]
+        decoded_path = unquote(path) if "%" in path else path
+        if (
+            self.match_always
+            or decoded_path in self.static_rivals
+            or (self.rivals is not None and self.rivals.fullmatch(decoded_path))
+        ):
+            self._match_back(decoded_path, decoded_values)
         if len(self.origin) + len(path) > MAX_LOC_LENGTH:
             raise Refused(
                 f"the address is longer than {MAX_LOC_LENGTH} characters", "length"
             )
         return path
 
-    def _match_back(self, decoded_path: str, values: dict[str, Any]) -> None:
+    def _match_back(self, decoded_path: str, decoded: dict[str, str]) -> None:
         adapter = self.url_map.bind("localhost", "/")
         try:
             rule, matched = adapter.match(decoded_path, method="GET", return_rule=True)
@@ -286,7 +324,11 @@ class CompiledRule:
             raise Refused(
                 f"the route {rule.rule!r} answers its address instead", "other route"
             )
-        if {name: matched.get(name) for name in values} != values:
+        converters = self.rule._converters
+        expected = {
+            name: converters[name].to_python(text) for name, text in decoded.items()
+        }
+        if {name: matched.get(name) for name in expected} != expected:
             raise Refused(f"the router reads the address as {matched!r}", "other route")
 
     def loc(self, params: Mapping[str, Any]) -> str:
@@ -347,24 +389,33 @@ def compile_rule(
 ) -> CompiledRule:
     """Compile a bound rule of ``rule.map`` for the sitemap at ``origin``."""
     url_map = rule.map
-    parts: list[str | None] = []
+    # Static text and arguments alternate: text, arg, text, ..., text (a
+    # text may be empty), so one argument is parts[0] + value + parts[2].
+    parts: list[str | None] = [""]
     args: list[_Arg] = []
     for dynamic, data in _path_trace(rule):
         if dynamic:
             converter = rule._converters[data]
+            plain_int = (
+                type(converter) is IntegerConverter
+                and not converter.fixed_digits
+                and converter.min is None
+                and converter.max is None
+            )
             args.append(
                 _Arg(
                     index=len(parts),
                     name=data,
                     converter=converter,
                     fullmatch=re.compile(converter.regex).fullmatch,
-                    to_python=None if _is_identity(converter) else converter.to_python,
+                    validate=not (plain_int or _is_identity(converter)),
+                    plain_int=plain_int,
                     allows_slash=not converter.part_isolating,
                 )
             )
-            parts.append(None)
+            parts.extend((None, ""))
         else:
-            parts.append(quote(data, safe=_STATIC_SAFE))
+            parts[-1] = str(parts[-1]) + quote(data, safe=_STATIC_SAFE)
     # Only the router can say how it splits two arguments in one segment, or
     # an argument that spans segments from the ones after it; and it
     # redirects an address whose values are another rule's defaults.
@@ -378,12 +429,14 @@ def compile_rule(
         )
     )
     own = _segments(rule)
-    rivals = [
-        _pattern(other)
+    own_prefix = _literal_prefix(rule)
+    others = [
+        other
         for other in url_map.iter_rules()
         if other is not rule
         and _answers_get(other)
         and _could_share(own, _segments(other))
+        and _prefixes_meet(own_prefix, _literal_prefix(other))
     ]
     localized = is_localized(rule)
     return CompiledRule(
@@ -392,7 +445,12 @@ def compile_rule(
         parts=tuple(parts),
         args=tuple(args),
         names=route_arguments(rule) if not localized else frozenset(rule._converters),
-        rivals=_union(rivals),
+        static_rivals=frozenset(
+            "".join(data for _, data in _path_trace(other))
+            for other in others
+            if not other._converters
+        ),
+        rivals=_union([_pattern(other) for other in others if other._converters]),
         match_always=match_always,
         url_map=url_map,
         locales=locales if localized else (),

@@ -36,6 +36,7 @@ __all__ = [
     "entries_of",
     "find_provider",
     "has_provider",
+    "provider_items",
     "route_arguments",
 ]
 
@@ -142,18 +143,24 @@ async def _await(awaitable: Any) -> Any:
     return await awaitable
 
 
+def provider_items(provider: Provider, where: str) -> Iterator[object]:
+    """Call ``provider`` and yield its items as given, lazily (see
+    :func:`entries_of`)."""
+    loop = asyncio.new_event_loop()
+    try:
+        yield from _items(provider(), loop, where)
+    finally:
+        try:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
+
+
 def entries_of(provider: Provider, where: str) -> Iterator[SitemapEntry]:
     """Call ``provider`` and yield its entries, lazily.
 
     Runs in the caller's context (the build's own app context). ``where``
     names the route for error messages.
     """
-    loop = asyncio.new_event_loop()
-    try:
-        for item in _items(provider(), loop, where):
-            yield normalize(item, where)
-    finally:
-        try:
-            loop.run_until_complete(loop.shutdown_asyncgens())
-        finally:
-            loop.close()
+    for item in provider_items(provider, where):
+        yield normalize(item, where)
