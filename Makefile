@@ -35,7 +35,7 @@ run: $(STAMP) $(HTMX)
 	$(BIN)/flask --app example_app run --debug
 
 ## The whole test suite, browser tests included.
-test: $(STAMP) browser-deps
+test: $(STAMP) browser-deps $(HTMX)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
