@@ -46,7 +46,7 @@ lint: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
 
-bench: $(STAMP)
+bench: $(STAMP) browser-deps
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python benchmarks/head.py
 	@[ ! -f benchmarks/sitemap.py ] || $(BIN)/python benchmarks/sitemap.py
