@@ -269,6 +269,8 @@ class CompiledRule:
     url_map: Map
     #: The app's locales for a localized rule (the first segment), else ().
     locales: tuple[str, ...] = ()
+    #: Whether a path may hold a character XML escapes (``&`` or ``'``).
+    needs_escape: bool = True
 
     def path(self, params: Mapping[str, Any]) -> str:
         """The encoded path of ``params``; raises :class:`Refused` saying why."""
@@ -282,9 +284,14 @@ class CompiledRule:
             )
         args = self.args
         if len(args) == 1:
-            # The common case, kept short: one argument.
+            # The common case, kept short: one argument, often a plain int
+            # (whose digits need no check).
             arg = args[0]
-            text, decoded = arg.text(params[arg.name])
+            value = params[arg.name]
+            if arg.plain_int and type(value) is int and value >= 0:
+                text = decoded = str(value)
+            else:
+                text, decoded = arg.text(value)
             before, _, after = self.parts
             path = f"{before}{text}{after}"
             decoded_values = {arg.name: decoded}
@@ -334,6 +341,31 @@ class CompiledRule:
     def loc(self, params: Mapping[str, Any]) -> str:
         """The full address of ``params`` (not localized)."""
         return self.origin + self.path(params)
+
+    def fast_path(self) -> Callable[[Mapping[str, Any]], str]:
+        """:meth:`path`, or for a rule with one plain int argument and no
+        route that could take its addresses, a shortcut with the same result
+        for the common case (a non-negative int) and :meth:`path` otherwise."""
+        slow = self.path
+        args = self.args
+        if len(args) != 1 or not args[0].plain_int:
+            return slow
+        if self.match_always or self.rivals is not None:
+            return slow
+        name = args[0].name
+        before, _, after = self.parts
+        static_rivals = self.static_rivals
+        limit = MAX_LOC_LENGTH - len(self.origin)
+
+        def path(params: Mapping[str, Any]) -> str:
+            value = params.get(name)
+            if type(value) is int and value >= 0 and len(params) == 1:
+                built = f"{before}{value}{after}"
+                if built not in static_rivals and len(built) <= limit:
+                    return built
+            return slow(params)
+
+        return path
 
 
 def expand(compiled: CompiledRule, params: Mapping[str, Any]) -> tuple[Version, ...]:
@@ -399,6 +431,7 @@ def compile_rule(
             plain_int = (
                 type(converter) is IntegerConverter
                 and not converter.fixed_digits
+                and not converter.signed
                 and converter.min is None
                 and converter.max is None
             )
@@ -439,6 +472,10 @@ def compile_rule(
         and _prefixes_meet(own_prefix, _literal_prefix(other))
     ]
     localized = is_localized(rule)
+    static_text = "".join(part for part in parts if part is not None)
+    needs_escape = any(not arg.plain_int for arg in args) or any(
+        char in static_text for char in "&'<>\""
+    )
     return CompiledRule(
         rule=rule,
         origin=origin,
@@ -454,6 +491,7 @@ def compile_rule(
         match_always=match_always,
         url_map=url_map,
         locales=locales if localized else (),
+        needs_escape=needs_escape,
     )
 
 

@@ -111,6 +111,28 @@ class UrlsetWriter:
             self._lastmod = lastmod
         return True
 
+    def room(self) -> tuple[int, int]:
+        """URLs and bytes the current file still takes."""
+        return self.max_urls - self._urls, self.max_body - len(self._body)
+
+    def extend(self, elements: list[str], lastmod: str | None) -> None:
+        """Append ``<url>`` elements (without alternates) that :meth:`room`
+        said fit; ``lastmod`` is the latest of theirs."""
+        if not elements:
+            return
+        self._body += "".join(elements).encode()
+        self._urls += len(elements)
+        if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
+            self._lastmod = lastmod
+
+    def next_file(self) -> bool:
+        """Start a new file when splitting (True); False when not splitting."""
+        if not self.split:
+            return False
+        if self._urls:
+            self._finish_file()
+        return True
+
     def _finish_file(self) -> None:
         opening = _URLSET_XHTML if self._xhtml else _URLSET
         self._body += _URLSET_END.encode()

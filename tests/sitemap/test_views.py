@@ -221,3 +221,49 @@ def test_the_index_splits_the_sitemap(
 def test_without_the_index_there_are_no_parts(app: Flask) -> None:
     mark_about(app)
     assert app.test_client().get("/sitemap-1.xml").status_code == 404
+
+
+def long_pages(count: int) -> Callable[[], Iterator[SitemapEntry]]:
+    def entries() -> Iterator[SitemapEntry]:
+        for n in range(count):
+            yield SitemapEntry({"slug": f"{n}-" + "x" * 80})
+
+    return entries
+
+
+def test_the_byte_limit_leaves_the_rest_out(
+    make_app: Callable[..., Flask],
+    read_sitemap: ReadSitemap,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    app = make_app(APP_URL=ORIGIN)
+    # The format's 50 MiB, scaled down through the state's slot for tests.
+    app.extensions["marmeon"].extra["sitemap_max_bytes"] = 600
+    app.get("/p/<slug>", sitemap=long_pages(10), authorize=everyone)(page)
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        response = app.test_client().get("/sitemap.xml")
+    assert len(response.data) <= 600
+    found = locs(read_sitemap(app))
+    assert 1 <= len(found) < 10
+    assert found == [f"{ORIGIN}/p/{n}-" + "x" * 80 for n in range(len(found))]
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert f"{10 - len(found)} URLs ({10 - len(found)} entries) left out" in warning
+    assert "600 bytes" in warning
+
+
+def test_the_index_keeps_each_file_within_the_byte_limit(
+    make_app: Callable[..., Flask], read_sitemap: ReadSitemap
+) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True)
+    app.extensions["marmeon"].extra["sitemap_max_bytes"] = 600
+    app.get("/p/<slug>", sitemap=long_pages(10), authorize=everyone)(page)
+    client = app.test_client()
+    index = etree.fromstring(client.get("/sitemap.xml").data)
+    parts = [loc.text or "" for loc in index.iter(f"{SM}loc")]
+    assert len(parts) > 1
+    everything: list[str] = []
+    for part in parts:
+        path = part.removeprefix(ORIGIN)
+        assert len(client.get(path).data) <= 600
+        everything += locs(read_sitemap(app, path))
+    assert everything == [f"{ORIGIN}/p/{n}-" + "x" * 80 for n in range(10)]

@@ -1,0 +1,258 @@
+"""What a 50,000-URL /sitemap.xml costs, against Django, Flask-Sitemap and
+flask-sitemapper on the same URLs.
+
+Every contender serves ``/sitemap.xml`` for one parametrized route
+(``/notes/<int:note_id>``) whose provider yields 50,000 entries, each with a
+date, through its framework's test client, with a fresh cache every round.
+flask_marmeon's time includes its 404 checks of every address. Each file is
+checked: it must hold every one of the 50,000 URLs.
+
+Peak memory of flask_marmeon's build is measured apart (tracemalloc slows
+Python down), against the size of the file.
+
+    pip install -e '.[dev,bench]'
+    python benchmarks/sitemap.py [--urls N] [--rounds N]
+
+Targets: at least 5 times faster than the fastest of the others, and a peak
+under 3 times the size of the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import time
+import tracemalloc
+import types
+from collections.abc import Callable, Iterator
+from datetime import date, timedelta
+from typing import Any
+
+from flask import Flask
+
+from flask_marmeon import Marmeon, SitemapEntry, everyone
+
+ORIGIN = "https://notes.example"
+_URL = re.compile(rb"<url>\s*<loc>\s*([^<\s]+)\s*</loc>")
+
+
+def note_dates(count: int) -> list[date]:
+    start = date(2024, 1, 1)
+    return [start + timedelta(days=n % 700) for n in range(count)]
+
+
+def check(name: str, body: bytes, count: int) -> None:
+    """Fail unless ``body`` names /notes/1 ... /notes/<count>, each once."""
+    locs = _URL.findall(body)
+    ids = sorted(int(loc.rsplit(b"/", 1)[1]) for loc in locs)
+    if ids != list(range(1, count + 1)):
+        raise SystemExit(f"{name} wrote {len(locs)} URLs, not the {count} expected")
+    if body.count(b"<lastmod>") != count:
+        raise SystemExit(f"{name} did not write a lastmod for every URL")
+
+
+# -- flask_marmeon -------------------------------------------------------------
+
+
+def marmeon(count: int, dates: list[date]) -> tuple[Callable[[], bytes], Flask]:
+    app = Flask("marmeon_bench")
+    app.config["APP_URL"] = ORIGIN
+    app.config["MARMEON_SITEMAP_MAX_URLS"] = max(count, 50_000)
+    Marmeon(app)
+
+    def note_pages() -> Iterator[SitemapEntry]:
+        for note_id in range(1, count + 1):
+            yield SitemapEntry(
+                params={"note_id": note_id}, last_modified=dates[note_id - 1]
+            )
+
+    @app.get("/notes/<int:note_id>", sitemap=note_pages, authorize=everyone)
+    def show(note_id: int) -> str:
+        return f"note {note_id}"
+
+    client = app.test_client()
+    client.get("/robots.txt")  # the start-up checks, once, as in production
+    cache = app.extensions["marmeon"].sitemap_cache
+
+    def run() -> bytes:
+        cache.clear()
+        return client.get("/sitemap.xml").data
+
+    return run, app
+
+
+# -- Flask-Sitemap -------------------------------------------------------------
+
+
+def flask_sitemap(count: int, dates: list[date]) -> Callable[[], bytes]:
+    from flask_sitemap import Sitemap
+
+    app = Flask("flask_sitemap_bench")
+    # One file: Flask-Sitemap writes an index once a file would be full.
+    app.config["SITEMAP_MAX_URL_COUNT"] = count + 1
+    app.config["SERVER_NAME"] = "notes.example"
+    app.config["SITEMAP_URL_SCHEME"] = "https"
+    sitemap = Sitemap(app=app)
+
+    @app.get("/notes/<int:note_id>")
+    def show(note_id: int) -> str:
+        return f"note {note_id}"
+
+    @sitemap.register_generator
+    def notes() -> Iterator[tuple[str, dict[str, Any], str]]:
+        for note_id in range(1, count + 1):
+            yield "show", {"note_id": note_id}, dates[note_id - 1].isoformat()
+
+    client = app.test_client()
+    return lambda: client.get("/sitemap.xml").data
+
+
+# -- flask-sitemapper ----------------------------------------------------------
+
+
+def flask_sitemapper(count: int, dates: list[date]) -> Callable[[], bytes]:
+    from flask_sitemapper import Sitemapper
+
+    app = Flask("flask_sitemapper_bench")
+    app.config["SERVER_NAME"] = "notes.example"
+    sitemapper = Sitemapper(app=app)
+
+    # Callables: flask-sitemapper then builds the file on every request.
+    @sitemapper.include(
+        url_variables=lambda: {"note_id": list(range(1, count + 1))},
+        lastmod=lambda: [d.isoformat() for d in dates[:count]],
+    )
+    @app.get("/notes/<int:note_id>")
+    def show(note_id: int) -> str:
+        return f"note {note_id}"
+
+    @app.get("/sitemap.xml")
+    def sitemap() -> Any:
+        return sitemapper.generate()
+
+    client = app.test_client()
+    return lambda: client.get("/sitemap.xml").data
+
+
+# -- Django --------------------------------------------------------------------
+
+
+def django_sitemaps(count: int, dates: list[date]) -> Callable[[], bytes]:
+    import django
+    from django.conf import settings
+    from django.contrib.sitemaps import Sitemap
+    from django.contrib.sitemaps.views import sitemap
+    from django.test import Client
+    from django.urls import path
+
+    class NoteSitemap(Sitemap):  # type: ignore[type-arg]
+        limit = max(count, 50_000)
+        protocol = "https"
+
+        def items(self) -> list[int]:
+            return list(range(1, count + 1))
+
+        def location(self, item: int) -> str:
+            return f"/notes/{item}"
+
+        def lastmod(self, item: int) -> date:
+            return dates[item - 1]
+
+    urls = types.ModuleType("sitemap_bench_urls")
+    urls.urlpatterns = [  # type: ignore[attr-defined]
+        path("sitemap.xml", sitemap, {"sitemaps": {"notes": NoteSitemap}}),
+    ]
+    sys.modules[urls.__name__] = urls
+    if not settings.configured:
+        settings.configure(
+            DEBUG=False,
+            ALLOWED_HOSTS=["notes.example"],
+            ROOT_URLCONF=urls.__name__,
+            INSTALLED_APPS=["django.contrib.sitemaps"],
+            TEMPLATES=[
+                {
+                    "BACKEND": "django.template.backends.django.DjangoTemplates",
+                    "APP_DIRS": True,
+                }
+            ],
+            USE_TZ=True,
+            DATABASES={},
+        )
+        django.setup()
+    client = Client(HTTP_HOST="notes.example")
+    return lambda: client.get("/sitemap.xml").content
+
+
+# -- running -------------------------------------------------------------------
+
+
+def timed(run: Callable[[], bytes], rounds: int) -> tuple[list[float], bytes]:
+    body = run()  # warm-up: imports, templates, first-request work
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        body = run()
+        times.append(time.perf_counter() - start)
+    return times, body
+
+
+def peak_memory(run: Callable[[], bytes]) -> tuple[int, int]:
+    run()  # warm-up outside the measurement
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        body = run()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak, len(body)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--urls", type=int, default=50_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    count: int = args.urls
+    dates = note_dates(count)
+
+    run_marmeon, _ = marmeon(count, dates)
+    contenders: dict[str, Callable[[], bytes]] = {"flask_marmeon": run_marmeon}
+    for name, make in (
+        ("Django sitemaps", django_sitemaps),
+        ("Flask-Sitemap", flask_sitemap),
+        ("flask-sitemapper", flask_sitemapper),
+    ):
+        contenders[name] = make(count, dates)
+
+    results: dict[str, float] = {}
+    print(f"{count} URLs, {args.rounds} rounds, median seconds per /sitemap.xml")
+    for name, run in contenders.items():
+        times, body = timed(run, args.rounds)
+        check(name, body, count)
+        results[name] = statistics.median(times)
+        print(
+            f"  {name:<18} {results[name]:8.3f} s"
+            f"  {results[name] / count * 1e6:6.2f} us/URL"
+            f"  (min {min(times):.3f} s, {len(body):,} bytes)"
+        )
+    ours = results.pop("flask_marmeon")
+    fastest_name = min(results, key=results.__getitem__)
+    speedup = results[fastest_name] / ours
+    print(
+        f"flask_marmeon is {speedup:.1f} times faster than the fastest other"
+        f" ({fastest_name}); target at least 5: {'met' if speedup >= 5 else 'MISSED'}"
+    )
+    peak, size = peak_memory(run_marmeon)
+    ratio = peak / size
+    print(
+        f"flask_marmeon peak memory {peak / 2**20:.1f} MiB for a file of"
+        f" {size / 2**20:.1f} MiB: {ratio:.2f} times; target under 3:"
+        f" {'met' if ratio < 3 else 'MISSED'}"
+    )
+
+
+if __name__ == "__main__":
+    main()
