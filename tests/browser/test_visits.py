@@ -36,7 +36,7 @@ def wait_for_head(page: Any, expected: list[Any]) -> None:
         page.wait_for_function(
             f"(want) => JSON.stringify(({BROWSER_HEAD})()) == want",
             arg=want,
-            timeout=5_000,
+            timeout=10_000,
         )
     except Exception:  # noqa: S110 - the assertion below shows the difference
         pass
