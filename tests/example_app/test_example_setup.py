@@ -7,12 +7,14 @@ import types
 from pathlib import Path
 
 import pytest
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.pofile import read_po
 from click.testing import CliRunner
 from flask import Flask
 from flask.cli import FlaskGroup, find_best_app
 
 import example_app
-from example_app import create_app
+from example_app import HERE, create_app
 from example_app.locales import SOURCE, compile_translations
 from example_app.models import Note, db
 from example_app.seed import seed_notes
@@ -83,3 +85,21 @@ def test_check_routes_passes(site: Flask) -> None:
     assert result.exit_code == 0, result.output
     for rule in ("/notes/<int:note_id>", "/features/<feature>", "/about"):
         assert rule in result.output
+
+
+def test_every_text_of_the_app_has_a_german_translation() -> None:
+    keywords = {**DEFAULT_KEYWORDS, "lazy_gettext": None}
+    method_map = [("**.py", "python"), ("templates/**.html", "jinja2")]
+    found = {
+        message if isinstance(message, str) else message[0]
+        for _, _, message, _, _ in extract_from_dir(
+            str(HERE), method_map=method_map, keywords=keywords
+        )
+    }
+    assert len(found) > 20
+    with (SOURCE / "de/LC_MESSAGES/messages.po").open("rb") as po_file:
+        catalog = read_po(po_file)
+    for text in found:
+        message = catalog.get(text)
+        assert message is not None, f"{text!r} is not in messages.po"
+        assert message.string and not message.fuzzy, f"{text!r} is not translated"
