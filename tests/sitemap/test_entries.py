@@ -284,3 +284,24 @@ def test_a_rule_that_is_not_localized_has_one_version() -> None:
     Map([rule])
     compiled = compile_rule(rule, ORIGIN, ("en", "de-AT"))
     assert expand(compiled, {"n": 3}) == (Version(f"{ORIGIN}/n/3"),)
+
+
+def test_a_static_route_on_an_int_address_takes_it(
+    app: Flask, read_sitemap: ReadSitemap
+) -> None:
+    app.get(
+        "/n/<int:n>", sitemap=provide({"n": 0}, {"n": 1}, {"n": -1}), authorize=everyone
+    )(show)
+    app.get("/n/0", endpoint="zero")(lambda: "zero")
+    assert locs(read_sitemap(app)) == [f"{ORIGIN}/n/1"]
+
+
+def test_an_address_longer_than_the_format_allows_is_left_out(
+    app: Flask, read_sitemap: ReadSitemap
+) -> None:
+    app.get(
+        "/p/<slug>",
+        sitemap=provide({"slug": "ok"}, {"slug": "x" * 2100}),
+        authorize=everyone,
+    )(show)
+    assert locs(read_sitemap(app)) == [f"{ORIGIN}/p/ok"]
