@@ -39,9 +39,10 @@ export function resolveUrl(value, base) {
   return url.href
 }
 
-// The head data in a document, or null when the page has none.
+// The head data in a document's head (never its body, where no script of
+// ours is), or null when the page has none.
 const read = (d) => {
-  const all = d.querySelectorAll(DATA)
+  const all = (d.head || d).querySelectorAll(DATA)
   const el = all[all.length - 1]
   try {
     return el && JSON.parse(el.textContent)

@@ -100,6 +100,20 @@ def test_apply_from_html_for_other_routers(page: Any, site: LiveServer) -> None:
     html, _ = site.fetch("/de/contact")
     assert page.evaluate("(html) => marmeon.apply(html)", html) is True
     assert browser_head(page) == server_head(html)
+    # Data in the body is not the page's head: an injected copy changes nothing.
+    fake = {
+        "v": 1,
+        "dev": False,
+        "appUrl": None,
+        "head": [{"tag": "title", "attrs": {}, "text": "Injected"}],
+    }
+    injected = html.replace(
+        "</body>",
+        '<script type="application/json" data-marmeon-data>'
+        f"{json.dumps(fake)}</script></body>",
+    )
+    page.evaluate("(html) => marmeon.apply(html)", injected)
+    assert browser_head(page) == server_head(html)
     # A page without our data changes nothing.
     assert page.evaluate("() => marmeon.apply('<title>x</title>')") is False
     assert browser_head(page) == server_head(html)
