@@ -7,9 +7,15 @@ and lives in the sibling modules.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from flask import current_app, has_app_context, has_request_context, request
+from flask import (
+    Request,
+    current_app,
+    has_app_context,
+    has_request_context,
+    request,
+)
 from markupsafe import Markup
 
 from .. import browser
@@ -20,7 +26,7 @@ from . import jsonld
 from .fields import JsonLd, OpenGraph, Robots, Text, Twitter, make_fragment
 from .merge import merge
 from .render import app_url_meta, render
-from .resolve import Element, resolve
+from .resolve import JSON_LD, Element, Slot, resolve
 from .serialize import browser_data
 from .urls import explain, make_policy
 
@@ -33,7 +39,7 @@ _EXTRA_KEY = "head"
 def head(
     *,
     title: Text | None = None,
-    title_template: str | None = None,
+    title_template: Text | None = None,
     description: Text | None = None,
     canonical: Text | None = None,
     robots: Robots | None = None,
@@ -100,37 +106,38 @@ def _app_head(state: MarmeonState) -> _AppHead:
     return found
 
 
-def _nonce(state: MarmeonState) -> str | None:
-    if not has_request_context():
+def _nonce(state: MarmeonState, req: Request | None) -> str | None:
+    if req is None:
         return None
     source = state.settings.csp_nonce
-    nonce = source() if source is not None else getattr(request, "csp_nonce", None)
+    if source is not None:
+        nonce = source()
+    else:
+        # Flask-Talisman sets request.csp_nonce on the request object.
+        nonce = req.__dict__.get("csp_nonce")
+        if nonce is None:
+            nonce = getattr(req, "csp_nonce", None)
     if nonce is not None and not isinstance(nonce, str):
         raise TypeError(
-            f"MARMEON_CSP_NONCE returned {nonce!r}; it must return the nonce"
-            " as a str, or None for no nonce attribute."
+            f"The CSP nonce {nonce!r} is not a str. MARMEON_CSP_NONCE must"
+            " return the nonce as a str, or None for no nonce attribute."
         )
     return nonce
 
 
-def _write_json_ld(
-    elements: list[Element], state: MarmeonState, dev: bool
-) -> list[Element]:
+def _json_ld(blocks: tuple[Any, ...], state: MarmeonState, dev: bool) -> list[Element]:
     """Write each block's JSON; a block JSON cannot write is a bug in the app."""
     out: list[Element] = []
-    for element in elements:
-        if element.block is None:
-            out.append(element)
-            continue
+    for block in blocks:
         try:
-            text = jsonld.dumps(element.block)
+            text = jsonld.dumps(block)
         except jsonld.JsonLdError as error:
-            what = jsonld.describe(element.block)
+            what = jsonld.describe(block)
             if dev:
                 raise ValueError(
                     f"The JSON-LD block with {what} cannot be written as JSON"
                     f" exactly: {error}. Pass only str, int, float, bool, None,"
-                    " lists and dicts with str keys."
+                    " lists and dicts with str keys (a date as its ISO string)."
                 ) from error
             if first_time(state, ("head.json_ld", what)):
                 logger.error(
@@ -139,7 +146,7 @@ def _write_json_ld(
                     error,
                 )
             continue
-        out.append(element._replace(text=text, block=None))
+        out.append((JSON_LD, text, None, None))
     return out
 
 
@@ -148,44 +155,41 @@ def _apply_policy(
 ) -> list[Element]:
     """Make every URL absolute or leave it out, with the elements of its group."""
     out: list[Element] = []
+    append = out.append
     dropped: set[int] = set()
     policy = app.policy
     for element in elements:
-        if element.group is not None and element.group in dropped:
+        slot, raw, group, extra = element
+        if group is None:
+            append(element)
             continue
-        url_attr = element.url_attr
-        if url_attr is None:
-            out.append(element)
+        if not slot.is_url:
+            if group not in dropped:
+                append(element)
             continue
-        attrs = element.attrs
-        raw = next(value for name, value in attrs if name == url_attr)
         href = policy(raw)
         if href is None:
-            dropped.add(element.group or 0)
+            dropped.add(group)
             if dev:
-                if element.from_page and app.app_url is None:
-                    warn_once(
-                        state,
-                        "head.hreflang-without-app-url",
-                        "APP_URL is not set, so the head of a localized page"
-                        " leaves out its hreflang links and its default"
-                        " canonical. Set APP_URL to the site's public address.",
-                    )
-                else:
-                    logger.warning(
-                        "The head leaves out %s %r: %s.",
-                        element.field,
-                        raw,
-                        explain(raw, app.app_url),
-                    )
+                _warn_left_out(slot, raw, app, state)
             continue
-        if href != raw:
-            attrs = tuple(
-                (name, href if name == url_attr else value) for name, value in attrs
-            )
-            element = element._replace(attrs=attrs)
-        out.append(element)
+        append(element if href == raw else (slot, href, group, extra))
     return out
+
+
+def _warn_left_out(slot: Slot, raw: str, app: _AppHead, state: MarmeonState) -> None:
+    if slot.from_page and app.app_url is None:
+        warn_once(
+            state,
+            "head.hreflang-without-app-url",
+            "APP_URL is not set, so the head of a localized page leaves out its"
+            " hreflang links and its default canonical. Set APP_URL to the"
+            " site's public address.",
+        )
+        return
+    logger.warning(
+        "The head leaves out %s %r: %s.", slot.field, raw, explain(raw, app.app_url)
+    )
 
 
 def render_head() -> Markup:
@@ -197,28 +201,30 @@ def render_head() -> Markup:
     """
     if not has_app_context():
         return Markup("")
-    state = get_state()
+    flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
+    state = get_state(flask_app)
     app = _app_head(state)
-    dev = current_app.debug
-    request_state_ = peek_request_state()
+    dev: bool = flask_app.debug
+    req: Request | None = None
+    if has_request_context():
+        req = request._get_current_object()  # type: ignore[attr-defined]
+    request_state_ = peek_request_state() if req is not None else None
     if request_state_ is None:
         elements: list[Element] = []
-        page = None
     else:
-        page = request_state_.page
         merged = merge(request_state_.fragments)
-        elements = resolve(merged, page, state.settings.locales)
+        elements = resolve(merged, request_state_.page, state.settings.locales)
         if merged.json_ld:
-            elements = _write_json_ld(elements, state, dev)
+            elements += _json_ld(merged.json_ld, state, dev)
     final = _apply_policy(elements, app, state, dev)
-    nonce = _nonce(state)
+    nonce = _nonce(state, req)
     data = module_src = None
     if app.module_src is not None:
         data = browser_data(elements, dev=dev, app_url=app.app_url)
         # The module's path is relative to the app's root (see browser.py).
         module_src = app.module_src
-        if has_request_context() and request.script_root:
-            module_src = request.script_root + module_src
+        if req is not None and req.script_root:
+            module_src = req.script_root + module_src
     return render(
         final,
         head_meta=app.head_meta,

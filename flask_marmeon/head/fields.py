@@ -175,6 +175,10 @@ _UNCARRIABLE = re.compile(
 
 def clean_text(value: str) -> str:
     """Return ``value`` as HTML can carry it (see the module's comment above)."""
+    # Every character to replace is one that str.isprintable() refuses, and
+    # most text is printable: this is the fast way out.
+    if value.isprintable():
+        return value
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
     if _UNCARRIABLE.search(value) is not None:
@@ -202,6 +206,10 @@ class Field:
 
     annotation: Any = None
     expected = ""
+    #: A plain printable str is taken as it is (the fast way through).
+    plain_text = False
+    #: A plain int of at least 1 is taken as it is.
+    plain_int = False
 
     def check(self, value: object, path: str) -> Any:
         """Return the normalized value, or raise TypeError/ValueError."""
@@ -213,6 +221,7 @@ class Field:
 
 class TextField(Field):
     annotation = Text
+    plain_text = True
     expected = "text (a str or a lazy string)"
 
     def check(self, value: object, path: str) -> str:
@@ -227,6 +236,7 @@ class UrlField(TextField):
 
 class TemplateField(TextField):
     expected = "text with %s where the title goes, such as '%s · Notes'"
+    plain_text = False
 
     def check(self, value: object, path: str) -> str:
         text = super().check(value, path)
@@ -251,6 +261,7 @@ class BoolField(Field):
 class SizeField(Field):
     annotation = int
     expected = "a whole number of pixels such as 1200"
+    plain_int = True
 
     def check(self, value: object, path: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -317,14 +328,22 @@ class ObjectField(Field):
         if not isinstance(value, Mapping):
             raise self.wrong(value, path)
         out: dict[str, Any] = {}
+        fields = self.fields
         for key, item in value.items():
-            field = self.fields.get(key) if isinstance(key, str) else None
+            field = fields.get(key) if isinstance(key, str) else None
             if field is None:
                 raise TypeError(
                     f"{path} has no key {key!r}; it takes"
-                    f" {', '.join(map(repr, self.fields))}.{_hint(key, self.fields)}"
+                    f" {', '.join(map(repr, fields))}.{_hint(key, fields)}"
                 )
-            if item is not None:
+            if item is None:
+                continue
+            kind = type(item)
+            if field.plain_text and kind is str and item.isprintable():
+                out[key] = item
+            elif field.plain_int and kind is int and item >= 1:
+                out[key] = item
+            else:
                 out[key] = field.check(item, f"{path}.{key}")
         for key in self.required:
             if key not in out:
@@ -344,11 +363,14 @@ class ImageField(Field):
         )
 
     def check(self, value: object, path: str) -> Image:
+        if isinstance(value, Mapping):
+            keys = self.obj.check(value, path)
+            return Image(
+                keys["url"], keys.get("width"), keys.get("height"), keys.get("alt")
+            )
         if _is_text(value):
-            return Image(url=clean_text(str(value)))
-        if not isinstance(value, Mapping):
-            raise self.wrong(value, path)
-        return Image(**self.obj.check(value, path))
+            return Image(clean_text(str(value)))
+        raise self.wrong(value, path)
 
 
 ROBOTS = ObjectField(Robots, {"index": BoolField(), "follow": BoolField()})
@@ -465,5 +487,8 @@ def make_fragment(fields: Mapping[str, object]) -> HeadFragment:
                 f"head() got an unknown argument {name!r}; it takes"
                 f" {', '.join(ARGUMENTS)}.{_hint(name, ARGUMENTS)}"
             )
-        values[name] = field.check(value, name)
+        if field.plain_text and type(value) is str and value.isprintable():
+            values[name] = value
+        else:
+            values[name] = field.check(value, name)
     return HeadFragment(**values)

@@ -19,16 +19,18 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeAlias
 
 #: Beyond this, a browser's JSON.parse rounds an integer.
 MAX_SAFE_INTEGER = 2**53 - 1
 
 # Structure characters are ASCII, so these can only occur inside strings,
-# where a \uXXXX escape means the same character.
+# where a \uXXXX escape means the same character. "<" is replaced apart (it
+# is common, and str.replace is fast); the others are rare, and looked for
+# only in strings that are not ASCII.
 _ESCAPE = re.compile(
-    "[<\x7f-\x9f\ufdd0-\ufdef"
+    "[\x7f-\x9f\ufdd0-\ufdef"
     + "".join(
         f"{chr(p + 0xFFFE)}{chr(p + 0xFFFF)}" for p in range(0, 0x110000, 0x10000)
     )
@@ -36,18 +38,28 @@ _ESCAPE = re.compile(
 )
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
-_encode = json.JSONEncoder(
-    ensure_ascii=False, allow_nan=False, separators=(",", ":"), check_circular=False
-).encode
+
+#: Where a value is: None for the block, else (the parent's path, key or index).
+#: Built as the walk goes (a tuple is cheap) and spelled out only for an error.
+Path: TypeAlias = "tuple[Path, object] | None"
+
+
+def spell(path: Path) -> str:
+    """``None`` -> ``""``; ``((None, "a"), 0)`` -> ``"['a'][0]"``."""
+    keys = []
+    while path is not None:
+        path, key = path
+        keys.append(f"[{key!r}]")
+    return "".join(reversed(keys))
 
 
 class JsonLdError(ValueError):
     """A value that JSON cannot write exactly; ``path`` says where it is."""
 
-    def __init__(self, reason: str, path: str) -> None:
+    def __init__(self, reason: str, path: Path) -> None:
         self.reason = reason
-        self.path = path
-        super().__init__(f"{path or 'the block'} {reason}")
+        self.path = spell(path)
+        super().__init__(f"{self.path or 'the block'} {reason}")
 
 
 def _escape_char(match: re.Match[str]) -> str:
@@ -58,60 +70,115 @@ def _escape_char(match: re.Match[str]) -> str:
     return f"\\u{code:04x}"
 
 
-def _check_str(value: str, path: str) -> str:
-    if _SURROGATE.search(value) is not None:
-        raise JsonLdError("holds a lone surrogate, which UTF-8 cannot write", path)
-    return value
+def _is_lazy_text(value: object) -> bool:
+    return not isinstance(value, type) and hasattr(type(value), "__html__")
 
 
-def _plain(value: Any, path: str, seen: set[int]) -> Any:
-    """Return ``value`` as the plain JSON types, or raise :class:`JsonLdError`."""
-    if isinstance(value, str):
-        return _check_str(str(value), path)
-    if value is None or isinstance(value, bool):
-        return value
+def _refuse(value: Any, path: Path) -> JsonLdError:
     if isinstance(value, int):
-        if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
-            return int(value)
-        raise JsonLdError(
+        return JsonLdError(
             f"is the int {value!r}, beyond +/-(2**53 - 1), which a browser"
             " would round; write it as a string",
             path,
         )
     if isinstance(value, float):
-        if math.isfinite(value):
-            return float(value)
-        raise JsonLdError(f"is {value!r}, which JSON cannot write", path)
-    if isinstance(value, (Mapping, list, tuple)):
-        if id(value) in seen:
-            raise JsonLdError("refers back to itself (a cycle)", path)
-        seen.add(id(value))
-        try:
-            if isinstance(value, Mapping):
-                out: dict[str, Any] = {}
-                for key, item in value.items():
-                    if not isinstance(key, str):
-                        raise JsonLdError(
-                            f"has the key {key!r}, but JSON keys are strings", path
-                        )
-                    out[_check_str(str(key), path)] = _plain(
-                        item, f"{path}[{key!r}]", seen
-                    )
-                return out
-            return [_plain(item, f"{path}[{i}]", seen) for i, item in enumerate(value)]
-        finally:
-            seen.discard(id(value))
-    if not isinstance(value, type) and hasattr(type(value), "__html__"):
-        # A lazy string is text.
-        return _check_str(str(value), path)
+        return JsonLdError(f"is {value!r}, which JSON cannot write", path)
     hint = ""
     if hasattr(value, "isoformat"):
         hint = "; write it as its ISO 8601 string with .isoformat()"
-    raise JsonLdError(
+    return JsonLdError(
         f"is a {type(value).__name__} ({value!r:.60}), which JSON cannot write"
         f" exactly{hint}",
         path,
     )
+
+
+def _check(value: Any, path: Path, seen: set[int]) -> None:
+    """Raise :class:`JsonLdError` for anything JSON cannot write exactly.
+
+    The leaves that blocks are made of (str, bool, None, int, float) are
+    checked inline, without a call each: this runs on every request.
+    """
+    if isinstance(value, Mapping):
+        pairs: Any = value.items()
+    elif isinstance(value, (list, tuple)):
+        pairs = enumerate(value)
+    elif isinstance(value, str) or value is None or isinstance(value, bool):
+        return
+    elif isinstance(value, int):
+        if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            return
+        raise _refuse(value, path)
+    elif isinstance(value, float):
+        if math.isfinite(value):
+            return
+        raise _refuse(value, path)
+    elif _is_lazy_text(value):
+        return
+    else:
+        raise _refuse(value, path)
+    if id(value) in seen:
+        raise JsonLdError("refers back to itself (a cycle)", path)
+    seen.add(id(value))
+    mapping = isinstance(value, Mapping)
+    for key, item in pairs:
+        if mapping and not isinstance(key, str):
+            raise JsonLdError(f"has the key {key!r}, but JSON keys are strings", path)
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is int:
+            if -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                continue
+            raise _refuse(item, (path, key))
+        if kind is float and math.isfinite(item):
+            continue
+        _check(item, (path, key), seen)
+    seen.discard(id(value))
+
+
+def _default(value: Any) -> Any:
+    # Called by the encoder for what it does not know; _check let through
+    # only these.
+    if isinstance(value, Mapping):
+        return dict(value)
+    return str(value)
+
+
+def _encoder() -> Callable[[Any], str]:
+    """A compact JSON encoder that writes non-ASCII as it is.
+
+    CPython's C encoder is made once and called directly: json.dumps would
+    make a new one for every block, which costs as much as the writing.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - Python without the C accelerator
+        return json.JSONEncoder(
+            ensure_ascii=False,
+            allow_nan=False,
+            separators=(",", ":"),
+            check_circular=False,
+            default=_default,
+        ).encode
+    encode = make(
+        None,
+        _default,
+        json.encoder.encode_basestring,
+        None,
+        ":",
+        ",",
+        False,
+        False,
+        False,
+    )
+
+    def run(value: Any) -> str:
+        return "".join(encode(value, 0))
+
+    return run
+
+
+_encode = _encoder()
 
 
 def dumps(value: Any) -> str:
@@ -121,16 +188,17 @@ def dumps(value: Any) -> str:
     exactly.
     """
     try:
-        plain = _plain(value, "", set())
+        _check(value, None, set())
     except RecursionError:
-        raise JsonLdError("is nested too deeply to write", "") from None
-    text = _encode(plain)
-    return _ESCAPE.sub(_escape_char, text)
-
-
-def dumps_trusted(value: Any) -> str:
-    """Write a value built by flask_marmeon itself (only plain JSON types)."""
-    return _ESCAPE.sub(_escape_char, _encode(value))
+        raise JsonLdError("is nested too deeply to write", None) from None
+    text = _encode(value).replace("<", "\\u003c")
+    # JSON escapes the C0 controls itself. Whatever else needs a look is
+    # something str.isprintable() refuses, and most text is printable.
+    if not text.isprintable():
+        if _SURROGATE.search(text) is not None:
+            raise JsonLdError("holds a lone surrogate, which UTF-8 cannot write", None)
+        text = _ESCAPE.sub(_escape_char, text)
+    return text
 
 
 def describe(block: Any) -> str:

@@ -42,36 +42,76 @@ Every managed element in the document carries the attribute
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping
+from json.encoder import encode_basestring
+from types import MappingProxyType
 from typing import Any
 
-from .jsonld import dumps_trusted
-from .resolve import Element
+from .resolve import ALL_SLOTS, Element, Slot
 
 #: The format's version, ``"v"``.
 VERSION = 1
 
+# The data is built from prepared pieces and JSON string literals (written
+# by the json module's C encoder) rather than through dicts and json.dumps:
+# it is written on every request.
+_string = encode_basestring
 
-def element_data(element: Element) -> dict[str, Any]:
-    """One ELEMENT of the browser data."""
-    item: dict[str, Any] = {"tag": element.tag, "attrs": dict(element.attrs)}
-    if element.text is not None:
-        item["text"] = element.text
-    if element.url_attr is not None:
-        item["url"] = element.url_attr
-        item["field"] = element.field
-    if element.group is not None:
-        item["group"] = element.group
-    return item
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _parts(slot: Slot) -> tuple[str, str, str, str]:
+    """(before the extra or the value, between them, closing, closing with group).
+
+    The closing with group ends in ``"group":`` for the group number to follow.
+    """
+    attrs = ",".join(f"{_dumps(name)}:{_dumps(value)}" for name, value in slot.attrs)
+    head = f'{{"tag":{_dumps(slot.tag)},"attrs":{{{attrs}'
+    sep = "," if attrs else ""
+    if slot.value_attr is None:
+        # The value is the element's text.
+        return head + '},"text":', "", "}", '},"group":'
+    if slot.extra_attr is not None:
+        before = f"{head}{sep}{_dumps(slot.extra_attr)}:"
+        between = f",{_dumps(slot.value_attr)}:"
+    else:
+        before, between = f"{head}{sep}{_dumps(slot.value_attr)}:", ""
+    if slot.field is not None:
+        url = f',"url":{_dumps(slot.value_attr)},"field":{_dumps(slot.field)}'
+        return before, between, "}" + url + "}", "}" + url + ',"group":'
+    return before, between, "}}", '},"group":'
+
+
+_JSON: Mapping[Slot, tuple[str, str, str, str]] = MappingProxyType(
+    {slot: _parts(slot) for slot in ALL_SLOTS}
+)
 
 
 def browser_data(elements: Iterable[Element], *, dev: bool, app_url: str | None) -> str:
-    """The browser data's JSON text, safe inside ``<script>``."""
-    return dumps_trusted(
-        {
-            "v": VERSION,
-            "dev": dev,
-            "appUrl": app_url,
-            "head": [element_data(element) for element in elements],
-        }
-    )
+    """The browser data's JSON text, safe inside ``<script>``.
+
+    ``elements`` are the resolved head with raw URLs and the JSON-LD texts.
+    """
+    string = _string
+    prepared = _JSON
+    items: list[str] = []
+    append = items.append
+    for slot, value, group, extra in elements:
+        before, between, close, close_group = prepared[slot]
+        if extra is None:
+            text = before + string(value)
+        else:
+            text = before + string(extra) + between + string(value)
+        if group is None:
+            append(text + close)
+        else:
+            append(f"{text}{close_group}{group}}}")
+    head = ",".join(items)
+    app = "null" if app_url is None else string(app_url)
+    dev_text = "true" if dev else "false"
+    text = f'{{"v":{VERSION},"dev":{dev_text},"appUrl":{app},"head":[{head}]}}'
+    # "<" can only be inside a string here, where \u003c means the same.
+    return text.replace("<", "\\u003c")

@@ -1,0 +1,221 @@
+"""What render_head() costs a page, against the same tags written by hand.
+
+The page: a layout (a before_request hook) and a view that call head() with
+a title template, a description, a canonical, robots, six og tags (an image
+with width, height and alt), four twitter tags and one JSON-LD block. The
+hand-written page renders the same tags from the same values in its
+template, with Jinja's escaping, in the same app (the extension installed,
+so that the figure is the head's cost); a bare Flask app without the
+extension is measured too, for scale. The apps are called as WSGI apps
+directly (the test client's own cost would hide the difference), many
+requests per round, several rounds, alternating, and the ratios come from the
+same run.
+
+    python benchmarks/head.py [--requests N] [--rounds N]
+
+Target: at most 1.15 times the hand-written page's time per request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import Flask, render_template
+from jinja2 import DictLoader
+from werkzeug.test import EnvironBuilder
+
+from flask_marmeon import Marmeon, head
+
+BODY = """
+<body>
+  <header><a href="/">Notes</a> <nav><a href="/notes">All notes</a></nav></header>
+  <main>
+    <article>
+      <h1>{{ note.title }}</h1>
+      <p class="summary">{{ note.summary }}</p>
+      {% for paragraph in note.paragraphs %}<p>{{ paragraph }}</p>{% endfor %}
+      <ul class="tags">{% for tag in note.tags %}<li>{{ tag }}</li>{% endfor %}</ul>
+    </article>
+  </main>
+  <footer>Notes, a demo</footer>
+</body>
+"""
+
+MARMEON_PAGE = (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+    "{{ render_head() }}</head>" + BODY + "</html>"
+)
+
+HAND_PAGE = (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+    "<title>{{ note.title }} · Notes</title>"
+    '<meta name="description" content="{{ note.summary }}">'
+    '<link rel="canonical" href="https://notes.example/notes/{{ note.id }}">'
+    '<meta name="robots" content="index, follow">'
+    '<meta property="og:title" content="{{ note.title }}">'
+    '<meta property="og:description" content="{{ note.summary }}">'
+    '<meta property="og:image" content="https://notes.example{{ note.cover }}">'
+    '<meta property="og:image:width" content="1200">'
+    '<meta property="og:image:height" content="630">'
+    '<meta property="og:image:alt" content="{{ note.cover_alt }}">'
+    '<meta name="twitter:card" content="summary_large_image">'
+    '<meta name="twitter:site" content="@notes">'
+    '<meta name="twitter:title" content="{{ note.title }}">'
+    '<meta name="twitter:description" content="{{ note.summary }}">'
+    '<script type="application/ld+json">{{ json_ld | tojson }}</script>'
+    "</head>" + BODY + "</html>"
+)
+
+NOTE: dict[str, Any] = {
+    "id": 42,
+    "title": 'Why "notes" & <drafts> matter',
+    "summary": "A short note about keeping notes, with an ampersand & a quote's end.",
+    "paragraphs": [f"Paragraph {i} of the note, plain text." for i in range(5)],
+    "tags": ["notes", "writing", "flask"],
+    "cover": "/static/covers/42.png",
+    "cover_alt": "A notebook on a desk",
+}
+
+
+def json_ld(note: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "@context": "https://schema.org",
+        "@type": "Article",
+        "headline": note["title"],
+        "datePublished": "2024-05-01",
+        "author": {"@type": "Person", "name": "Ada"},
+    }
+
+
+def marmeon_app(**config: Any) -> Flask:
+    app = Flask("bench_marmeon")
+    app.config["APP_URL"] = "https://notes.example"
+    app.config.update(config)
+    app.jinja_loader = DictLoader({"note.html": MARMEON_PAGE})
+    Marmeon(app)
+
+    @app.before_request
+    def layout() -> None:
+        head(
+            title_template="%s · Notes",
+            robots={"index": True, "follow": True},
+            twitter={"card": "summary_large_image", "site": "@notes"},
+        )
+
+    @app.get("/notes/<int:note_id>")
+    def show(note_id: int) -> str:
+        note = NOTE
+        head(
+            title=note["title"],
+            description=note["summary"],
+            canonical=f"/notes/{note_id}",
+            open_graph={
+                "title": note["title"],
+                "image": {
+                    "url": note["cover"],
+                    "width": 1200,
+                    "height": 630,
+                    "alt": note["cover_alt"],
+                },
+            },
+            json_ld=json_ld(note),
+        )
+        return render_template("note.html", note=note)
+
+    return app
+
+
+def hand_app(*, marmeon: bool = True) -> Flask:
+    app = Flask("bench_hand")
+    app.jinja_loader = DictLoader({"note.html": HAND_PAGE})
+    if marmeon:
+        # The same app, with the extension installed: the page only writes
+        # its tags by hand instead of calling head().
+        app.config["APP_URL"] = "https://notes.example"
+        Marmeon(app)
+
+    @app.get("/notes/<int:note_id>")
+    def show(note_id: int) -> str:
+        note = NOTE
+        return render_template("note.html", note=note, json_ld=json_ld(note))
+
+    return app
+
+
+def caller(app: Flask) -> Callable[[], bytes]:
+    environ = EnvironBuilder(
+        path="/notes/42", base_url="http://localhost/"
+    ).get_environ()
+
+    def start_response(status: str, headers: Iterable[Any], exc: Any = None) -> None:
+        if not status.startswith("200"):
+            raise RuntimeError(status)
+
+    def call() -> bytes:
+        body = app.wsgi_app(dict(environ), start_response)
+        try:
+            return b"".join(body)
+        finally:
+            getattr(body, "close", lambda: None)()
+
+    return call
+
+
+def per_request(call: Callable[[], bytes], requests: int) -> float:
+    # CPU time of this process: the work is CPU-bound, and other processes
+    # on a shared machine then disturb the figures less than wall time.
+    start = time.process_time()
+    for _ in range(requests):
+        call()
+    return (time.process_time() - start) / requests
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--requests", type=int, default=2000)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args(argv)
+
+    pages = {
+        "hand-written": caller(hand_app()),
+        "hand-written, bare Flask": caller(hand_app(marmeon=False)),
+        "marmeon": caller(marmeon_app()),
+        "marmeon, no browser script": caller(marmeon_app(MARMEON_BROWSER_SCRIPT=False)),
+    }
+    for call in pages.values():  # warm up: templates, caches, the URL memo
+        for _ in range(200):
+            call()
+    times: dict[str, list[float]] = {name: [] for name in pages}
+    for _ in range(args.rounds):
+        for name, call in pages.items():
+            times[name].append(per_request(call, args.requests))
+
+    hand = times["hand-written"]
+    print(
+        f"{args.rounds} rounds of {args.requests} requests each, CPU time per"
+        " request (median of rounds), and the median of the rounds' ratios:"
+    )
+    results = {}
+    for name, values in times.items():
+        median = statistics.median(values)
+        # Each round's ratio compares pages measured moments apart.
+        ratio = statistics.median(v / h for v, h in zip(values, hand, strict=True))
+        results[name] = {"us": round(median * 1e6, 1), "ratio": round(ratio, 3)}
+        print(
+            f"  {name:28} {median * 1e6:8.1f} µs  (min {min(values) * 1e6:6.1f})"
+            f"  ratio {ratio:.3f}"
+        )
+    ok = results["marmeon"]["ratio"] <= 1.15
+    print(f"target <= 1.15 for marmeon: {'met' if ok else 'NOT met'}")
+    print(json.dumps(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
