@@ -192,15 +192,22 @@ def _write_plain(
     # The hot loop of a large sitemap, kept free of calls it can avoid: the
     # common shapes (a SitemapEntry, a date) take none, and elements go to
     # the writer in batches that the loop knows fit.
-    path_of = compiled.fast_path()
+    path_of = compiled.path
+    shortcut = compiled.int_shortcut()
+    name, before, after, taken, limit_path = shortcut or ("", "", "", frozenset(), 0)
     origin = compiled.origin
     needs_escape = compiled.needs_escape
+    # Only an index names each file's latest lastmod.
+    track = writer.split
+    full = over.full
     pending: list[str] = []
-    pending_bytes = 0
+    append = pending.append
+    count = pending_bytes = 0
     latest: str | None = None
     room_urls, room_bytes = writer.room()
+    limit = min(room_urls, _BATCH)
     for item in provider_items(provider, where):
-        if over.full:
+        if full:
             over.entries += 1
             over.urls += 1
             continue
@@ -212,11 +219,18 @@ def _write_plain(
             day = when.isoformat()
         else:
             day = lastmod(when, where)
-        try:
-            path = path_of(entry.params)
-        except Refused as refused:
-            report.refuse(refused)
-            continue
+        params = entry.params
+        value = params.get(name) if shortcut else None
+        if type(value) is int and value >= 0 and len(params) == 1:
+            path = f"{before}{value}{after}"
+        else:
+            path = ""
+        if not path or path in taken or len(path) > limit_path:
+            try:
+                path = path_of(params)
+            except Refused as refused:
+                report.refuse(refused)
+                continue
         if needs_escape:
             path = escape(path)
         if day is None:
@@ -224,13 +238,16 @@ def _write_plain(
         else:
             element = f"<url><loc>{origin}{path}</loc><lastmod>{day}</lastmod></url>\n"
         size = len(element) if element.isascii() else len(element.encode())
-        if len(pending) >= room_urls or pending_bytes + size > room_bytes:
+        if count >= limit or pending_bytes + size > room_bytes:
+            # A batch is done, or the file is full.
             writer.extend(pending, latest)
-            pending, pending_bytes, latest = [], 0, None
+            pending.clear()
+            count = pending_bytes = 0
+            latest = None
             room_urls, room_bytes = writer.room()
-            if len(pending) >= room_urls or size > room_bytes:
+            if room_urls == 0 or size > room_bytes:
                 if not writer.next_file():
-                    over.full = True
+                    full = over.full = True
                     over.entries += 1
                     over.urls += 1
                     continue
@@ -239,14 +256,12 @@ def _write_plain(
                     over.entries += 1
                     over.urls += 1
                     continue
-        pending.append(element)
+            limit = min(room_urls, _BATCH)
+        append(element)
+        count += 1
         pending_bytes += size
-        if day is not None and (latest is None or day > latest):
+        if track and day is not None and (latest is None or day > latest):
             latest = day
-        if len(pending) >= _BATCH:
-            writer.extend(pending, latest)
-            pending, pending_bytes, latest = [], 0, None
-            room_urls, room_bytes = writer.room()
     writer.extend(pending, latest)
 
 

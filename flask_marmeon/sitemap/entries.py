@@ -342,30 +342,22 @@ class CompiledRule:
         """The full address of ``params`` (not localized)."""
         return self.origin + self.path(params)
 
-    def fast_path(self) -> Callable[[Mapping[str, Any]], str]:
-        """:meth:`path`, or for a rule with one plain int argument and no
-        route that could take its addresses, a shortcut with the same result
-        for the common case (a non-negative int) and :meth:`path` otherwise."""
-        slow = self.path
+    def int_shortcut(self) -> tuple[str, str, str, frozenset[str], int] | None:
+        """For a rule with one plain int argument whose addresses no route
+        with arguments could take: (name, text before, text after, paths of
+        routes without arguments, longest path). A non-negative int value
+        then makes ``before + str(value) + after``, valid unless it is one of
+        those paths or too long; anything else goes through :meth:`path`.
+        None for other rules."""
         args = self.args
         if len(args) != 1 or not args[0].plain_int:
-            return slow
+            return None
         if self.match_always or self.rivals is not None:
-            return slow
-        name = args[0].name
+            return None
         before, _, after = self.parts
-        static_rivals = self.static_rivals
+        assert before is not None and after is not None
         limit = MAX_LOC_LENGTH - len(self.origin)
-
-        def path(params: Mapping[str, Any]) -> str:
-            value = params.get(name)
-            if type(value) is int and value >= 0 and len(params) == 1:
-                built = f"{before}{value}{after}"
-                if built not in static_rivals and len(built) <= limit:
-                    return built
-            return slow(params)
-
-        return path
+        return args[0].name, before, after, self.static_rivals, limit
 
 
 def expand(compiled: CompiledRule, params: Mapping[str, Any]) -> tuple[Version, ...]:
