@@ -73,7 +73,7 @@ export function apply(source) {
   if (data instanceof Document) data = read(data)
   if (!data || data.v != 1) return false
   current = data
-  const base = data.appUrl || appUrl || location.origin
+  const base = appUrl || data.appUrl || location.origin
   const elements = []
   const dropped = new Set()
   data.head.forEach((item, i) => {

@@ -22,6 +22,12 @@ def with_app_url(serve: Callable[..., LiveServer]) -> LiveServer:
 
 
 @pytest.fixture(scope="module")
+def elsewhere(serve: Callable[..., LiveServer]) -> LiveServer:
+    """APP_URL names another origin than the one the browser sees."""
+    return serve(lambda origin: make_site(app_url="https://notes.example"))
+
+
+@pytest.fixture(scope="module")
 def without_app_url(serve: Callable[..., LiveServer]) -> LiveServer:
     return serve(lambda origin: make_site())
 
@@ -50,6 +56,25 @@ def test_with_app_url_the_module_writes_the_servers_head(
     wait_for_module(page)
     assert browser_head(page) == expected
     # Not only left alone: written from the data alone, the head is the same.
+    page.evaluate("""() => {
+        for (const el of document.querySelectorAll("[data-marmeon]")) el.remove()
+        marmeon.apply(JSON.parse(document.getElementById("marmeon-head").textContent))
+    }""")
+    assert browser_head(page) == expected
+
+
+def test_urls_resolve_against_app_url_not_the_pages_origin(
+    page: Any, elsewhere: LiveServer
+) -> None:
+    html, _ = elsewhere.fetch("/en/about")
+    expected = server_head(html)
+    assert (
+        "link",
+        (("rel", "canonical"), ("href", "https://notes.example/en/about")),
+        "",
+    ) in expected
+    page.goto(elsewhere.url + "/en/about")
+    wait_for_module(page)
     page.evaluate("""() => {
         for (const el of document.querySelectorAll("[data-marmeon]")) el.remove()
         marmeon.apply(JSON.parse(document.getElementById("marmeon-head").textContent))
