@@ -325,7 +325,7 @@ class ObjectField(Field):
         self.expected = f"a dict with the keys of {typed.__name__}"
 
     def check(self, value: object, path: str) -> dict[str, Any]:
-        if not isinstance(value, Mapping):
+        if type(value) is not dict and not isinstance(value, Mapping):
             raise self.wrong(value, path)
         out: dict[str, Any] = {}
         fields = self.fields
@@ -363,7 +363,7 @@ class ImageField(Field):
         )
 
     def check(self, value: object, path: str) -> Image:
-        if isinstance(value, Mapping):
+        if type(value) is dict or isinstance(value, Mapping):
             keys = self.obj.check(value, path)
             return Image(
                 keys["url"], keys.get("width"), keys.get("height"), keys.get("alt")
@@ -462,7 +462,7 @@ def check_json_ld(value: object) -> tuple[Any, ...]:
     """
     blocks = list(value) if isinstance(value, (list, tuple)) else [value]
     for i, block in enumerate(blocks):
-        if not isinstance(block, Mapping):
+        if type(block) is not dict and not isinstance(block, Mapping):
             where = f"json_ld[{i}]" if isinstance(value, (list, tuple)) else "json_ld"
             raise TypeError(
                 f"{where} must be a JSON-LD block (a dict such as"

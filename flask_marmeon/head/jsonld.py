@@ -99,7 +99,11 @@ def _check(value: Any, path: Path, seen: set[int]) -> None:
     The leaves that blocks are made of (str, bool, None, int, float) are
     checked inline, without a call each: this runs on every request.
     """
-    if isinstance(value, Mapping):
+    kind = type(value)
+    mapping = kind is dict or (
+        kind is not list and kind is not tuple and isinstance(value, Mapping)
+    )
+    if mapping:
         pairs: Any = value.items()
     elif isinstance(value, (list, tuple)):
         pairs = enumerate(value)
@@ -120,18 +124,17 @@ def _check(value: Any, path: Path, seen: set[int]) -> None:
     if id(value) in seen:
         raise JsonLdError("refers back to itself (a cycle)", path)
     seen.add(id(value))
-    mapping = isinstance(value, Mapping)
     for key, item in pairs:
         if mapping and not isinstance(key, str):
             raise JsonLdError(f"has the key {key!r}, but JSON keys are strings", path)
-        kind = type(item)
-        if kind is str or kind is bool or item is None:
+        item_kind = type(item)
+        if item_kind is str or item_kind is bool or item is None:
             continue
-        if kind is int:
+        if item_kind is int:
             if -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
                 continue
             raise _refuse(item, (path, key))
-        if kind is float and math.isfinite(item):
+        if item_kind is float and math.isfinite(item):
             continue
         _check(item, (path, key), seen)
     seen.discard(id(value))
