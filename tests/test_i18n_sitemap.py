@@ -205,3 +205,53 @@ def test_head_and_sitemap_tell_the_same_story(make_app: Callable[..., Flask]) ->
             assert redirect.headers["Location"] == alternates["de-AT"].removeprefix(
                 "https://notes.example"
             )
+
+
+def test_an_entry_another_route_takes_in_one_locale_is_left_out_whole(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_site(make_app)
+
+    # A plain route answers the German address of note 2 (the second locale,
+    # whose address the build derives from the first one's).
+    @app.get("/de-at/notes/2")
+    def shadow_note() -> str:
+        return "shadow"
+
+    found = urls(read_sitemap(app))
+    origin = "https://notes.example"
+    assert not any("/notes/2" in loc for loc in found)
+    assert f"{origin}/de-at/notes/1" in found and f"{origin}/en/notes/3" in found
+
+    # A catch-all under /de-at/ takes every German address (its static first
+    # segment wins in the router): no localized entry is left.
+    app = make_site(make_app)
+
+    @app.get("/de-at/<path:rest>")
+    def shadow_all(rest: str) -> str:
+        return f"catch-all {rest}"
+
+    assert app.test_client().get("/de-at/about").text == "catch-all about"
+    assert list(urls(read_sitemap(app))) == [f"{origin}/de/looks-localized"]
+
+
+def test_addresses_and_links_are_escaped(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL="https://notes.example", APP_LOCALES=["en", "de-AT"])
+    docs = localized(Blueprint("docs", __name__))
+
+    def entries() -> list[SitemapEntry]:
+        return [SitemapEntry(params={"slug": "a&b'c"})]
+
+    @docs.get("/tags/<slug>", sitemap=entries, authorize=everyone)
+    def tag(slug: str) -> str:
+        return page(slug)
+
+    app.register_blueprint(docs)
+    body = app.test_client().get("/sitemap.xml").data
+    assert b"a&amp;b&apos;c" in body and b"a&b" not in body
+    found = urls(etree.fromstring(body))
+    assert found["https://notes.example/de-at/tags/a&b'c"] == {
+        "en": "https://notes.example/en/tags/a&b'c",
+        "de-AT": "https://notes.example/de-at/tags/a&b'c",
+        "x-default": "https://notes.example/tags/a&b'c",
+    }

@@ -36,6 +36,7 @@ from .xml import (
     SitemapFile,
     UrlsetWriter,
     escape,
+    localized_elements,
     sitemap_index,
     url_element,
 )
@@ -175,7 +176,11 @@ def _write_versions(
     except Refused as refused:
         report.refuse(refused)
         return
-    if not writer.add([url_element(v, day) for v in versions], day):
+    if compiled.locales:
+        elements = localized_elements(versions, day, escape_text=compiled.needs_escape)
+    else:
+        elements = [url_element(v, day) for v in versions]
+    if not writer.add(elements, day):
         over.full = not writer.split
         over.entries += 1
         over.urls += count

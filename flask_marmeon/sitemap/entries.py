@@ -378,17 +378,34 @@ def expand(compiled: CompiledRule, params: Mapping[str, Any]) -> tuple[Version, 
             " leave it out of the entry",
             "unknown",
         )
-    locs = [compiled.loc({**params, LOCALE_ARG: tag}) for tag in compiled.locales]
-    default_path = _without_first_segment(locs[0][len(compiled.origin) :])
-    alternates = tuple(zip(compiled.locales, locs, strict=True)) + (
-        ("x-default", compiled.origin + default_path),
+    origin = compiled.origin
+    first, *others = compiled.locales
+    # The versions share every value but the first segment, so the checks run
+    # in full once; for the other locales only what the locale can change is
+    # checked again: whether another route takes the address, and its length.
+    path = compiled.path({**params, LOCALE_ARG: first})
+    rest = path[len(first) + 1 :]
+    locs = [origin + path]
+    for tag in others:
+        other = f"/{tag.lower()}{rest}"
+        decoded = unquote(other) if "%" in other else other
+        if (
+            compiled.match_always
+            or decoded in compiled.static_rivals
+            or (compiled.rivals is not None and compiled.rivals.fullmatch(decoded))
+        ):
+            other = compiled.path({**params, LOCALE_ARG: tag})
+        elif len(origin) + len(other) > MAX_LOC_LENGTH:
+            raise Refused(
+                f"the address is longer than {MAX_LOC_LENGTH} characters", "length"
+            )
+        locs.append(origin + other)
+    # One tuple shared by the versions: the XML writer writes the links once.
+    alternates = (
+        *zip(compiled.locales, locs, strict=True),
+        ("x-default", origin + (rest or "/")),
     )
     return tuple(Version(loc, alternates) for loc in locs)
-
-
-def _without_first_segment(path: str) -> str:
-    rest = path.split("/", 2)
-    return "/" + (rest[2] if len(rest) > 2 else "")
 
 
 def is_localized(rule: Rule) -> bool:
@@ -465,9 +482,10 @@ def compile_rule(
     ]
     localized = is_localized(rule)
     static_text = "".join(part for part in parts if part is not None)
-    needs_escape = any(not arg.plain_int for arg in args) or any(
-        char in static_text for char in "&'<>\""
-    )
+    # A localized rule's locale is a BCP 47 tag: letters, digits and "-".
+    needs_escape = any(
+        not arg.plain_int and not (localized and arg.name == LOCALE_ARG) for arg in args
+    ) or any(char in static_text for char in "&'<>\"")
     return CompiledRule(
         rule=rule,
         origin=origin,

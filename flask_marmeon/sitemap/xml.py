@@ -46,6 +46,34 @@ def url_element(version: Version, lastmod: str | None) -> str:
     return text + "</url>\n"
 
 
+def localized_elements(
+    versions: Sequence[Version], lastmod: str | None, *, escape_text: bool = True
+) -> list[str]:
+    """The ``<url>`` elements of one localized entry, in the order of ``versions``.
+
+    The versions of an entry list the same alternates, so the links are
+    written once and shared. ``escape_text=False`` says that no address holds
+    a character to escape (the route's paths cannot, and an origin never
+    does); hreflang values are BCP 47 tags, which never do.
+    """
+    alternates = versions[0].alternates
+    if any(version.alternates != alternates for version in versions):
+        return [url_element(version, lastmod) for version in versions]
+    text = escape if escape_text else str
+    links = "".join(
+        [
+            f'<xhtml:link rel="alternate" hreflang="{text(hreflang)}"'
+            f' href="{text(href)}"/>'
+            for hreflang, href in alternates
+        ]
+    )
+    if lastmod is not None:
+        links = f"<lastmod>{lastmod}</lastmod>{links}"
+    return [
+        f"<url><loc>{text(version.loc)}</loc>{links}</url>\n" for version in versions
+    ]
+
+
 @dataclass(frozen=True)
 class SitemapFile:
     """One finished ``<urlset>`` file."""
