@@ -56,8 +56,9 @@ def head(
     its layouts. ``None`` means "not set by this call".
 
     Every argument and key is checked here: an unknown one or a wrong type
-    raises :class:`TypeError` naming it, a value outside the listed choices
-    :class:`ValueError`.
+    raises :class:`TypeError` naming it (with the right spelling when one is
+    close), a value outside the listed choices :class:`ValueError`. Outside a
+    request, :class:`RuntimeError` says where it may be called.
     """
     state = request_state("head()")
     fields: dict[str, object] = {
