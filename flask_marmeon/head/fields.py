@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal, Protocol, TypeAlias, TypedDict, Union
 
+from ._chars import replace_surrogates, replace_uncarriable
+
 # --------------------------------------------------------------------------
 # Types for annotations (public, exported from flask_marmeon)
 
@@ -159,18 +161,9 @@ class HeadFragment:
 # --------------------------------------------------------------------------
 # Text that HTML can carry
 
-# What an HTML parser cannot give back as written: NUL, controls other than
-# tab, newline and form feed, DEL and the C1 controls, noncharacters, lone
-# surrogates (which UTF-8 cannot even encode). They become U+FFFD, as the
-# parser itself does with NUL. A carriage return becomes a newline, as the
-# parser's newline normalization would make it anyway.
-_UNCARRIABLE = re.compile(
-    "[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ud800-\udfff"
-    + "".join(
-        f"{chr(p + 0xFFFE)}{chr(p + 0xFFFF)}" for p in range(0, 0x110000, 0x10000)
-    )
-    + "]"
-)
+# What an HTML parser cannot give back as written (see _chars.py) becomes
+# U+FFFD, as the parser itself does with NUL. A carriage return becomes a
+# newline, as the parser's newline normalization would make it anyway.
 
 
 def clean_text(value: str) -> str:
@@ -181,9 +174,21 @@ def clean_text(value: str) -> str:
         return value
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
-    if _UNCARRIABLE.search(value) is not None:
-        value = _UNCARRIABLE.sub("\ufffd", value)
-    return value
+    return replace_uncarriable(value)
+
+
+def clean_url(value: str) -> str:
+    """Return a URL as the browser's URL parser receives it.
+
+    A URL is decided on as the app wrote it, control characters and all (a
+    browser strips some of them and keeps others percent-encoded); only lone
+    surrogates become U+FFFD, as a browser's USVString conversion does. The
+    page never holds the raw value: the server writes the parser's
+    serialization, and the browser data escapes it.
+    """
+    if value.isprintable():
+        return value
+    return replace_surrogates(value)
 
 
 # --------------------------------------------------------------------------
@@ -232,6 +237,11 @@ class TextField(Field):
 
 class UrlField(TextField):
     expected = "a URL as text, such as '/notes/1' or 'https://cdn.example/a.png'"
+
+    def check(self, value: object, path: str) -> str:
+        if not _is_text(value):
+            raise self.wrong(value, path)
+        return clean_url(str(value))
 
 
 class TemplateField(TextField):
@@ -369,7 +379,7 @@ class ImageField(Field):
                 keys["url"], keys.get("width"), keys.get("height"), keys.get("alt")
             )
         if _is_text(value):
-            return Image(clean_text(str(value)))
+            return Image(clean_url(str(value)))
         raise self.wrong(value, path)
 
 

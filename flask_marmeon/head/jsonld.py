@@ -18,25 +18,13 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
+from ._chars import escape_for_script, has_surrogate
+
 #: Beyond this, a browser's JSON.parse rounds an integer.
 MAX_SAFE_INTEGER = 2**53 - 1
-
-# Structure characters are ASCII, so these can only occur inside strings,
-# where a \uXXXX escape means the same character. "<" is replaced apart (it
-# is common, and str.replace is fast); the others are rare, and looked for
-# only in strings that are not ASCII.
-_ESCAPE = re.compile(
-    "[\x7f-\x9f\ufdd0-\ufdef"
-    + "".join(
-        f"{chr(p + 0xFFFE)}{chr(p + 0xFFFF)}" for p in range(0, 0x110000, 0x10000)
-    )
-    + "]"
-)
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 #: Where a value is: None for the block, else (the parent's path, key or index).
@@ -60,14 +48,6 @@ class JsonLdError(ValueError):
         self.reason = reason
         self.path = spell(path)
         super().__init__(f"{self.path or 'the block'} {reason}")
-
-
-def _escape_char(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if code > 0xFFFF:
-        code -= 0x10000
-        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-    return f"\\u{code:04x}"
 
 
 def _is_lazy_text(value: object) -> bool:
@@ -198,9 +178,9 @@ def dumps(value: Any) -> str:
     # JSON escapes the C0 controls itself. Whatever else needs a look is
     # something str.isprintable() refuses, and most text is printable.
     if not text.isprintable():
-        if _SURROGATE.search(text) is not None:
+        if has_surrogate(text):
             raise JsonLdError("holds a lone surrogate, which UTF-8 cannot write", None)
-        text = _ESCAPE.sub(_escape_char, text)
+        text = escape_for_script(text)
     return text
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..page import Page
-from .fields import Image, clean_text
+from .fields import Image, clean_text, clean_url
 from .merge import MergedHead
 
 
@@ -201,7 +201,7 @@ def resolve(
         append((CANONICAL, merged.canonical, group, None))
     elif localized is not None and localized.canonical_path is not None:
         group += 1
-        append((CANONICAL_PAGE, clean_text(localized.canonical_path), group, None))
+        append((CANONICAL_PAGE, clean_url(localized.canonical_path), group, None))
 
     if merged.robots is not None:
         content = robots_content(merged.robots)
@@ -211,7 +211,7 @@ def resolve(
     if localized is not None:
         for hreflang, path in localized.hreflang_paths:
             group += 1
-            append((HREFLANG, clean_text(path), group, clean_text(hreflang)))
+            append((HREFLANG, clean_url(path), group, clean_text(hreflang)))
 
     og = merged.open_graph
     if og is not None:

@@ -48,6 +48,7 @@ from json.encoder import encode_basestring
 from types import MappingProxyType
 from typing import Any
 
+from ._chars import escape_for_script
 from .resolve import ALL_SLOTS, Element, Slot
 
 #: The format's version, ``"v"``.
@@ -101,10 +102,15 @@ def browser_data(elements: Iterable[Element], *, dev: bool, app_url: str | None)
     append = items.append
     for slot, value, group, extra in elements:
         before, between, close, close_group = prepared[slot]
+        piece = string(value)
+        if not value.isprintable():
+            # A raw URL may hold what HTML reports as an error (a C1
+            # control, say); JSON escapes only the C0 controls itself.
+            piece = escape_for_script(piece)
         if extra is None:
-            text = before + string(value)
+            text = before + piece
         else:
-            text = before + string(extra) + between + string(value)
+            text = before + string(extra) + between + piece
         if group is None:
             append(text + close)
         else:

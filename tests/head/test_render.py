@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 
 from flask_marmeon.head.fields import clean_text
+from flask_marmeon.head.urls import decide
 
 from .conftest import RenderFn, links, meta, parse_head, title
 
@@ -59,10 +60,17 @@ def test_any_text_parses_back_exactly_with_no_parse_error(
             "title_template": text + " %s",
             "description": text,
             "open_graph": {"site_name": text, "image": {"url": "/i", "alt": text}},
-            "twitter": {"site": text},
+            "twitter": {"site": text, "image": "/x" + text},
             "json_ld": {"@type": "Thing", "name": expected},
         },
     )
+    # A URL is decided on as written (bar lone surrogates), and whatever it
+    # holds, the page still parses without an error.
+    image = decide(
+        "/x" + text.replace("\ud800", "\ufffd").replace("\udfff", "\ufffd"),
+        "https://notes.example",
+    )
+    assert meta(el, "twitter:image") == ([image] if image else [])
     assert title(el) == expected + " " + expected
     assert meta(el, "description") == [expected]
     assert meta(el, "og:title") == [expected]

@@ -223,3 +223,38 @@ def test_two_apps_in_one_process_use_their_own_origin(
         "http://two.example:8080/x"
     ]
     assert written_urls(head_of(one, {"canonical": "//two.example:8080/x"})) == []
+
+
+def test_the_corpus_through_head_and_the_browser_data(
+    app: Flask, render_calls: Callable[..., str]
+) -> None:
+    # What head() writes for each hostile value is what Chromium would do
+    # with it, and the browser data carries the value as the app wrote it.
+    wrong = []
+    for case in SAMPLE["cases"] + CORPUS["cases"]:
+        html = render_calls(app, {"canonical": case["input"]})
+        el = parse_head(html)  # also: not one HTML parse error
+        written = [link["href"] for link in links(el, "canonical")]
+        if written != ([case["expected"]] if case["expected"] else []):
+            wrong.append((case["input"], written, case["expected"]))
+        [data] = [s for s in el.iter("script") if s.get("id") == "marmeon-head"]
+        [item] = json.loads(data.text or "")["head"]
+        assert item["attrs"]["href"] == case["input"]
+    assert wrong == []
+
+
+def test_a_url_with_characters_html_cannot_carry_still_parses(
+    app: Flask, head_of: RenderFn
+) -> None:
+    for value in (
+        "/a\x85b\x7f\ufdd0\U0001fffe",
+        "https://cdn.example/\x9f",
+        "/\ud800x",
+    ):
+        el = head_of(app, {"open_graph": {"url": value}})
+        [data] = [s for s in el.iter("script") if s.get("id") == "marmeon-head"]
+        [item] = json.loads(data.text or "")["head"]
+        assert item["attrs"]["content"] == value.replace("\ud800", "\ufffd")
+        assert meta(el, "og:url")[0].startswith(
+            ("https://notes.example/", "https://cdn")
+        )
