@@ -214,7 +214,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--urls", type=int, default=50_000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--localized",
+        action="store_true",
+        help="the localized variant: entries x 2 locales, against Django's i18n",
+    )
     args = parser.parse_args()
+    if args.localized:
+        main_localized(args.urls // 2, args.rounds)
+        return
     count: int = args.urls
     dates = note_dates(count)
 
@@ -244,6 +252,162 @@ def main() -> None:
     print(
         f"flask_marmeon is {speedup:.1f} times faster than the fastest other"
         f" ({fastest_name}); target at least 5: {'met' if speedup >= 5 else 'MISSED'}"
+    )
+    peak, size = peak_memory(run_marmeon)
+    ratio = peak / size
+    print(
+        f"flask_marmeon peak memory {peak / 2**20:.1f} MiB for a file of"
+        f" {size / 2**20:.1f} MiB: {ratio:.2f} times; target under 3:"
+        f" {'met' if ratio < 3 else 'MISSED'}"
+    )
+
+
+# -- the localized variant -----------------------------------------------------
+#
+# python benchmarks/sitemap.py --localized [--urls N]: N/2 entries (25,000 by
+# default) of a localized route in two locales, so N <url> elements with three
+# links each (both versions and x-default), against Django's sitemaps with
+# i18n, alternates and x_default on the same URLs, the only peer that writes
+# alternates. Targets: at least 30 times faster than Django, and a peak under
+# 3 times the size of the file. Django runs once after a warm-up (a round
+# takes seconds); flask_marmeon's time is the median of --rounds.
+
+LOCALES = ["en", "de-AT"]
+_LINK = re.compile(rb"<xhtml:link[^>]*/>")
+
+
+def check_localized(name: str, body: bytes, count: int) -> None:
+    """Fail unless ``body`` names every note in each locale with three links."""
+    locs = _URL.findall(body)
+    expected = sorted(
+        f"/{locale.lower()}/notes/{n}".encode()
+        for locale in LOCALES
+        for n in range(1, count + 1)
+    )
+    if sorted(loc[len(ORIGIN) :] for loc in locs) != expected:
+        raise SystemExit(f"{name} wrote {len(locs)} URLs, not the {len(expected)}")
+    if len(_LINK.findall(body)) != 3 * len(expected):
+        raise SystemExit(f"{name} did not write three links for every URL")
+
+
+def marmeon_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
+    from flask import Blueprint
+
+    from flask_marmeon import localized
+
+    app = Flask("marmeon_localized_bench")
+    app.config["APP_URL"] = ORIGIN
+    app.config["APP_LOCALES"] = LOCALES
+    app.config["MARMEON_SITEMAP_MAX_URLS"] = max(2 * count, 50_000)
+    Marmeon(app)
+    notes = localized(Blueprint("notes", __name__))
+
+    def note_pages() -> Iterator[SitemapEntry]:
+        for note_id in range(1, count + 1):
+            yield SitemapEntry(
+                params={"note_id": note_id}, last_modified=dates[note_id - 1]
+            )
+
+    @notes.get("/notes/<int:note_id>", sitemap=note_pages, authorize=everyone)
+    def show(note_id: int) -> str:
+        return f"note {note_id}"
+
+    app.register_blueprint(notes)
+    client = app.test_client()
+    client.get("/robots.txt")  # the start-up checks, once, as in production
+    cache = app.extensions["marmeon"].sitemap_cache
+
+    def run() -> bytes:
+        cache.clear()
+        return client.get("/sitemap.xml").data
+
+    return run
+
+
+def django_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
+    import django
+    from django.conf import settings
+    from django.conf.urls.i18n import i18n_patterns
+    from django.contrib.sitemaps import Sitemap
+    from django.contrib.sitemaps.views import sitemap
+    from django.http import HttpRequest, HttpResponse
+    from django.test import Client
+    from django.urls import path, reverse
+
+    class NoteSitemap(Sitemap):  # type: ignore[type-arg]
+        limit = max(2 * count, 50_000)
+        protocol = "https"
+        i18n = True
+        languages = [locale.lower() for locale in LOCALES]
+        alternates = True
+        x_default = True
+
+        def items(self) -> list[int]:
+            return list(range(1, count + 1))
+
+        def location(self, item: int) -> str:
+            return reverse("show", args=[item])
+
+        def lastmod(self, item: int) -> date:
+            return dates[item - 1]
+
+    def show(request: HttpRequest, note_id: int) -> HttpResponse:
+        return HttpResponse(f"note {note_id}")
+
+    urls = types.ModuleType("sitemap_bench_i18n_urls")
+    sys.modules[urls.__name__] = urls
+    # i18n_patterns reads the settings, so they come first.
+    settings.configure(
+        DEBUG=False,
+        ALLOWED_HOSTS=["notes.example"],
+        ROOT_URLCONF=urls.__name__,
+        INSTALLED_APPS=["django.contrib.sitemaps"],
+        TEMPLATES=[
+            {
+                "BACKEND": "django.template.backends.django.DjangoTemplates",
+                "APP_DIRS": True,
+            }
+        ],
+        USE_TZ=True,
+        USE_I18N=True,
+        LANGUAGE_CODE="en",
+        LANGUAGES=[(locale.lower(), locale) for locale in LOCALES],
+        DATABASES={},
+    )
+    django.setup()
+    urls.urlpatterns = [  # type: ignore[attr-defined]
+        path("sitemap.xml", sitemap, {"sitemaps": {"notes": NoteSitemap}}),
+        *i18n_patterns(path("notes/<int:note_id>", show, name="show")),
+    ]
+    client = Client(HTTP_HOST="notes.example")
+    return lambda: client.get("/sitemap.xml").content
+
+
+def main_localized(count: int, rounds: int) -> None:
+    dates = note_dates(count)
+    run_marmeon = marmeon_localized(count, dates)
+    run_django = django_localized(count, dates)
+    print(
+        f"{count} entries x {len(LOCALES)} locales = {2 * count} URLs with 3 links"
+        " each, seconds per /sitemap.xml"
+    )
+    results: dict[str, float] = {}
+    for name, run, n in (
+        ("flask_marmeon", run_marmeon, rounds),
+        ("Django sitemaps", run_django, 1),
+    ):
+        times, body = timed(run, n)
+        check_localized(name, body, count)
+        results[name] = statistics.median(times)
+        print(
+            f"  {name:<18} {results[name]:8.3f} s"
+            f"  {results[name] / (2 * count) * 1e6:6.2f} us/URL"
+            f"  (min {min(times):.3f} s, {len(body):,} bytes)"
+        )
+    speedup = results["Django sitemaps"] / results["flask_marmeon"]
+    print(
+        f"flask_marmeon is {speedup:.1f} times faster than Django;"
+        f" target at least 30: {'met' if speedup >= 30 else 'MISSED'}"
     )
     peak, size = peak_memory(run_marmeon)
     ratio = peak / size

@@ -379,23 +379,33 @@ def expand(compiled: CompiledRule, params: Mapping[str, Any]) -> tuple[Version, 
             "unknown",
         )
     origin = compiled.origin
-    first, *others = compiled.locales
+    locales = compiled.locales
     # The versions share every value but the first segment, so the checks run
-    # in full once; for the other locales only what the locale can change is
+    # in full once; for each locale only what the locale can change is
     # checked again: whether another route takes the address, and its length.
-    path = compiled.path({**params, LOCALE_ARG: first})
-    rest = path[len(first) + 1 :]
-    locs = [origin + path]
+    rest = _int_rest(compiled, params)
+    if rest is None:
+        first = locales[0]
+        path = compiled.path({**params, LOCALE_ARG: first})
+        rest = path[len(first) + 1 :]
+        locs = [origin + path]
+        others = locales[1:]
+    else:
+        locs = []
+        others = locales
+    static_rivals = compiled.static_rivals
+    rivals = compiled.rivals
+    limit = MAX_LOC_LENGTH - len(origin)
     for tag in others:
         other = f"/{tag.lower()}{rest}"
         decoded = unquote(other) if "%" in other else other
         if (
             compiled.match_always
-            or decoded in compiled.static_rivals
-            or (compiled.rivals is not None and compiled.rivals.fullmatch(decoded))
+            or decoded in static_rivals
+            or (rivals is not None and rivals.fullmatch(decoded))
         ):
             other = compiled.path({**params, LOCALE_ARG: tag})
-        elif len(origin) + len(other) > MAX_LOC_LENGTH:
+        elif len(other) > limit:
             raise Refused(
                 f"the address is longer than {MAX_LOC_LENGTH} characters", "length"
             )
@@ -405,7 +415,25 @@ def expand(compiled: CompiledRule, params: Mapping[str, Any]) -> tuple[Version, 
         *zip(compiled.locales, locs, strict=True),
         ("x-default", origin + (rest or "/")),
     )
-    return tuple(Version(loc, alternates) for loc in locs)
+    return tuple([Version(loc, alternates) for loc in locs])
+
+
+def _int_rest(compiled: CompiledRule, params: Mapping[str, Any]) -> str | None:
+    """The common localized shape, ``/<locale>TEXT<int:x>TEXT`` with a
+    non-negative int: the path after the locale, which needs no check beyond
+    the per-locale ones (as in :meth:`CompiledRule.int_shortcut`). None for
+    anything else, which goes through :meth:`CompiledRule.path`."""
+    args = compiled.args
+    if len(args) != 2 or len(params) != 1 or compiled.match_always:
+        return None
+    arg = args[1]
+    value = params.get(arg.name)
+    if type(value) is not int or value < 0 or not arg.plain_int:
+        return None
+    parts = compiled.parts
+    if args[0].name != LOCALE_ARG or parts[0] != "/" or len(parts) != 5:
+        return None
+    return f"{parts[2]}{value}{parts[4]}"
 
 
 def is_localized(rule: Rule) -> bool:

@@ -57,21 +57,29 @@ def localized_elements(
     does); hreflang values are BCP 47 tags, which never do.
     """
     alternates = versions[0].alternates
-    if any(version.alternates != alternates for version in versions):
-        return [url_element(version, lastmod) for version in versions]
-    text = escape if escape_text else str
-    links = "".join(
-        [
-            f'<xhtml:link rel="alternate" hreflang="{text(hreflang)}"'
-            f' href="{text(href)}"/>'
-            for hreflang, href in alternates
-        ]
-    )
+    for version in versions:
+        if version.alternates is not alternates and version.alternates != alternates:
+            return [url_element(version, lastmod) for version in versions]
+    if escape_text:
+        links = "".join(
+            [
+                f'<xhtml:link rel="alternate" hreflang="{escape(hreflang)}"'
+                f' href="{escape(href)}"/>'
+                for hreflang, href in alternates
+            ]
+        )
+        locs = [escape(version.loc) for version in versions]
+    else:
+        links = "".join(
+            [
+                f'<xhtml:link rel="alternate" hreflang="{hreflang}" href="{href}"/>'
+                for hreflang, href in alternates
+            ]
+        )
+        locs = [version.loc for version in versions]
     if lastmod is not None:
         links = f"<lastmod>{lastmod}</lastmod>{links}"
-    return [
-        f"<url><loc>{text(version.loc)}</loc>{links}</url>\n" for version in versions
-    ]
+    return [f"<url><loc>{loc}</loc>{links}</url>\n" for loc in locs]
 
 
 @dataclass(frozen=True)
