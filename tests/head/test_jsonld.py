@@ -229,3 +229,13 @@ def test_marmeon_csp_nonce_wins_over_talisman(make_app: Callable[..., Flask]) ->
 
     el = parse_head(app.test_client().get("/").text)
     assert {s.get("nonce") for s in el.iter("script")} == {"mine"}
+
+
+def test_lazy_strings_are_text_in_a_block(make_app: Callable[..., Flask]) -> None:
+    from flask_babel import Babel, lazy_gettext
+
+    app = make_app()
+    Babel(app)
+    with app.test_request_context("/"):
+        text = jsonld.dumps({"@type": "Thing", "name": lazy_gettext("Notes")})
+    assert json.loads(text) == {"@type": "Thing", "name": "Notes"}

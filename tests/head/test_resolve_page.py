@@ -117,3 +117,34 @@ def test_without_app_url_production_says_nothing(
     with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
         render_calls(app, {}, page=PAGE)
     assert caplog.records == []
+
+
+def test_a_real_localized_route_gives_its_page_to_the_head(
+    localized_app: Flask,
+) -> None:
+    from flask import Blueprint, render_template_string
+
+    from flask_marmeon import head, localized
+
+    from .conftest import parse_head
+
+    docs = localized(Blueprint("docs", __name__))
+
+    @docs.get("/about")
+    def about() -> str:
+        head(title="About", open_graph={})
+        return render_template_string("{{ render_head() }}")
+
+    localized_app.register_blueprint(docs)
+    el = parse_head(localized_app.test_client().get("/fr/about?utm_source=x").text)
+    assert [link["href"] for link in links(el, "canonical")] == [
+        "https://notes.example/fr/about"
+    ]
+    assert [(link["hreflang"], link["href"]) for link in links(el, "alternate")] == [
+        ("en", "https://notes.example/en/about"),
+        ("de-AT", "https://notes.example/de-at/about"),
+        ("fr", "https://notes.example/fr/about"),
+        ("x-default", "https://notes.example/about"),
+    ]
+    assert meta(el, "og:locale") == ["fr"]
+    assert meta(el, "og:locale:alternate") == ["en", "de_AT"]
