@@ -12,6 +12,8 @@ const MANAGED = '[data-marmeon]:not([name="marmeon:app-url"])'
 const appUrl = head.querySelector('meta[name="marmeon:app-url"]')?.content
 // The data last applied, kept with htmx's history entries.
 let current = null
+// Whether that placed elements other than scripts, which Turbo merges.
+let merged = false
 
 const warn = (data, message) => data.dev && console.warn("flask_marmeon: " + message)
 
@@ -120,6 +122,7 @@ export function apply(source) {
     if (nodes[i].nextSibling != ref) head.insertBefore(nodes[i], ref)
   mark.remove()
   for (const el of old) if (!nodes.includes(el)) el.remove()
+  merged = nodes.some((el) => el.localName != "script")
   return true
 }
 
@@ -129,9 +132,13 @@ export function apply(source) {
 const fromHead = () => {
   const all = [...head.querySelectorAll(DATA)]
   const el = all.pop()
-  // Turbo found no new data and removed the managed elements: the page it
-  // rendered has no head of ours.
-  if (!el || (el.applied && !head.querySelector(MANAGED))) return
+  if (!el) return
+  if (el.applied && merged && !head.querySelector(MANAGED + ":not(script)")) {
+    // No new data, and Turbo took our elements away: the page it rendered
+    // has no head of ours. Turbo keeps scripts, so the JSON-LD goes here.
+    for (const old of head.querySelectorAll(MANAGED)) old.remove()
+    return
+  }
   el.applied = true
   for (const other of all) other.remove()
   apply(read(head))

@@ -39,7 +39,7 @@ PAGE = """<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="app-own" content="written by the app">
-{{ render_head() }}
+{% if own_head %}<title>{{ heading }}</title>{% else %}{{ render_head() }}{% endif %}
 {%- if router == "htmx-nocache" %}
 <meta name="htmx-config" content='{"historyCacheSize": 0}'>
 {%- endif %}
@@ -53,6 +53,7 @@ PAGE = """<!doctype html>
 <h1 id="heading">{{ heading }}</h1>
 <a id="to-about" href="{{ url_for('pages.about') }}">about</a>
 <a id="to-contact" href="{{ url_for('pages.contact') }}">contact</a>
+<a id="to-own" href="/own">a page with a head of its own</a>
 {%- for alt in alternates %}
 <a id="lang-{{ alt.locale }}" href="{{ alt.href }}">{{ alt.locale }}</a>
 {%- endfor %}
@@ -93,6 +94,7 @@ def make_site(
             router=router,
             nonce_attr=f' nonce="{nonce}"' if nonce else "",
             alternates=extra.get("alternates", ()),
+            own_head=extra.get("own_head", False),
         )
 
     @app.before_request
@@ -165,6 +167,11 @@ def make_site(
             twitter={"image": {"url": "javascript:alert(1)", "alt": "gone too"}},
         )
         return render("Hostile")
+
+    @app.get("/own")
+    def own() -> str:
+        # The template writes its own title instead of render_head().
+        return render("A head of its own", own_head=True)
 
     @app.get("/vendor/<name>")
     def vendor(name: str) -> ResponseReturnValue:

@@ -155,3 +155,22 @@ def test_apply_from_html_for_other_routers(page: Any, site: LiveServer) -> None:
     # A page without our data changes nothing.
     assert page.evaluate("() => marmeon.apply('<title>x</title>')") is False
     assert browser_head(page) == expected
+
+
+def test_turbo_visit_to_a_page_without_our_head(
+    page: Any, serve: Callable[..., LiveServer]
+) -> None:
+    site = serve(lambda origin: make_site(app_url=origin, router="turbo"))
+    page.goto(site.url + "/en/about")
+    wait_for_module(page)
+    page.evaluate("() => { window.sameDocument = true }")
+    page.click("#to-own")
+    page.wait_for_url(site.url + "/own")
+    page.wait_for_function("() => document.title == 'A head of its own'")
+    page.wait_for_timeout(150)
+    # Turbo took the old page's elements away; nothing stale comes back.
+    assert browser_head(page) == []
+    assert page.evaluate("() => window.sameDocument") is True
+    page.go_back()
+    page.wait_for_url(site.url + "/en/about")
+    wait_for_head(page, server_head(site.fetch("/en/about")[0]))
