@@ -144,9 +144,11 @@ const fromHead = () => {
   apply(read(head))
 }
 
+// A whole page (it has a <head>) without our data has no head of ours: the
+// old page's goes. A fragment of a page leaves the head as it is.
 const fromResponse = (html, at) => {
   try {
-    at == location.href && apply(html)
+    at == location.href && (apply(html) || (/<head[\s>]/i.test(html) && apply({ v: 1, head: [] })))
   } catch {
     // Under Trusted Types DOMParser refuses HTML, and htmx itself cannot swap.
   }

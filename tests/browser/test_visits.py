@@ -157,10 +157,11 @@ def test_apply_from_html_for_other_routers(page: Any, site: LiveServer) -> None:
     assert browser_head(page) == expected
 
 
-def test_turbo_visit_to_a_page_without_our_head(
-    page: Any, serve: Callable[..., LiveServer]
+@pytest.mark.parametrize("router", ["htmx", "turbo"])
+def test_visit_to_a_page_without_our_head(
+    page: Any, serve: Callable[..., LiveServer], router: str
 ) -> None:
-    site = serve(lambda origin: make_site(app_url=origin, router="turbo"))
+    site = serve(lambda origin: make_site(app_url=origin, router=router))
     page.goto(site.url + "/en/about")
     wait_for_module(page)
     page.evaluate("() => { window.sameDocument = true }")
@@ -168,7 +169,7 @@ def test_turbo_visit_to_a_page_without_our_head(
     page.wait_for_url(site.url + "/own")
     page.wait_for_function("() => document.title == 'A head of its own'")
     page.wait_for_timeout(150)
-    # Turbo took the old page's elements away; nothing stale comes back.
+    # The old page's elements are gone; nothing stale comes back.
     assert browser_head(page) == []
     assert page.evaluate("() => window.sameDocument") is True
     page.go_back()
