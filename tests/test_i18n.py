@@ -499,3 +499,20 @@ def test_a_localized_blueprint_needs_the_extension_first() -> None:
     Marmeon(app)
     app.register_blueprint(docs_blueprint(), name="docs2")
     assert app.test_client().get("/en/about").status_code == 200
+
+
+def test_routes_added_before_localized_are_localized_too(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app(APP_LOCALES=LOCALES)
+    bp = Blueprint("early", __name__)
+
+    @bp.get("/early")
+    def early() -> str:
+        return str(current_page().locale)
+
+    localized(bp)
+    app.register_blueprint(bp)
+    client = app.test_client()
+    assert client.get("/de-at/early").text == "de-AT"
+    assert client.get("/early").status_code == 302
