@@ -160,6 +160,11 @@ def localized(bp: Blueprint) -> Blueprint:
     # First of the deferred functions: the URL prefix must be in place before
     # any of the blueprint's rules is added.
     bp.deferred_functions.insert(0, _prefix_with_locale)
+    # The blueprint's own URL processors (Flask's pattern): they run for its
+    # requests and its endpoints only (and its nested blueprints'), so the
+    # app's other pages pay nothing for them.
+    bp.url_value_preprocessor(_pull_locale)
+    bp.url_defaults(_add_locale)
     bp.marmeon_localized = True  # type: ignore[attr-defined]
     return bp
 
@@ -180,6 +185,10 @@ def _prefix_with_locale(setup: BlueprintSetupState) -> None:
             " Set APP_LOCALES to the app's locales, such as ['en', 'de-AT'] (or"
             " the environment variable APP_LOCALES='en,de-AT')."
         )
+    if not state.localized_blueprints:
+        # The redirect is app-wide (a 404 has no blueprint), but only an app
+        # with localized routes needs it.
+        app.before_request(_redirect_to_locale)
     state.localized_blueprints.add(name)
     prefix = setup.url_prefix
     if prefix is not None and prefix.startswith(RULE_PREFIX):
@@ -194,11 +203,13 @@ def _prefix_with_locale(setup: BlueprintSetupState) -> None:
 
 
 def init_app(app: Flask, state: MarmeonState) -> None:
-    """Install the locale converter, the URL processors and the redirect."""
+    """Install the locale converter and the ``page`` template global.
+
+    The URL processors come with each localized blueprint, and the redirect
+    with the first one registered: an app without localized routes runs none
+    of them.
+    """
     app.url_map.converters[CONVERTER] = converter_for(state.settings.locales)
-    app.url_value_preprocessor(_pull_locale)
-    app.url_defaults(_add_locale)
-    app.before_request(_redirect_to_locale)
     app.jinja_env.globals["page"] = LocalProxy(_template_page)
 
 
@@ -362,9 +373,10 @@ def _tell_babel(app: Flask, state: MarmeonState) -> None:
 def _redirect_to_locale() -> Response | None:
     # Acts only on a 404 of a GET or HEAD: a route of the app, a catch-all
     # included, always wins over the redirect.
-    if request.method not in ("GET", "HEAD"):
-        return None
+    # The routing exception first: most requests have none.
     if not isinstance(request.routing_exception, NotFound):
+        return None
+    if request.method not in ("GET", "HEAD"):
         return None
     state = get_state()
     if not state.localized_blueprints:

@@ -23,7 +23,12 @@ from werkzeug.routing import Rule
 
 from .._state import MarmeonState
 from ..i18n import RULE_PREFIX as LOCALIZED_RULE_PREFIX
-from .marks import Policy, policy_of_rule
+from .marks import Policy, everyone, policy_of_rule
+
+#: The attribute of a rule that keeps its policy once looked up (None for
+#: none or ``everyone``): each rule belongs to one app's URL map.
+_POLICY_MEMO = "_marmeon_policy_memo"
+_UNKNOWN: Any = object()
 
 #: What ``sitemap=`` takes: False, True or a callable returning the entries.
 SitemapOption = bool | Callable[[], Any]
@@ -113,10 +118,18 @@ def init_app(app: Flask, state: MarmeonState) -> None:
     app.cli.add_command(marmeon_group)
 
     def enforce_policy() -> None:
+        # Runs on every request: the rule's policy is looked up once and kept
+        # on the rule (routes and marks are all in place before the first
+        # request), and the public one is not even called.
         rule = request.url_rule
         if rule is None:
             return
-        policy = policy_of_rule(app, rule)
+        policy = rule.__dict__.get(_POLICY_MEMO, _UNKNOWN)
+        if policy is _UNKNOWN:
+            policy = policy_of_rule(app, rule)
+            if policy is everyone:
+                policy = None
+            setattr(rule, _POLICY_MEMO, policy)
         if policy is not None and not policy():
             abort(403)
 
