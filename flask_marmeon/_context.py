@@ -35,10 +35,12 @@ def request_state(caller: str) -> RequestState:
             f"{caller} works only while a request is handled: call it in a"
             " view, a before_request hook (a layout) or an error handler."
         )
-    state: RequestState | None = g.get(_ATTR)
+    # One look through the proxy: this runs for every head() call.
+    namespace = g._get_current_object()
+    state: RequestState | None = getattr(namespace, _ATTR, None)
     if state is None:
         state = RequestState()
-        setattr(g, _ATTR, state)
+        setattr(namespace, _ATTR, state)
     return state
 
 

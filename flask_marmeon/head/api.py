@@ -23,7 +23,7 @@ from .._context import peek_request_state, request_state
 from .._log import first_time, logger, warn_once
 from .._state import MarmeonState, get_state
 from . import jsonld
-from .fields import JsonLd, OpenGraph, Robots, Text, Twitter, make_fragment
+from .fields import JsonLd, OpenGraph, Robots, Text, Twitter, build_fragment
 from .merge import merge
 from .render import app_url_meta, render
 from .resolve import JSON_LD, Element, Slot, resolve
@@ -61,19 +61,19 @@ def head(
     request, :class:`RuntimeError` says where it may be called.
     """
     state = request_state("head()")
-    fields: dict[str, object] = {
-        "title": title,
-        "title_template": title_template,
-        "description": description,
-        "canonical": canonical,
-        "robots": robots,
-        "open_graph": open_graph,
-        "twitter": twitter,
-        "json_ld": json_ld,
-    }
-    if unknown:
-        fields.update(unknown)
-    state.fragments.append(make_fragment(fields))
+    state.fragments.append(
+        build_fragment(
+            title,
+            title_template,
+            description,
+            canonical,
+            robots,
+            open_graph,
+            twitter,
+            json_ld,
+            unknown,
+        )
+    )
 
 
 @dataclass(frozen=True)

@@ -205,16 +205,21 @@ def _is_text(value: object) -> bool:
     )
 
 
+#: How a field takes a value without calling its check() (Field.fast).
+FAST_NONE, FAST_TEXT, FAST_BOOL, FAST_SIZE, FAST_CHOICE = range(5)
+
+
 class Field:
     """One argument or key: its annotation (kept equal to the TypedDicts)
     and how to check and normalize a value."""
 
     annotation: Any = None
     expected = ""
-    #: A plain printable str is taken as it is (the fast way through).
-    plain_text = False
-    #: A plain int of at least 1 is taken as it is.
-    plain_int = False
+    #: What the field takes as it is, without a call to :meth:`check` (the
+    #: fast way through for the common values): one of the ``FAST_*`` below.
+    fast = 0
+    #: For ``FAST_CHOICE``: the values taken as they are.
+    fast_choices: frozenset[str] = frozenset()
 
     def check(self, value: object, path: str) -> Any:
         """Return the normalized value, or raise TypeError/ValueError."""
@@ -226,7 +231,7 @@ class Field:
 
 class TextField(Field):
     annotation = Text
-    plain_text = True
+    fast = FAST_TEXT
     expected = "text (a str or a lazy string)"
 
     def check(self, value: object, path: str) -> str:
@@ -246,7 +251,7 @@ class UrlField(TextField):
 
 class TemplateField(TextField):
     expected = "text with %s where the title goes, such as '%s · Notes'"
-    plain_text = False
+    fast = FAST_NONE
 
     def check(self, value: object, path: str) -> str:
         text = super().check(value, path)
@@ -261,6 +266,7 @@ class TemplateField(TextField):
 class BoolField(Field):
     annotation = bool
     expected = "True or False"
+    fast = FAST_BOOL
 
     def check(self, value: object, path: str) -> bool:
         if not isinstance(value, bool):
@@ -271,7 +277,7 @@ class BoolField(Field):
 class SizeField(Field):
     annotation = int
     expected = "a whole number of pixels such as 1200"
-    plain_int = True
+    fast = FAST_SIZE
 
     def check(self, value: object, path: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -284,6 +290,8 @@ class SizeField(Field):
 class ChoiceField(Field):
     def __init__(self, *choices: str) -> None:
         self.choices = choices
+        self.fast = FAST_CHOICE
+        self.fast_choices = frozenset(choices)
         self.annotation = Literal.__getitem__(choices)
         self.expected = "one of " + ", ".join(repr(c) for c in choices)
 
@@ -340,7 +348,9 @@ class ObjectField(Field):
         out: dict[str, Any] = {}
         fields = self.fields
         for key, item in value.items():
-            field = fields.get(key) if isinstance(key, str) else None
+            field = (
+                fields.get(key) if type(key) is str or isinstance(key, str) else None
+            )
             if field is None:
                 raise TypeError(
                     f"{path} has no key {key!r}; it takes"
@@ -348,13 +358,27 @@ class ObjectField(Field):
                 )
             if item is None:
                 continue
+            # The exact types that need no normalizing are taken inline (a
+            # str subclass, a lazy string or a wrong type goes to check()).
             kind = type(item)
-            if field.plain_text and kind is str and item.isprintable():
-                out[key] = item
-            elif field.plain_int and kind is int and item >= 1:
-                out[key] = item
-            else:
-                out[key] = field.check(item, f"{path}.{key}")
+            fast = field.fast
+            if fast == FAST_TEXT:
+                if kind is str and item.isprintable():
+                    out[key] = item
+                    continue
+            elif fast == FAST_BOOL:
+                if kind is bool:
+                    out[key] = item
+                    continue
+            elif fast == FAST_SIZE:
+                if kind is int and item >= 1:
+                    out[key] = item
+                    continue
+            elif fast == FAST_CHOICE:
+                if kind is str and item in field.fast_choices:
+                    out[key] = item
+                    continue
+            out[key] = field.check(item, f"{path}.{key}")
         for key in self.required:
             if key not in out:
                 raise TypeError(f"{path} needs the key {key!r}.")
@@ -470,6 +494,8 @@ def check_json_ld(value: object) -> tuple[Any, ...]:
     can write a block exactly is decided when the head is written, where
     development raises and production leaves the block out.
     """
+    if type(value) is dict:
+        return (value,)
     blocks = list(value) if isinstance(value, (list, tuple)) else [value]
     for i, block in enumerate(blocks):
         if type(block) is not dict and not isinstance(block, Mapping):
@@ -482,23 +508,87 @@ def check_json_ld(value: object) -> tuple[Any, ...]:
     return tuple(blocks)
 
 
+def _unknown_argument(name: str) -> TypeError:
+    return TypeError(
+        f"head() got an unknown argument {name!r}; it takes"
+        f" {', '.join(ARGUMENTS)}.{_hint(name, ARGUMENTS)}"
+    )
+
+
+_TITLE = SCHEMA["title"]
+_TEMPLATE = SCHEMA["title_template"]
+_DESCRIPTION = SCHEMA["description"]
+_CANONICAL = SCHEMA["canonical"]
+
+
+def build_fragment(
+    title: Any = None,
+    title_template: Any = None,
+    description: Any = None,
+    canonical: Any = None,
+    robots: Any = None,
+    open_graph: Any = None,
+    twitter: Any = None,
+    json_ld: Any = None,
+    unknown: Mapping[str, object] | None = None,
+) -> HeadFragment:
+    """Validate the arguments of one ``head()`` call, in its order.
+
+    ``unknown`` holds the keyword arguments ``head()`` does not take. This
+    runs for every ``head()`` call: a plain printable ``str`` is taken as it
+    is, everything else goes through its field's ``check``.
+    """
+    # A str that is not printable holds what HTML cannot carry: check() cleans it.
+    if title is not None and (type(title) is not str or not title.isprintable()):
+        title = _TITLE.check(title, "title")
+    if title_template is not None and (
+        type(title_template) is not str
+        or not title_template.isprintable()
+        or "%s" not in title_template
+    ):
+        title_template = _TEMPLATE.check(title_template, "title_template")
+    if description is not None and (
+        type(description) is not str or not description.isprintable()
+    ):
+        description = _DESCRIPTION.check(description, "description")
+    if canonical is not None and (
+        type(canonical) is not str or not canonical.isprintable()
+    ):
+        canonical = _CANONICAL.check(canonical, "canonical")
+    if robots is not None:
+        robots = ROBOTS.check(robots, "robots")
+    if open_graph is not None:
+        open_graph = OPEN_GRAPH.check(open_graph, "open_graph")
+    if twitter is not None:
+        twitter = TWITTER.check(twitter, "twitter")
+    blocks = () if json_ld is None else check_json_ld(json_ld)
+    if unknown:
+        raise _unknown_argument(next(iter(unknown)))
+    return HeadFragment(
+        title,
+        title_template,
+        description,
+        canonical,
+        robots,
+        open_graph,
+        twitter,
+        blocks,
+    )
+
+
 def make_fragment(fields: Mapping[str, object]) -> HeadFragment:
-    """Validate the keyword arguments of one ``head()`` call."""
-    values: dict[str, Any] = {}
-    for name, value in fields.items():
-        if value is None:
-            continue
-        if name == "json_ld":
-            values[name] = check_json_ld(value)
-            continue
-        field = SCHEMA.get(name)
-        if field is None:
-            raise TypeError(
-                f"head() got an unknown argument {name!r}; it takes"
-                f" {', '.join(ARGUMENTS)}.{_hint(name, ARGUMENTS)}"
-            )
-        if field.plain_text and type(value) is str and value.isprintable():
-            values[name] = value
-        else:
-            values[name] = field.check(value, name)
-    return HeadFragment(**values)
+    """Validate the keyword arguments of one ``head()`` call, given as a mapping."""
+    for name in fields:
+        if name not in SCHEMA and name != "json_ld":
+            raise _unknown_argument(name)
+    get = fields.get
+    return build_fragment(
+        get("title"),
+        get("title_template"),
+        get("description"),
+        get("canonical"),
+        get("robots"),
+        get("open_graph"),
+        get("twitter"),
+        get("json_ld"),
+    )

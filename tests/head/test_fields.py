@@ -84,7 +84,14 @@ def test_values_are_normalized(app: Flask) -> None:
     ("kwargs", "path"),
     [
         ({"title": 42}, "title"),
+        ({"title_template": 42}, "title_template"),
         ({"description": b"x"}, "description"),
+        ({"robots": {"index": 1}}, "robots.index"),
+        (
+            {"open_graph": {"image": {"url": "/a", "width": True}}},
+            "open_graph.image.width",
+        ),
+        ({"twitter": {"card": b"summary"}}, "twitter.card"),
         ({"canonical": 1}, "canonical"),
         ({"robots": "noindex"}, "robots"),
         ({"robots": {"index": "no"}}, "robots.index"),
