@@ -7,7 +7,7 @@ and lives in the sibling modules.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from flask import (
     Request,
@@ -22,16 +22,12 @@ from .. import browser
 from .._context import peek_request_state, request_state
 from .._log import first_time, logger, warn_once
 from .._state import MarmeonState, get_state
-from . import jsonld
+from . import jsonld, serialize
 from .fields import JsonLd, OpenGraph, Robots, Text, Twitter, build_fragment
 from .merge import merge
-from .render import app_url_meta, render
-from .resolve import JSON_LD, Element, Slot, resolve
-from .serialize import browser_data
+from .render import HeadWriter, app_url_meta
+from .resolve import Element, Slot, resolve
 from .urls import explain, make_policy
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 _EXTRA_KEY = "head"
 
@@ -82,8 +78,10 @@ class _AppHead:
 
     app_url: str | None
     head_meta: str
-    policy: Callable[[str], str | None]
+    writer: HeadWriter
     module_src: str | None
+    #: The browser data's opening text, in production and in development.
+    data_openings: tuple[str, str]
 
 
 def _app_head(state: MarmeonState) -> _AppHead:
@@ -100,8 +98,12 @@ def _app_head(state: MarmeonState) -> _AppHead:
             found = _AppHead(
                 app_url=settings.app_url,
                 head_meta=app_url_meta(settings.app_url),
-                policy=make_policy(settings.app_url),
+                writer=HeadWriter(make_policy(settings.app_url)),
                 module_src=module_src,
+                data_openings=(
+                    serialize.opening(dev=False, app_url=settings.app_url),
+                    serialize.opening(dev=True, app_url=settings.app_url),
+                ),
             )
             state.extra[_EXTRA_KEY] = found
     return found
@@ -126,9 +128,9 @@ def _nonce(state: MarmeonState, req: Request | None) -> str | None:
     return nonce
 
 
-def _json_ld(blocks: tuple[Any, ...], state: MarmeonState, dev: bool) -> list[Element]:
+def _json_ld(blocks: tuple[Any, ...], state: MarmeonState, dev: bool) -> list[str]:
     """Write each block's JSON; a block JSON cannot write is a bug in the app."""
-    out: list[Element] = []
+    out: list[str] = []
     for block in blocks:
         try:
             text = jsonld.dumps(block)
@@ -147,34 +149,7 @@ def _json_ld(blocks: tuple[Any, ...], state: MarmeonState, dev: bool) -> list[El
                     error,
                 )
             continue
-        out.append((JSON_LD, text, None, None))
-    return out
-
-
-def _apply_policy(
-    elements: list[Element], app: _AppHead, state: MarmeonState, dev: bool
-) -> list[Element]:
-    """Make every URL absolute or leave it out, with the elements of its group."""
-    out: list[Element] = []
-    append = out.append
-    dropped: set[int] = set()
-    policy = app.policy
-    for element in elements:
-        slot, raw, group, extra = element
-        if group is None:
-            append(element)
-            continue
-        if not slot.is_url:
-            if group not in dropped:
-                append(element)
-            continue
-        href = policy(raw)
-        if href is None:
-            dropped.add(group)
-            if dev:
-                _warn_left_out(slot, raw, app, state)
-            continue
-        append(element if href == raw else (slot, href, group, extra))
+        out.append(text)
     return out
 
 
@@ -200,36 +175,38 @@ def render_head() -> Markup:
     development (``app.debug``) a JSON-LD block that JSON cannot write exactly
     raises :class:`ValueError`; in production it is left out and logged once.
     """
-    if not has_app_context():
+    if has_request_context():
+        req: Request | None = request._get_current_object()  # type: ignore[attr-defined]
+        request_state_ = peek_request_state()
+    elif has_app_context():
+        req = request_state_ = None
+    else:
         return Markup("")
     flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
     state = get_state(flask_app)
     app = _app_head(state)
     dev: bool = flask_app.debug
-    req: Request | None = None
-    if has_request_context():
-        req = request._get_current_object()  # type: ignore[attr-defined]
-    request_state_ = peek_request_state() if req is not None else None
-    if request_state_ is None:
-        elements: list[Element] = []
-    else:
+    elements: list[Element] = []
+    json_ld: list[str] = []
+    if request_state_ is not None:
         merged = merge(request_state_.fragments)
         elements = resolve(merged, request_state_.page, state.settings.locales)
         if merged.json_ld:
-            elements += _json_ld(merged.json_ld, state, dev)
-    final = _apply_policy(elements, app, state, dev)
-    nonce = _nonce(state, req)
-    data = module_src = None
-    if app.module_src is not None:
-        data = browser_data(elements, dev=dev, app_url=app.app_url)
+            json_ld = _json_ld(merged.json_ld, state, dev)
+    module_src = app.module_src
+    if module_src is not None and req is not None and req.script_root:
         # The module's path is relative to the app's root (see browser.py).
-        module_src = app.module_src
-        if req is not None and req.script_root:
-            module_src = req.script_root + module_src
-    return render(
-        final,
+        module_src = req.script_root + module_src
+
+    def left_out(slot: Slot, raw: str) -> None:
+        _warn_left_out(slot, raw, app, state)
+
+    return app.writer.render(
+        elements,
+        json_ld,
         head_meta=app.head_meta,
-        nonce=nonce,
-        data=data,
+        nonce=_nonce(state, req),
+        data_opening=app.data_openings[dev],
         module_src=module_src,
+        left_out=left_out if dev else None,
     )

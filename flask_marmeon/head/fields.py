@@ -166,15 +166,22 @@ class HeadFragment:
 # newline, as the parser's newline normalization would make it anyway.
 
 
+def _plain(value: str) -> str:
+    # A str subclass may redefine == and hash, and the head's writer keeps
+    # what it wrote keyed on the values: from here on they are plain str.
+    return value if type(value) is str else str.__str__(value)
+
+
 def clean_text(value: str) -> str:
-    """Return ``value`` as HTML can carry it (see the module's comment above)."""
+    """Return ``value`` as HTML can carry it (see the module's comment above),
+    as a plain ``str``."""
     # Every character to replace is one that str.isprintable() refuses, and
     # most text is printable: this is the fast way out.
     if value.isprintable():
-        return value
+        return _plain(value)
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
-    return replace_uncarriable(value)
+    return _plain(replace_uncarriable(value))
 
 
 def clean_url(value: str) -> str:
@@ -187,8 +194,8 @@ def clean_url(value: str) -> str:
     serialization, and the browser data escapes it.
     """
     if value.isprintable():
-        return value
-    return replace_surrogates(value)
+        return _plain(value)
+    return _plain(replace_surrogates(value))
 
 
 # --------------------------------------------------------------------------
@@ -303,7 +310,7 @@ class ChoiceField(Field):
                 f"{path} is {value!r}, which is not {self.expected}."
                 + _hint(value, self.choices)
             )
-        return str(value)
+        return _plain(value)
 
 
 class DateField(Field):
@@ -312,7 +319,7 @@ class DateField(Field):
 
     def check(self, value: object, path: str) -> str:
         if isinstance(value, date):
-            return value.isoformat()
+            return clean_text(str(value.isoformat()))
         if _is_text(value):
             return clean_text(str(value))
         raise self.wrong(value, path)

@@ -8,17 +8,22 @@ carry when ``head()`` took it, so the output parses without a single error
 in an HTML5 parser.
 
 The constant parts of each element (tag, fixed attributes) are prepared once
-at import, since the head is written on every request.
+at import, since the head is written on every request; the browser data
+(:mod:`flask_marmeon.head.serialize`) is written in the same pass over the
+elements, and the URL policy is applied in it too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from json.encoder import encode_basestring
 from types import MappingProxyType
 
 from markupsafe import Markup
 
-from .resolve import ALL_SLOTS, JSON_LD, TITLE, Element, Slot
+from . import serialize
+from ._chars import escape_for_script
+from .resolve import ALL_SLOTS, JSON_LD, Element, Slot
 
 #: The attribute that marks an element the browser module manages.
 MANAGED = "data-marmeon"
@@ -51,8 +56,11 @@ def _parts(slot: Slot) -> tuple[str, str, str]:
     return f'<{slot.tag}{fixed} {slot.value_attr}="', "", f'" {MANAGED}>'
 
 
-_HTML: Mapping[Slot, tuple[str, str, str]] = MappingProxyType(
-    {slot: _parts(slot) for slot in ALL_SLOTS}
+#: Per slot: whether its value is a URL, the HTML pieces (see _parts), then
+#: the browser data's pieces (see serialize.PIECES).
+_Pieces = tuple[bool, str, str, str, str, str, str, str]
+_PIECES: Mapping[Slot, _Pieces] = MappingProxyType(
+    {slot: (slot.is_url, *_parts(slot), *serialize.PIECES[slot]) for slot in ALL_SLOTS}
 )
 
 
@@ -77,37 +85,125 @@ def browser_scripts(data: str, module_src: str, nonce: str) -> str:
     )
 
 
-def render(
-    elements: Iterable[Element],
-    *,
-    head_meta: str,
-    nonce: str | None,
-    data: str | None = None,
-    module_src: str | None = None,
-) -> Markup:
-    """The whole head: APP_URL's meta, the elements, then the browser scripts.
+#: What the writer keeps of one element: its HTML (None for a URL that the
+#: policy leaves out), its browser data, and its part in its group.
+_Written = tuple["str | None", str, int]
+#: The parts in a group: none, the URL, an element that goes with the URL.
+_ALONE, _URL, _FOLLOWER = 0, 1, 2
+#: The elements kept per app, and the longest value kept (the memo's bound).
+MEMO_SIZE = 1024
+MEMO_TEXT = 512
 
-    ``elements`` carry their final URLs (the policy has run) and JSON-LD
-    texts; ``data`` is the browser data's JSON, or None to leave the scripts
-    out.
+
+class HeadWriter:
+    """Writes one app's heads: its URL policy, and a memo of written elements.
+
+    Most elements repeat from request to request (a layout's twitter:site,
+    robots and image, a page's title on each visit), so what each is written
+    as is kept, keyed on the element itself: its slot (one object per kind
+    of tag), its value and extra as exact ``str`` (``head()`` makes them
+    so) and its group number. What is written depends on nothing else but
+    the app's policy, whose writer this is. The memo holds at most
+    ``MEMO_SIZE`` elements (then starts again) of values up to
+    ``MEMO_TEXT`` characters.
     """
-    nonce_text = nonce_attr(nonce)
-    html = _HTML
-    parts = [head_meta] if head_meta else []
-    append = parts.append
-    for slot, value, _group, extra in elements:
-        before, between, after = html[slot]
-        if slot is JSON_LD:
-            # The nonce goes on the script; the text is safe JSON already.
-            append(
-                f'<script type="application/ld+json"{nonce_text} {MANAGED}>'
-                + value
-                + after
-            )
-        elif slot is TITLE or extra is None:
-            append(before + escape(value) + after)
+
+    def __init__(self, policy: Callable[[str], str | None]) -> None:
+        self.policy = policy
+        self.memo: dict[Element, _Written] = {}
+
+    def _write(self, element: Element) -> _Written:
+        slot, value, group, extra = element
+        is_url, before, between, after, j_before, j_between, j_close, j_group = _PIECES[
+            slot
+        ]
+        # The browser data: the value raw, as a JSON string literal.
+        piece = encode_basestring(value)
+        if not value.isprintable():
+            # What HTML reports as an error (a C1 control in a raw URL, say):
+            # JSON itself escapes only the C0 controls.
+            piece = escape_for_script(piece)
+        if extra is not None:
+            piece = encode_basestring(extra) + j_between + piece
+        if group is None:
+            data = j_before + piece + j_close
+            part = _ALONE
         else:
-            append(before + escape(extra) + between + escape(value) + after)
-    if data is not None and module_src is not None:
-        append(browser_scripts(data, module_src, nonce_text))
-    return Markup("\n".join(parts))
+            data = f"{j_before}{piece}{j_group}{group}}}"
+            part = _URL if is_url else _FOLLOWER
+        if is_url:
+            href = self.policy(value)
+            if href is None:
+                return None, data, part
+            value = href
+        if extra is None:
+            return before + escape(value) + after, data, part
+        return before + escape(extra) + between + escape(value) + after, data, part
+
+    def render(
+        self,
+        elements: Iterable[Element],
+        json_ld: Iterable[str] = (),
+        *,
+        head_meta: str,
+        nonce: str | None,
+        data_opening: str | None = None,
+        module_src: str | None = None,
+        left_out: Callable[[Slot, str], None] | None = None,
+    ) -> Markup:
+        """The whole head: APP_URL's meta, the elements, then the browser scripts.
+
+        ``elements`` are the resolved head with raw URLs; ``json_ld`` the
+        JSON-LD blocks' texts, which follow them. Each URL goes through the
+        policy (the absolute URL to write, or None to leave it out with the
+        rest of its group, telling ``left_out``); the browser data, when
+        ``data_opening`` (:func:`serialize.opening`) and ``module_src`` are
+        given, carries every element with its raw value.
+        """
+        nonce_text = nonce_attr(nonce)
+        with_data = data_opening is not None and module_src is not None
+        memo = self.memo
+        known = memo.get
+        parts = [head_meta] if head_meta else []
+        append = parts.append
+        items: list[str] = []
+        item = items.append
+        dropped: set[int] = set()
+        for element in elements:
+            written = known(element)
+            if written is None:
+                written = self._write(element)
+                if len(element[1]) <= MEMO_TEXT:
+                    if len(memo) >= MEMO_SIZE:
+                        memo.clear()
+                    memo[element] = written
+            html, data, part = written
+            if with_data:
+                item(data)
+            if part:
+                if part == _URL:
+                    if html is None:
+                        dropped.add(element[2])  # type: ignore[arg-type]
+                        if left_out is not None:
+                            left_out(element[0], element[1])
+                        continue
+                elif element[2] in dropped:
+                    continue
+            append(html)  # type: ignore[arg-type]
+        if json_ld:
+            # The nonce goes on the script; the text is safe JSON already.
+            script = f'<script type="application/ld+json"{nonce_text} {MANAGED}>'
+            before, _, close, _ = serialize.PIECES[JSON_LD]
+            for text in json_ld:
+                if with_data:
+                    piece = encode_basestring(text)
+                    if not text.isprintable():
+                        piece = escape_for_script(piece)
+                    item(before + piece + close)
+                append(script + text + "</script>")
+        if data_opening is not None and module_src is not None:
+            data = serialize.finish(
+                f"{data_opening}{','.join(items)}{serialize.CLOSING}"
+            )
+            append(browser_scripts(data, module_src, nonce_text))
+        return Markup("\n".join(parts))

@@ -43,21 +43,20 @@ Every managed element in the document carries the attribute
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from json.encoder import encode_basestring
 from types import MappingProxyType
 from typing import Any
 
-from ._chars import escape_for_script
-from .resolve import ALL_SLOTS, Element, Slot
+from .resolve import ALL_SLOTS, Slot
 
 #: The format's version, ``"v"``.
 VERSION = 1
 
 # The data is built from prepared pieces and JSON string literals (written
 # by the json module's C encoder) rather than through dicts and json.dumps:
-# it is written on every request.
-_string = encode_basestring
+# it is written on every request, in the same pass as the HTML
+# (render.render), from the pieces below.
 
 
 def _dumps(value: Any) -> str:
@@ -86,38 +85,27 @@ def _parts(slot: Slot) -> tuple[str, str, str, str]:
     return before, between, "}}", '},"group":'
 
 
-_JSON: Mapping[Slot, tuple[str, str, str, str]] = MappingProxyType(
+#: Each slot's constant pieces: an element is ``before + value`` (or
+#: ``before + extra + between + value``), then ``closing``, or ``closing
+#: with group`` + the group number + ``}``; the values are JSON string
+#: literals, what HTML reports as an error in them escaped as ``\uXXXX``.
+PIECES: Mapping[Slot, tuple[str, str, str, str]] = MappingProxyType(
     {slot: _parts(slot) for slot in ALL_SLOTS}
 )
 
 
-def browser_data(elements: Iterable[Element], *, dev: bool, app_url: str | None) -> str:
-    """The browser data's JSON text, safe inside ``<script>``.
-
-    ``elements`` are the resolved head with raw URLs and the JSON-LD texts.
-    """
-    string = _string
-    prepared = _JSON
-    items: list[str] = []
-    append = items.append
-    for slot, value, group, extra in elements:
-        before, between, close, close_group = prepared[slot]
-        piece = string(value)
-        if not value.isprintable():
-            # A raw URL may hold what HTML reports as an error (a C1
-            # control, say); JSON escapes only the C0 controls itself.
-            piece = escape_for_script(piece)
-        if extra is None:
-            text = before + piece
-        else:
-            text = before + string(extra) + between + piece
-        if group is None:
-            append(text + close)
-        else:
-            append(f"{text}{close_group}{group}}}")
-    head = ",".join(items)
-    app = "null" if app_url is None else string(app_url)
+def opening(*, dev: bool, app_url: str | None) -> str:
+    """The data's text up to the first element: ``{"v":1,...,"head":[``."""
+    app = "null" if app_url is None else encode_basestring(app_url)
     dev_text = "true" if dev else "false"
-    text = f'{{"v":{VERSION},"dev":{dev_text},"appUrl":{app},"head":[{head}]}}'
+    return f'{{"v":{VERSION},"dev":{dev_text},"appUrl":{app},"head":['
+
+
+#: The data's text after the last element.
+CLOSING = "]}"
+
+
+def finish(text: str) -> str:
+    """Make the data's whole text safe inside ``<script>``."""
     # "<" can only be inside a string here, where \u003c means the same.
     return text.replace("<", "\\u003c")

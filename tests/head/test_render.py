@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import logging
 import random
 from collections.abc import Callable
 
 import pytest
 from flask import Flask
 
+from flask_marmeon._state import get_state
 from flask_marmeon.head.fields import clean_text
+from flask_marmeon.head.render import MEMO_SIZE, MEMO_TEXT
 from flask_marmeon.head.urls import decide
 
 from .conftest import RenderFn, links, meta, parse_head, title
@@ -125,3 +128,64 @@ def test_the_module_path_below_a_script_root(app: Flask, head_of: RenderFn) -> N
     el = head_of(app, {"title": "T"}, base_url="http://localhost/app/")
     [module] = [s for s in el.iter("script") if s.get("type") == "module"]
     assert (module.get("src") or "").startswith("/app/_marmeon/marmeon.")
+
+
+class _PosingAs(str):
+    """A str subclass that claims to be another text: equal to it, same hash."""
+
+    def __new__(cls, value: str, posing_as: str) -> _PosingAs:
+        text = super().__new__(cls, value)
+        text.posing_as = posing_as  # type: ignore[attr-defined]
+        return text
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return hash(self.posing_as)  # type: ignore[attr-defined]
+
+    def __str__(self) -> str:
+        return self
+
+
+def test_what_is_written_is_never_another_values(
+    app: Flask, render_calls: Callable[..., str]
+) -> None:
+    # The writer keeps each element it wrote, keyed on its value: a value
+    # that claims to equal another must not get the other's HTML.
+    twice = [render_calls(app, {"title": "A", "canonical": "/a"}) for _ in range(2)]
+    assert twice[0] == twice[1]
+    call = {"title": _PosingAs("B", "A"), "canonical": _PosingAs("/b", "/a")}
+    el = parse_head(render_calls(app, call))
+    assert title(el) == "B"
+    assert [link["href"] for link in links(el, "canonical")] == [
+        "https://notes.example/b"
+    ]
+
+
+def test_a_left_out_url_warns_on_each_page_in_development(
+    make_app: Callable[..., Flask],
+    render_calls: Callable[..., str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    app = make_app(APP_URL="https://notes.example")
+    app.debug = True
+    call = {"open_graph": {"image": {"url": "javascript:x", "alt": "A"}}}
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        pages = [parse_head(render_calls(app, call)) for _ in range(2)]
+    assert len(caplog.records) == 2
+    for el in pages:
+        assert meta(el, "og:image") == [] and meta(el, "og:image:alt") == []
+
+
+def test_the_writers_memo_is_bounded(
+    app: Flask, render_calls: Callable[..., str]
+) -> None:
+    long_title = "x" * (MEMO_TEXT + 1)
+    render_calls(app, {"title": long_title})
+    for i in range(MEMO_SIZE + 10):
+        el = parse_head(render_calls(app, {"title": f"T{i}"}))
+        assert title(el) == f"T{i}"
+    memo = get_state(app).extra["head"].writer.memo
+    assert 0 < len(memo) <= MEMO_SIZE
+    assert all(len(value) <= MEMO_TEXT for _, value, _, _ in memo)
