@@ -35,9 +35,10 @@ def request_state(caller: str) -> RequestState:
             f"{caller} works only while a request is handled: call it in a"
             " view, a before_request hook (a layout) or an error handler."
         )
-    # One look through the proxy: this runs for every head() call.
+    # One look through the proxy: this runs for every head() call. (g.get,
+    # not getattr: a missing attribute of g costs a raised AttributeError.)
     namespace = g._get_current_object()
-    state: RequestState | None = getattr(namespace, _ATTR, None)
+    state: RequestState | None = namespace.get(_ATTR)
     if state is None:
         state = RequestState()
         setattr(namespace, _ATTR, state)

@@ -35,24 +35,28 @@ class MergedHead:
 
 
 def _merge_into(
-    target: dict[str, Any] | None, update: Mapping[str, Any]
-) -> dict[str, Any]:
-    merged = {} if target is None else target
-    for key, value in update.items():
-        if key == "article":
-            merged[key] = {**merged.get(key, {}), **value}
-        else:
-            merged[key] = value
-    return merged
+    merged: Mapping[str, Any] | None, update: Mapping[str, Any]
+) -> Mapping[str, Any]:
+    """``update`` over ``merged`` key by key (``article`` too), as a new mapping.
+
+    Neither is changed, and the first mapping set is taken as it is: the
+    merged head shares the fragments' mappings, which nothing changes.
+    """
+    if merged is None:
+        return update
+    out = {**merged, **update}
+    if "article" in update and "article" in merged:
+        out["article"] = {**merged["article"], **update["article"]}
+    return out
 
 
 def merge(fragments: Iterable[HeadFragment]) -> MergedHead:
     """Merge ``fragments`` in call order (a layout's before the page's)."""
     title = template = description = canonical = None
-    robots: dict[str, Any] | None = None
-    open_graph: dict[str, Any] | None = None
-    twitter: dict[str, Any] | None = None
-    json_ld: list[Any] = []
+    robots: Mapping[str, Any] | None = None
+    open_graph: Mapping[str, Any] | None = None
+    twitter: Mapping[str, Any] | None = None
+    json_ld: tuple[Any, ...] = ()
     for fragment in fragments:
         if fragment.title is not None:
             title = fragment.title
@@ -69,14 +73,7 @@ def merge(fragments: Iterable[HeadFragment]) -> MergedHead:
         if fragment.twitter is not None:
             twitter = _merge_into(twitter, fragment.twitter)
         if fragment.json_ld:
-            json_ld.extend(fragment.json_ld)
+            json_ld += fragment.json_ld
     return MergedHead(
-        title=title,
-        title_template=template,
-        description=description,
-        canonical=canonical,
-        robots=robots,
-        open_graph=open_graph,
-        twitter=twitter,
-        json_ld=tuple(json_ld),
+        title, template, description, canonical, robots, open_graph, twitter, json_ld
     )
