@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Flask, abort, request
+from flask import Flask, abort, current_app, request
 from werkzeug.routing import Rule
 
 from .._state import MarmeonState
@@ -108,8 +108,11 @@ def is_marked(rule: Rule) -> bool:
 
 
 def init_app(app: Flask, state: MarmeonState) -> None:
-    """Install the rule class on the app, enforce the routes' policies, and
-    add ``flask marmeon`` to ``app.cli``."""
+    """Install the rule class on the app and add ``flask marmeon`` to ``app.cli``.
+
+    The routes' policies are enforced from the first request on (see
+    :func:`enforce_policies`).
+    """
     from ..cli import marmeon_group  # the CLI imports the checks, which import this
 
     app.url_rule_class = MarmeonRule  # type: ignore[assignment]
@@ -117,20 +120,42 @@ def init_app(app: Flask, state: MarmeonState) -> None:
     # app.cli gives it to app.test_cli_runner() and to custom CLIs as well.
     app.cli.add_command(marmeon_group)
 
-    def enforce_policy() -> None:
-        # Runs on every request: the rule's policy is looked up once and kept
-        # on the rule (routes and marks are all in place before the first
-        # request), and the public one is not even called.
-        rule = request.url_rule
-        if rule is None:
-            return
-        policy = rule.__dict__.get(_POLICY_MEMO, _UNKNOWN)
-        if policy is _UNKNOWN:
-            policy = policy_of_rule(app, rule)
-            if policy is everyone:
-                policy = None
-            setattr(rule, _POLICY_MEMO, policy)
-        if policy is not None and not policy():
-            abort(403)
 
-    app.before_request(enforce_policy)
+def enforce_policies(app: Flask) -> None:
+    """Look up every route's policy and, if a route has one other than
+    ``everyone``, refuse with 403 each request its route's policy refuses.
+
+    Called once, before the app's first request passes (the WSGI edge of
+    ``sitemap/views.py``, when the H10 checks pass): Flask takes no route
+    after its first request, so the routes and their marks are complete by
+    then. Each rule keeps its policy, and an app whose routes are all public
+    runs no hook at all. The hook comes after the app's own
+    ``before_request`` hooks, so a policy may read what they load (such as
+    ``g.user``), and before the blueprints' hooks.
+    """
+    needed = False
+    for rule in app.url_map.iter_rules():
+        needed = _policy_of(app, rule) is not None or needed
+    if needed:
+        app.before_request(_enforce_policy)
+
+
+def _policy_of(app: Flask, rule: Rule) -> Policy | None:
+    # The policy to call, kept on the rule (each belongs to one app's map);
+    # None for none and for everyone, which lets every request through.
+    policy: Policy | None = rule.__dict__.get(_POLICY_MEMO, _UNKNOWN)
+    if policy is _UNKNOWN:
+        policy = policy_of_rule(app, rule)
+        if policy is everyone:
+            policy = None
+        setattr(rule, _POLICY_MEMO, policy)
+    return policy
+
+
+def _enforce_policy() -> None:
+    rule = request.url_rule
+    if rule is None:
+        return
+    policy = _policy_of(current_app, rule)
+    if policy is not None and not policy():
+        abort(403)

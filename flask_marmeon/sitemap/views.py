@@ -25,7 +25,7 @@ from werkzeug.routing.exceptions import RequestRedirect
 
 from .._state import MarmeonState
 from ..routing.checks import check_routes, startup_error
-from ..routing.rule import is_marked
+from ..routing.rule import enforce_policies, is_marked
 from .build import Sitemap, build_sitemap
 from .cache import SitemapCache
 from .entries import is_localized
@@ -137,7 +137,8 @@ class SitemapEdge:
         self.served: frozenset[str] = frozenset()
 
     def start(self) -> None:
-        """Run the H10 checks (raising StartupError) and add the endpoints."""
+        """Run the H10 checks (raising StartupError), add the endpoints and
+        enforce the routes' policies."""
         with self.lock:
             if self.state.checked:
                 return
@@ -145,6 +146,7 @@ class SitemapEdge:
             if problems:
                 raise startup_error(problems)
             self.served = _register(self.app, self.state)
+            enforce_policies(self.app)
             self.state.checked = True
 
     def _is_served(self, path: str) -> bool:

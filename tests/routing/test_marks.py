@@ -155,3 +155,35 @@ def test_api_returns_the_same_blueprint() -> None:
     assert api(bp) is bp
     with pytest.raises(TypeError, match="Blueprint"):
         api("api")  # type: ignore[arg-type]
+
+
+def test_a_policy_reads_what_the_apps_own_hook_loads(app: Flask) -> None:
+    # The app's own before_request hook, added after Marmeon(app), loads the
+    # user; the policy runs after it.
+    @app.before_request
+    def load_user() -> None:
+        g.user = request.headers.get("X-User")
+
+    @app.get("/mine")
+    @authorize(lambda: g.get("user") == "ada")
+    def mine() -> str:
+        return "mine"
+
+    client = app.test_client()
+    assert client.get("/mine").status_code == 403
+    assert client.get("/mine", headers={"X-User": "ada"}).status_code == 200
+
+
+def test_an_app_of_public_routes_runs_no_policy_hook(app: Flask) -> None:
+    @app.get("/a")
+    @authorize(everyone)
+    def a() -> str:
+        return "a"
+
+    @app.get("/b")
+    def b() -> str:
+        return "b"
+
+    hooks = list(app.before_request_funcs.get(None, ()))
+    assert app.test_client().get("/a").status_code == 200
+    assert list(app.before_request_funcs.get(None, ())) == hooks
