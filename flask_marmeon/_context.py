@@ -35,13 +35,13 @@ def request_state(caller: str) -> RequestState:
             f"{caller} works only while a request is handled: call it in a"
             " view, a before_request hook (a layout) or an error handler."
         )
-    # One look through the proxy: this runs for every head() call. (g.get,
-    # not getattr: a missing attribute of g costs a raised AttributeError.)
-    namespace = g._get_current_object()
-    state: RequestState | None = namespace.get(_ATTR)
+    # One look through the proxy, then g's own dict (where g.get and
+    # g.setdefault look): this runs for every head() call, and a missing
+    # attribute of g costs a raised AttributeError.
+    attrs = g._get_current_object().__dict__
+    state: RequestState | None = attrs.get(_ATTR)
     if state is None:
-        state = RequestState()
-        setattr(namespace, _ATTR, state)
+        state = attrs[_ATTR] = RequestState()
     return state
 
 

@@ -18,9 +18,10 @@ from flask import Flask
 from werkzeug.wrappers import Request, Response
 
 from ._state import MarmeonState
+from .sitemap.views import add_front
 
 if TYPE_CHECKING:
-    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
 
 _MODULE = "marmeon.js"
 _PREFIX = "/_marmeon/marmeon."
@@ -34,9 +35,9 @@ def init_app(app: Flask, state: MarmeonState) -> None:
     digest = hashlib.sha256(source).hexdigest()[:12]
     state.extra["browser_module_path"] = f"{_PREFIX}{digest}.js"
     if state.settings.browser_script:
-        app.wsgi_app = ModuleMiddleware(  # type: ignore[method-assign]
-            app.wsgi_app, source, digest
-        )
+        # At the extension's WSGI edge (sitemap/views.py), in front of the
+        # start-up check: one wrapper for both, one check per request.
+        add_front(state, _PREFIX, ModuleEndpoint(source, digest))
 
 
 def module_path(state: MarmeonState) -> str:
@@ -49,28 +50,28 @@ def module_path(state: MarmeonState) -> str:
     return path
 
 
-class ModuleMiddleware:
+class ModuleEndpoint:
     """Answer ``GET``/``HEAD /_marmeon/marmeon.<hash>.js`` before the app does.
 
     The current hash gets the module with ``Content-Type: text/javascript``
     and ``Cache-Control: public, max-age=31536000, immutable``; any other hash
     gets 404, so that no cache keeps an old URL alive with new content.
-    Everything else goes to the app.
+    Everything else (another method, another path) is left to the app: the
+    call returns None.
     """
 
-    def __init__(self, app: WSGIApplication, source: bytes, digest: str) -> None:
-        self.app = app
+    def __init__(self, source: bytes, digest: str) -> None:
         self.source = source
         self.digest = digest
 
     def __call__(
         self, environ: WSGIEnvironment, start_response: StartResponse
-    ) -> Iterable[bytes]:
+    ) -> Iterable[bytes] | None:
         path: str = environ.get("PATH_INFO", "")
         method: str = environ.get("REQUEST_METHOD", "GET")
         ours = path.startswith(_PREFIX) and path.endswith(".js")
         if not ours or method not in ("GET", "HEAD"):
-            return self.app(environ, start_response)
+            return None
         if path[len(_PREFIX) : -len(".js")] != self.digest:
             response = Response("Not Found", status=404, mimetype="text/plain")
             response.cache_control.no_store = True

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from ..page import Page
@@ -175,6 +176,22 @@ def robots_content(robots: Mapping[str, bool]) -> str | None:
     return ", ".join(parts) if parts else None
 
 
+#: robots_content() of each (index, follow), so that it is not built per request.
+_ROBOTS: Mapping[tuple[bool | None, bool | None], str | None] = MappingProxyType(
+    {
+        (index, follow): robots_content(
+            {
+                key: value
+                for key, value in (("index", index), ("follow", follow))
+                if value is not None
+            }
+        )
+        for index in (True, False, None)
+        for follow in (True, False, None)
+    }
+)
+
+
 def resolve(
     merged: MergedHead, page: Page | None, locales: Sequence[str]
 ) -> list[Element]:
@@ -203,8 +220,9 @@ def resolve(
         group += 1
         append((CANONICAL_PAGE, clean_url(localized.canonical_path), group, None))
 
-    if merged.robots is not None:
-        content = robots_content(merged.robots)
+    robots = merged.robots
+    if robots is not None:
+        content = _ROBOTS.get((robots.get("index"), robots.get("follow")))
         if content is not None:
             append((ROBOTS, content, None, None))
 

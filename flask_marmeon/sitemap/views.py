@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"
 _PART = re.compile(r"/sitemap-[1-9][0-9]*\.xml")
+_EDGE = "wsgi_edge"
 _ENDPOINTS = {
     SITEMAP_PATH: "marmeon_sitemap",
     ROBOTS_PATH: "marmeon_robots",
@@ -126,8 +127,18 @@ def _register(app: Flask, state: MarmeonState) -> frozenset[str]:
     return frozenset(served)
 
 
+#: An endpoint answered in front of everything, even of the checks (the
+#: browser module): its answer, or None to let the request pass.
+FrontEndpoint = Callable[["WSGIEnvironment", "StartResponse"], "Iterable[bytes] | None"]
+
+
 class SitemapEdge:
-    """The WSGI wrapper: the start-up check, and cookie-free endpoints."""
+    """The extension's one WSGI wrapper: the start-up check, cookie-free
+    endpoints, and the front endpoints of other modules (see :func:`add_front`).
+
+    Every request pays one ``str.startswith`` here once the checks have
+    passed: the prefixes of all the paths the edge answers.
+    """
 
     def __init__(self, app: Flask, state: MarmeonState, wsgi_app: WSGIApplication):
         self.app = app
@@ -135,19 +146,33 @@ class SitemapEdge:
         self.wsgi_app = wsgi_app
         self.lock = threading.Lock()
         self.served: frozenset[str] = frozenset()
+        self.front: tuple[tuple[str, FrontEndpoint], ...] = ()
+        #: The start of every path the edge answers, for the fast way through.
+        self.prefixes: tuple[str, ...] = ()
+        #: Whether start() has run and passed for this edge.
+        self.started = False
 
     def start(self) -> None:
         """Run the H10 checks (raising StartupError), add the endpoints and
         enforce the routes' policies."""
         with self.lock:
-            if self.state.checked:
+            if self.started:
                 return
             problems = check_routes(self.app)
             if problems:
                 raise startup_error(problems)
             self.served = _register(self.app, self.state)
             enforce_policies(self.app)
+            self.prefixes = self._prefixes()
             self.state.checked = True
+            self.started = True
+
+    def _prefixes(self) -> tuple[str, ...]:
+        prefixes = [prefix for prefix, _ in self.front]
+        prefixes += sorted(path for path in self.served if path.startswith("/"))
+        if "parts" in self.served:
+            prefixes.append("/sitemap-")
+        return tuple(prefixes)
 
     def _is_served(self, path: str) -> bool:
         if path in self.served:
@@ -157,9 +182,17 @@ class SitemapEdge:
     def __call__(
         self, environ: WSGIEnvironment, start_response: StartResponse
     ) -> Iterable[bytes]:
-        if not self.state.checked:
+        path: str = environ.get("PATH_INFO", "")
+        if self.started and not path.startswith(self.prefixes):
+            return self.wsgi_app(environ, start_response)
+        for prefix, endpoint in self.front:
+            if path.startswith(prefix):
+                answer = endpoint(environ, start_response)
+                if answer is not None:
+                    return answer
+        if not self.started:
             self.start()
-        if not self.served or not self._is_served(environ.get("PATH_INFO", "")):
+        if not self.served or not self._is_served(path):
             return self.wsgi_app(environ, start_response)
         environ = dict(environ)
         environ.pop("HTTP_COOKIE", None)
@@ -191,4 +224,13 @@ def init_app(app: Flask, state: MarmeonState) -> None:
         ttl=settings.sitemap_ttl,
         retry_after=settings.sitemap_retry_after,
     )
-    app.wsgi_app = SitemapEdge(app, state, app.wsgi_app)  # type: ignore[method-assign]
+    edge = SitemapEdge(app, state, app.wsgi_app)
+    state.extra[_EDGE] = edge
+    app.wsgi_app = edge  # type: ignore[method-assign]
+
+
+def add_front(state: MarmeonState, prefix: str, endpoint: FrontEndpoint) -> None:
+    """Answer the paths that start with ``prefix`` with ``endpoint``, in front
+    of the app and of the start-up check (call it from ``init_app``)."""
+    edge: SitemapEdge = state.extra[_EDGE]
+    edge.front = (*edge.front, (prefix, endpoint))
