@@ -90,27 +90,37 @@ def browser_scripts(data: str, module_src: str, nonce: str) -> str:
 _Written = tuple["str | None", str, int]
 #: The parts in a group: none, the URL, an element that goes with the URL.
 _ALONE, _URL, _FOLLOWER = 0, 1, 2
+#: What the writer keeps of a whole list of elements: the HTML, the browser
+#: data (safe inside <script> already), and the (slot, raw URL) it left out.
+_Written_all = tuple[str, str, tuple[tuple[Slot, str], ...]]
 #: The elements kept per app, and the longest value kept (the memo's bound).
 MEMO_SIZE = 1024
 MEMO_TEXT = 512
+#: The lists of elements kept per app, and the most text kept for one.
+HEADS_SIZE = 256
+HEADS_TEXT = 16_384
 
 
 class HeadWriter:
-    """Writes one app's heads: its URL policy, and a memo of written elements.
+    """Writes one app's heads: its URL policy, and memos of what it wrote.
 
     Most elements repeat from request to request (a layout's twitter:site,
-    robots and image, a page's title on each visit), so what each is written
-    as is kept, keyed on the element itself: its slot (one object per kind
-    of tag), its value and extra as exact ``str`` (``head()`` makes them
-    so) and its group number. What is written depends on nothing else but
-    the app's policy, whose writer this is. The memo holds at most
-    ``MEMO_SIZE`` elements (then starts again) of values up to
-    ``MEMO_TEXT`` characters.
+    robots and image, a page's title on each visit), and so do whole heads
+    (a page visited again), so what is written is kept, keyed on the
+    elements themselves: each element's slot (one object per kind of tag),
+    its value and extra as exact ``str`` (``head()`` makes them so) and its
+    group number. What is written depends on nothing else but the app's
+    policy, whose writer this is: the request's nonce, the JSON-LD blocks
+    and the browser scripts are written per request. Each memo starts again
+    when full: at most ``MEMO_SIZE`` elements with values up to
+    ``MEMO_TEXT`` characters, and ``HEADS_SIZE`` lists whose HTML and data
+    take up to ``HEADS_TEXT`` characters.
     """
 
     def __init__(self, policy: Callable[[str], str | None]) -> None:
         self.policy = policy
         self.memo: dict[Element, _Written] = {}
+        self.heads: dict[tuple[Element, ...], _Written_all] = {}
 
     def _write(self, element: Element) -> _Written:
         slot, value, group, extra = element
@@ -140,6 +150,36 @@ class HeadWriter:
             return before + escape(value) + after, data, part
         return before + escape(extra) + between + escape(value) + after, data, part
 
+    def _write_all(self, elements: tuple[Element, ...]) -> _Written_all:
+        memo = self.memo
+        known = memo.get
+        parts: list[str] = []
+        append = parts.append
+        items: list[str] = []
+        item = items.append
+        dropped: set[int | None] = set()
+        left: list[tuple[Slot, str]] = []
+        for element in elements:
+            written = known(element)
+            if written is None:
+                written = self._write(element)
+                if len(element[1]) <= MEMO_TEXT:
+                    if len(memo) >= MEMO_SIZE:
+                        memo.clear()
+                    memo[element] = written
+            html, data, part = written
+            item(data)
+            if part:
+                if part == _URL:
+                    if html is None:
+                        dropped.add(element[2])
+                        left.append((element[0], element[1]))
+                        continue
+                elif element[2] in dropped:
+                    continue
+            append(html)  # type: ignore[arg-type]
+        return "\n".join(parts), serialize.finish(",".join(items)), tuple(left)
+
     def render(
         self,
         elements: Iterable[Element],
@@ -160,50 +200,35 @@ class HeadWriter:
         ``data_opening`` (:func:`serialize.opening`) and ``module_src`` are
         given, carries every element with its raw value.
         """
+        key = tuple(elements)
+        heads = self.heads
+        written = heads.get(key)
+        if written is None:
+            written = self._write_all(key)
+            if len(written[0]) + len(written[1]) <= HEADS_TEXT:
+                if len(heads) >= HEADS_SIZE:
+                    heads.clear()
+                heads[key] = written
+        html, data, left = written
+        if left_out is not None:
+            for slot, raw in left:
+                left_out(slot, raw)
         nonce_text = nonce_attr(nonce)
-        with_data = data_opening is not None and module_src is not None
-        memo = self.memo
-        known = memo.get
         parts = [head_meta] if head_meta else []
-        append = parts.append
-        items: list[str] = []
-        item = items.append
-        dropped: set[int] = set()
-        for element in elements:
-            written = known(element)
-            if written is None:
-                written = self._write(element)
-                if len(element[1]) <= MEMO_TEXT:
-                    if len(memo) >= MEMO_SIZE:
-                        memo.clear()
-                    memo[element] = written
-            html, data, part = written
-            if with_data:
-                item(data)
-            if part:
-                if part == _URL:
-                    if html is None:
-                        dropped.add(element[2])  # type: ignore[arg-type]
-                        if left_out is not None:
-                            left_out(element[0], element[1])
-                        continue
-                elif element[2] in dropped:
-                    continue
-            append(html)  # type: ignore[arg-type]
+        if html:
+            parts.append(html)
+        items = [data] if data else []
         if json_ld:
             # The nonce goes on the script; the text is safe JSON already.
             script = f'<script type="application/ld+json"{nonce_text} {MANAGED}>'
             before, _, close, _ = serialize.PIECES[JSON_LD]
             for text in json_ld:
-                if with_data:
-                    piece = encode_basestring(text)
-                    if not text.isprintable():
-                        piece = escape_for_script(piece)
-                    item(before + piece + close)
-                append(script + text + "</script>")
+                piece = encode_basestring(text)
+                if not text.isprintable():
+                    piece = escape_for_script(piece)
+                items.append(serialize.finish(before + piece + close))
+                parts.append(script + text + "</script>")
         if data_opening is not None and module_src is not None:
-            data = serialize.finish(
-                f"{data_opening}{','.join(items)}{serialize.CLOSING}"
-            )
-            append(browser_scripts(data, module_src, nonce_text))
+            data = f"{data_opening}{','.join(items)}{serialize.CLOSING}"
+            parts.append(browser_scripts(data, module_src, nonce_text))
         return Markup("\n".join(parts))

@@ -95,10 +95,11 @@ PIECES: Mapping[Slot, tuple[str, str, str, str]] = MappingProxyType(
 
 
 def opening(*, dev: bool, app_url: str | None) -> str:
-    """The data's text up to the first element: ``{"v":1,...,"head":[``."""
+    """The data's text up to the first element, ``{"v":1,...,"head":[``, safe
+    inside ``<script>`` (see :func:`finish`)."""
     app = "null" if app_url is None else encode_basestring(app_url)
     dev_text = "true" if dev else "false"
-    return f'{{"v":{VERSION},"dev":{dev_text},"appUrl":{app},"head":['
+    return finish(f'{{"v":{VERSION},"dev":{dev_text},"appUrl":{app},"head":[')
 
 
 #: The data's text after the last element.
@@ -106,6 +107,9 @@ CLOSING = "]}"
 
 
 def finish(text: str) -> str:
-    """Make the data's whole text safe inside ``<script>``."""
+    """Make the data's text safe inside ``<script>``.
+
+    It may be applied to each part apart: it replaces single characters.
+    """
     # "<" can only be inside a string here, where \u003c means the same.
     return text.replace("<", "\\u003c")

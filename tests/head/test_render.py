@@ -12,7 +12,7 @@ from flask import Flask
 
 from flask_marmeon._state import get_state
 from flask_marmeon.head.fields import clean_text
-from flask_marmeon.head.render import MEMO_SIZE, MEMO_TEXT
+from flask_marmeon.head.render import HEADS_SIZE, MEMO_SIZE, MEMO_TEXT
 from flask_marmeon.head.urls import decide
 
 from .conftest import RenderFn, links, meta, parse_head, title
@@ -186,6 +186,22 @@ def test_the_writers_memo_is_bounded(
     for i in range(MEMO_SIZE + 10):
         el = parse_head(render_calls(app, {"title": f"T{i}"}))
         assert title(el) == f"T{i}"
-    memo = get_state(app).extra["head"].writer.memo
-    assert 0 < len(memo) <= MEMO_SIZE
-    assert all(len(value) <= MEMO_TEXT for _, value, _, _ in memo)
+    writer = get_state(app).extra["head"].writer
+    assert 0 < len(writer.memo) <= MEMO_SIZE
+    assert all(len(value) <= MEMO_TEXT for _, value, _, _ in writer.memo)
+    assert 0 < len(writer.heads) <= HEADS_SIZE
+
+
+def test_a_head_written_again_carries_this_requests_nonce(
+    make_app: Callable[..., Flask], render_calls: Callable[..., str]
+) -> None:
+    nonces = iter(["n1", "n2"])
+    app = make_app(
+        APP_URL="https://notes.example", MARMEON_CSP_NONCE=lambda: next(nonces)
+    )
+    call = {"title": "T", "json_ld": {"@type": "Thing", "name": "A"}}
+    for nonce in ("n1", "n2"):
+        el = parse_head(render_calls(app, call))
+        scripts = list(el.iter("script"))
+        assert len(scripts) == 3
+        assert [s.get("nonce") for s in scripts] == [nonce] * 3
