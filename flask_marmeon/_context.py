@@ -49,5 +49,11 @@ def peek_request_state() -> RequestState | None:
     """This request's state if anything made it, without making it."""
     if not has_request_context():
         return None
-    state: RequestState | None = g.get(_ATTR)
+    return current_request_state()
+
+
+def current_request_state() -> RequestState | None:
+    """Like :func:`peek_request_state`, for a caller that knows a request is
+    being handled."""
+    state: RequestState | None = g._get_current_object().__dict__.get(_ATTR)
     return state

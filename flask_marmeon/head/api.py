@@ -19,7 +19,7 @@ from flask import (
 from markupsafe import Markup
 
 from .. import browser
-from .._context import peek_request_state, request_state
+from .._context import current_request_state, request_state
 from .._log import first_time, logger, warn_once
 from .._state import MarmeonState, get_state
 from . import jsonld, serialize
@@ -177,7 +177,7 @@ def render_head() -> Markup:
     """
     if has_request_context():
         req: Request | None = request._get_current_object()  # type: ignore[attr-defined]
-        request_state_ = peek_request_state()
+        request_state_ = current_request_state()
     elif has_app_context():
         req = request_state_ = None
     else:
@@ -198,8 +198,11 @@ def render_head() -> Markup:
         # The module's path is relative to the app's root (see browser.py).
         module_src = req.script_root + module_src
 
-    def left_out(slot: Slot, raw: str) -> None:
-        _warn_left_out(slot, raw, app, state)
+    left_out = None
+    if dev:
+
+        def left_out(slot: Slot, raw: str) -> None:
+            _warn_left_out(slot, raw, app, state)
 
     return app.writer.render(
         elements,
@@ -208,5 +211,5 @@ def render_head() -> Markup:
         nonce=_nonce(state, req),
         data_opening=app.data_openings[dev],
         module_src=module_src,
-        left_out=left_out if dev else None,
+        left_out=left_out,
     )

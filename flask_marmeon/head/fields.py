@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal, Protocol, TypeAlias, TypedDict, Union
+from typing import Any, Literal, Protocol, TypeAlias, TypedDict, TypeVar, Union
 
 from ._chars import replace_surrogates, replace_uncarriable
 
@@ -128,8 +128,10 @@ class Twitter(TypedDict, total=False):
 # --------------------------------------------------------------------------
 # Normalized values
 
+_T = TypeVar("_T")
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True)
 class Image:
     """An image after validation: one value, replaced whole by a later call."""
 
@@ -139,7 +141,7 @@ class Image:
     alt: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HeadFragment:
     """One ``head()`` call, validated and normalized.
 
@@ -156,6 +158,20 @@ class HeadFragment:
     open_graph: Mapping[str, Any] | None = None
     twitter: Mapping[str, Any] | None = None
     json_ld: tuple[Any, ...] = ()
+
+
+def frozen(cls: type[_T], fields: dict[str, Any]) -> _T:
+    """An instance of the frozen dataclass ``cls`` holding ``fields``.
+
+    The generated ``__init__`` of a frozen dataclass sets each field through
+    ``object.__setattr__``, which costs as much as the rest of a ``head()``
+    call; the instance's dict is set at once instead. ``fields`` holds field
+    names only (the others keep their class defaults) and is the instance's
+    from then on.
+    """
+    obj: _T = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
+    return obj
 
 
 # --------------------------------------------------------------------------
@@ -405,10 +421,8 @@ class ImageField(Field):
 
     def check(self, value: object, path: str) -> Image:
         if type(value) is dict or isinstance(value, Mapping):
-            keys = self.obj.check(value, path)
-            return Image(
-                keys["url"], keys.get("width"), keys.get("height"), keys.get("alt")
-            )
+            # The keys that are set; the others keep the class's None.
+            return frozen(Image, self.obj.check(value, path))
         if _is_text(value):
             return Image(clean_url(str(value)))
         raise self.wrong(value, path)
@@ -571,15 +585,18 @@ def build_fragment(
     blocks = () if json_ld is None else check_json_ld(json_ld)
     if unknown:
         raise _unknown_argument(next(iter(unknown)))
-    return HeadFragment(
-        title,
-        title_template,
-        description,
-        canonical,
-        robots,
-        open_graph,
-        twitter,
-        blocks,
+    return frozen(
+        HeadFragment,
+        {
+            "title": title,
+            "title_template": title_template,
+            "description": description,
+            "canonical": canonical,
+            "robots": robots,
+            "open_graph": open_graph,
+            "twitter": twitter,
+            "json_ld": blocks,
+        },
     )
 
 

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .fields import HeadFragment
+from .fields import HeadFragment, frozen
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MergedHead:
     """The head of one page: every fragment merged. None means never set."""
 
@@ -74,6 +74,16 @@ def merge(fragments: Iterable[HeadFragment]) -> MergedHead:
             twitter = _merge_into(twitter, fragment.twitter)
         if fragment.json_ld:
             json_ld += fragment.json_ld
-    return MergedHead(
-        title, template, description, canonical, robots, open_graph, twitter, json_ld
+    return frozen(
+        MergedHead,
+        {
+            "title": title,
+            "title_template": template,
+            "description": description,
+            "canonical": canonical,
+            "robots": robots,
+            "open_graph": open_graph,
+            "twitter": twitter,
+            "json_ld": json_ld,
+        },
     )
