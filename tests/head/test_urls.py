@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 from collections.abc import Callable
@@ -14,7 +15,12 @@ from flask import Flask, render_template_string
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from flask_marmeon import head
-from flask_marmeon.head.urls import decide, make_policy
+from flask_marmeon.head.urls import (
+    decide,
+    decide_with_parser,
+    is_plain_path,
+    make_policy,
+)
 
 from .conftest import RenderFn, links, meta, parse_head
 
@@ -38,6 +44,22 @@ def test_the_shared_sample(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", CORPUS["cases"], ids=lambda c: repr(c["input"])[:40])
 def test_the_hostile_corpus(case: dict[str, Any]) -> None:
     assert decide(case["input"], CORPUS["app_url"]) == case["expected"]
+
+
+@pytest.mark.parametrize("origin", ["https://notes.example", "http://127.0.0.1:5000"])
+def test_a_plain_path_is_decided_as_the_parser_decides(origin: str) -> None:
+    # decide() answers origin + path for a plain path without asking the
+    # parser: every such value of the corpora and of every three characters
+    # of a tricky alphabet must get the parser's own answer.
+    values = [case["input"] for case in (*CORPUS["cases"], *SAMPLE["cases"])]
+    alphabet = "/.%\\?#a:@!$&'()*+,;=-_~ \t\n\x00é"
+    values += ["/" + "".join(chars) for chars in itertools.product(alphabet, repeat=3)]
+    plain = [value for value in values if is_plain_path(value)]
+    assert len(plain) > 1000
+    assert not any(is_plain_path(v) for v in ("//x", "/.", "/a/..", "/%2e", "/a b"))
+    for value in plain:
+        assert decide_with_parser(value, origin) == origin + value, value
+        assert decide(value, origin) == origin + value
 
 
 def test_the_corpus_is_large_and_hostile() -> None:
