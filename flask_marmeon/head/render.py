@@ -110,17 +110,21 @@ class HeadWriter:
     elements themselves: each element's slot (one object per kind of tag),
     its value and extra as exact ``str`` (``head()`` makes them so) and its
     group number. What is written depends on nothing else but the app's
-    policy, whose writer this is: the request's nonce, the JSON-LD blocks
-    and the browser scripts are written per request. Each memo starts again
-    when full: at most ``MEMO_SIZE`` elements with values up to
-    ``MEMO_TEXT`` characters, and ``HEADS_SIZE`` lists whose HTML and data
-    take up to ``HEADS_TEXT`` characters.
+    policy, whose writer this is. A whole head is kept too, keyed on its
+    elements, its JSON-LD texts, the nonce (a new one per request makes a
+    new head), the module's path and the data's opening. Each memo starts
+    again when full: at most ``MEMO_SIZE`` elements with values up to
+    ``MEMO_TEXT`` characters, ``HEADS_SIZE`` lists whose HTML and data take
+    up to ``HEADS_TEXT`` characters, and as many heads of up to twice that.
     """
 
     def __init__(self, policy: Callable[[str], str | None]) -> None:
         self.policy = policy
         self.memo: dict[Element, _Written] = {}
         self.heads: dict[tuple[Element, ...], _Written_all] = {}
+        #: Whole heads, keyed on everything that goes into one (not in
+        #: development, which warns on every page).
+        self.pages: dict[tuple[object, ...], Markup] = {}
 
     def _write(self, element: Element) -> _Written:
         slot, value, group, extra = element
@@ -201,6 +205,36 @@ class HeadWriter:
         given, carries every element with its raw value.
         """
         key = tuple(elements)
+        texts = tuple(json_ld)
+        if left_out is not None or (nonce is not None and type(nonce) is not str):
+            # Development warns for each URL left out, on every page; a
+            # nonce of a str subclass is no key.
+            return self._render(
+                key, texts, head_meta, nonce, data_opening, module_src, left_out
+            )
+        page = (key, texts, nonce, head_meta, data_opening, module_src)
+        pages = self.pages
+        found = pages.get(page)
+        if found is None:
+            found = self._render(
+                key, texts, head_meta, nonce, data_opening, module_src, None
+            )
+            if len(found) <= HEADS_TEXT * 2:
+                if len(pages) >= HEADS_SIZE:
+                    pages.clear()
+                pages[page] = found
+        return found
+
+    def _render(
+        self,
+        key: tuple[Element, ...],
+        json_ld: tuple[str, ...],
+        head_meta: str,
+        nonce: str | None,
+        data_opening: str | None,
+        module_src: str | None,
+        left_out: Callable[[Slot, str], None] | None,
+    ) -> Markup:
         heads = self.heads
         written = heads.get(key)
         if written is None:
