@@ -72,6 +72,18 @@ def has_surrogate(value: str) -> bool:
     return _SURROGATE.search(value) is not None
 
 
+def needs_script_escape(text: str) -> bool:
+    """Whether JSON written from ``text`` holds a character that
+    :func:`escape_for_script` escapes (it may say so of one that it does not).
+
+    ASCII text can only hold DEL among them, and ``str.isascii()`` costs
+    nothing where ``str.isprintable()`` looks at every character.
+    """
+    if text.isascii():
+        return "\x7f" in text
+    return not text.isprintable()
+
+
 def escape_for_script(json_text: str) -> str:
     """Write, in JSON text, the characters HTML reports as errors as ``\\uXXXX``.
 

@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
-from ._chars import escape_for_script, has_surrogate
+from ._chars import escape_for_script, has_surrogate, needs_script_escape
 
 #: Beyond this, a browser's JSON.parse rounds an integer.
 MAX_SAFE_INTEGER = 2**53 - 1
@@ -176,8 +176,8 @@ def dumps(value: Any) -> str:
         raise JsonLdError("is nested too deeply to write", None) from None
     text = _encode(value).replace("<", "\\u003c")
     # JSON escapes the C0 controls itself. Whatever else needs a look is
-    # something str.isprintable() refuses, and most text is printable.
-    if not text.isprintable():
+    # something str.isprintable() refuses (DEL alone in ASCII text).
+    if needs_script_escape(text):
         if has_surrogate(text):
             raise JsonLdError("holds a lone surrogate, which UTF-8 cannot write", None)
         text = escape_for_script(text)

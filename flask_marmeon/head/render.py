@@ -22,7 +22,7 @@ from types import MappingProxyType
 from markupsafe import Markup
 
 from . import serialize
-from ._chars import escape_for_script
+from ._chars import escape_for_script, needs_script_escape
 from .resolve import ALL_SLOTS, JSON_LD, Element, Slot
 
 #: The attribute that marks an element the browser module manages.
@@ -133,26 +133,27 @@ class HeadWriter:
         ]
         # The browser data: the value raw, as a JSON string literal.
         piece = encode_basestring(value)
-        if not value.isprintable():
+        if needs_script_escape(value):
             # What HTML reports as an error (a C1 control in a raw URL, say):
             # JSON itself escapes only the C0 controls.
             piece = escape_for_script(piece)
+        if group is None:
+            # The commonest element: no URL, no extra attribute (hreflang
+            # links have a group), its value escaped here.
+            if "&" in value or "<" in value or ">" in value or '"' in value:
+                value = escape(value)
+            return before + value + after, j_before + piece + j_close, _ALONE
         if extra is not None:
             piece = encode_basestring(extra) + j_between + piece
-        if group is None:
-            data = j_before + piece + j_close
-            part = _ALONE
-        else:
-            data = f"{j_before}{piece}{j_group}{group}}}"
-            part = _URL if is_url else _FOLLOWER
-        if is_url:
-            href = self.policy(value)
-            if href is None:
-                return None, data, part
-            value = href
+        data = f"{j_before}{piece}{j_group}{group}}}"
+        if not is_url:
+            return before + escape(value) + after, data, _FOLLOWER
+        href = self.policy(value)
+        if href is None:
+            return None, data, _URL
         if extra is None:
-            return before + escape(value) + after, data, part
-        return before + escape(extra) + between + escape(value) + after, data, part
+            return before + escape(href) + after, data, _URL
+        return before + escape(extra) + between + escape(href) + after, data, _URL
 
     def _write_all(self, elements: tuple[Element, ...]) -> _Written_all:
         memo = self.memo
@@ -258,7 +259,7 @@ class HeadWriter:
             before, _, close, _ = serialize.PIECES[JSON_LD]
             for text in json_ld:
                 piece = encode_basestring(text)
-                if not text.isprintable():
+                if needs_script_escape(text):
                     piece = escape_for_script(piece)
                 items.append(serialize.finish(before + piece + close))
                 parts.append(script + text + "</script>")
