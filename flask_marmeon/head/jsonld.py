@@ -116,8 +116,23 @@ def _check(value: Any, path: Path, seen: set[int]) -> None:
             raise _refuse(item, (path, key))
         if item_kind is float and math.isfinite(item):
             continue
+        if item_kind is dict and _text_leaves(item):
+            # A node of text only (a Person, an Organization): no call, and
+            # no container in it, so no cycle through it.
+            continue
         _check(item, (path, key), seen)
     seen.discard(id(value))
+
+
+def _text_leaves(node: dict[Any, Any]) -> bool:
+    """Whether ``node`` has str keys and only str, bool or None values."""
+    for key, item in node.items():
+        if type(key) is not str:
+            return False
+        kind = type(item)
+        if kind is not str and kind is not bool and item is not None:
+            return False
+    return True
 
 
 def _default(value: Any) -> Any:
