@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from json.encoder import encode_basestring
 from types import MappingProxyType
+from typing import TypeVar
 
 from markupsafe import Markup
 
@@ -93,12 +94,32 @@ _ALONE, _URL, _FOLLOWER = 0, 1, 2
 #: What the writer keeps of a whole list of elements: the HTML, the browser
 #: data (safe inside <script> already), and the (slot, raw URL) it left out.
 _Written_all = tuple[str, str, tuple[tuple[Slot, str], ...]]
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 #: The elements kept per app, and the longest value kept (the memo's bound).
 MEMO_SIZE = 1024
 MEMO_TEXT = 512
 #: The lists of elements kept per app, and the most text kept for one.
 HEADS_SIZE = 256
 HEADS_TEXT = 16_384
+
+
+def _keep(memo: dict[_K, _V], seen: set[int], key: _K, value: _V, size: int) -> None:
+    """Keep ``value`` at ``key`` if ``key`` was written before (its hash is in
+    ``seen``): what is written once only (a page never visited again, a new
+    note's title) takes no room and pushes nothing out. A full memo or
+    ``seen`` starts again."""
+    # Two keys of one hash only make one of them kept sooner: what is kept
+    # is found by the key itself.
+    code = hash(key)
+    if code in seen:
+        if len(memo) >= size:
+            memo.clear()
+        memo[key] = value
+        return
+    if len(seen) >= 4 * MEMO_SIZE:
+        seen.clear()
+    seen.add(code)
 
 
 class HeadWriter:
@@ -112,7 +133,8 @@ class HeadWriter:
     group number. What is written depends on nothing else but the app's
     policy, whose writer this is. A whole head is kept too, keyed on its
     elements, its JSON-LD texts, the nonce (a new one per request makes a
-    new head), the module's path and the data's opening. Each memo starts
+    new head), the module's path and the data's opening. Something is kept
+    the second time it is written (see :func:`_keep`). Each memo starts
     again when full: at most ``MEMO_SIZE`` elements with values up to
     ``MEMO_TEXT`` characters, ``HEADS_SIZE`` lists whose HTML and data take
     up to ``HEADS_TEXT`` characters, and as many heads of up to twice that.
@@ -125,6 +147,8 @@ class HeadWriter:
         #: Whole heads, keyed on everything that goes into one (not in
         #: development, which warns on every page).
         self.pages: dict[tuple[object, ...], Markup] = {}
+        #: The hashes of the keys written once: a key is kept the second time.
+        self.seen: set[int] = set()
 
     def _write(self, element: Element) -> _Written:
         slot, value, group, extra = element
@@ -169,9 +193,7 @@ class HeadWriter:
             if written is None:
                 written = self._write(element)
                 if len(element[1]) <= MEMO_TEXT:
-                    if len(memo) >= MEMO_SIZE:
-                        memo.clear()
-                    memo[element] = written
+                    _keep(memo, self.seen, element, written, MEMO_SIZE)
             html, data, part = written
             item(data)
             if part:
@@ -221,9 +243,7 @@ class HeadWriter:
                 key, texts, head_meta, nonce, data_opening, module_src, None
             )
             if len(found) <= HEADS_TEXT * 2:
-                if len(pages) >= HEADS_SIZE:
-                    pages.clear()
-                pages[page] = found
+                _keep(pages, self.seen, page, found, HEADS_SIZE)
         return found
 
     def _render(
@@ -241,9 +261,7 @@ class HeadWriter:
         if written is None:
             written = self._write_all(key)
             if len(written[0]) + len(written[1]) <= HEADS_TEXT:
-                if len(heads) >= HEADS_SIZE:
-                    heads.clear()
-                heads[key] = written
+                _keep(heads, self.seen, key, written, HEADS_SIZE)
         html, data, left = written
         if left_out is not None:
             for slot, raw in left:

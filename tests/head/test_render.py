@@ -184,12 +184,27 @@ def test_the_writers_memo_is_bounded(
     long_title = "x" * (MEMO_TEXT + 1)
     render_calls(app, {"title": long_title})
     for i in range(MEMO_SIZE + 10):
-        el = parse_head(render_calls(app, {"title": f"T{i}"}))
-        assert title(el) == f"T{i}"
+        for _ in range(2):  # what is written twice is kept
+            el = parse_head(render_calls(app, {"title": f"T{i}"}))
+            assert title(el) == f"T{i}"
     writer = get_state(app).extra["head"].writer
     assert 0 < len(writer.memo) <= MEMO_SIZE
     assert all(len(value) <= MEMO_TEXT for _, value, _, _ in writer.memo)
     assert 0 < len(writer.heads) <= HEADS_SIZE
+    assert len(writer.seen) <= 4 * MEMO_SIZE
+
+
+def test_a_head_written_once_takes_no_room(
+    app: Flask, render_calls: Callable[..., str]
+) -> None:
+    # A page never visited again (a new note each request) pushes nothing
+    # out of the writer's memos; the second visit is kept.
+    first = render_calls(app, {"title": "Once", "canonical": "/once"})
+    writer = get_state(app).extra["head"].writer
+    assert writer.memo == {} and writer.heads == {} and writer.pages == {}
+    assert render_calls(app, {"title": "Once", "canonical": "/once"}) == first
+    assert len(writer.pages) == 1 and len(writer.heads) == 1
+    assert render_calls(app, {"title": "Once", "canonical": "/once"}) == first
 
 
 def test_a_head_written_again_carries_this_requests_nonce(
