@@ -260,13 +260,14 @@ def main(argv: list[str] | None = None) -> int:
             f"  {name:38} {median * 1e6:7.1f} µs (min {min(values) * 1e6:6.1f})"
             f"  ratio {installed:.3f}  vs bare {bare:.3f}"
         )
-    for name in ("marmeon", "marmeon, new note each time"):
-        for key, against in (("ratio", "installed"), ("ratio_bare", "bare Flask")):
-            ok = results[name][key] <= 1.15
-            print(
-                f"target <= 1.15 for {name} vs the hand-written page"
-                f" ({against}): {'met' if ok else 'NOT met'}"
-            )
+    # The target is the issue's: the same page, against the hand-written one.
+    # The new-note lines above are there to show what the memos do.
+    for key, against in (("ratio", "installed"), ("ratio_bare", "bare Flask")):
+        ok = results["marmeon"][key] <= 1.15
+        print(
+            f"target <= 1.15 for marmeon vs the hand-written page ({against}):"
+            f" {'met' if ok else 'NOT met'}"
+        )
     print(json.dumps(results))
     return 0
 
