@@ -18,15 +18,24 @@ is built without arguments.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
-from typing import Any, cast
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+)
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar, cast
 
 from werkzeug.routing import Rule
 
 from .entries import LOCALE_ARG, SitemapEntry, normalize, route_arguments
 
 Provider = Callable[[], object]
+_T = TypeVar("_T")
 # How many items of an async generator one turn of the event loop takes.
 _BATCH = 1000
 
@@ -100,9 +109,53 @@ def has_provider(rule: Rule, view_func: object) -> bool:
     return find_provider(rule, view_func) is not None
 
 
-def _async_items(
-    source: AsyncIterator[Any], loop: asyncio.AbstractEventLoop
-) -> Iterator[Any]:
+class _Runner:
+    """Runs a provider's awaitables to completion on an event loop of its own.
+
+    The build is synchronous, but it may be called from a thread whose event
+    loop is already running (an app served by an async server's thread, a
+    test session driving a browser), where ``run_until_complete`` refuses to
+    start. Then the loop runs in one worker thread instead, each step in a
+    copy of the caller's context so the provider still sees its app context.
+    The loop is made only when a provider is asynchronous.
+    """
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._worker: ThreadPoolExecutor | None = None
+
+    def run(self, awaitable: Awaitable[_T]) -> _T:
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                pass
+            else:
+                self._worker = ThreadPoolExecutor(1, "flask_marmeon-sitemap")
+        coroutine = _await(awaitable)
+        if self._worker is None:
+            return self._loop.run_until_complete(coroutine)
+        context = contextvars.copy_context()
+        step = self._worker.submit(
+            context.run, self._loop.run_until_complete, coroutine
+        )
+        return step.result()
+
+    def close(self) -> None:
+        if self._loop is None:
+            return
+        try:
+            self.run(self._loop.shutdown_asyncgens())
+        finally:
+            if self._worker is not None:
+                self._worker.submit(self._loop.close).result()
+                self._worker.shutdown()
+            else:
+                self._loop.close()
+
+
+def _async_items(source: AsyncIterator[Any], runner: _Runner) -> Iterator[Any]:
     async def batch() -> tuple[list[Any], bool]:
         items: list[Any] = []
         for _ in range(_BATCH):
@@ -115,21 +168,19 @@ def _async_items(
     done = False
     try:
         while not done:
-            items, done = loop.run_until_complete(batch())
+            items, done = runner.run(batch())
             yield from items
     finally:
         aclose = getattr(source, "aclose", None)
         if not done and aclose is not None:
-            loop.run_until_complete(aclose())
+            runner.run(aclose())
 
 
-def _items(
-    result: object, loop: asyncio.AbstractEventLoop, where: str
-) -> Iterator[Any]:
+def _items(result: object, runner: _Runner, where: str) -> Iterator[Any]:
     if inspect.isawaitable(result):
-        result = loop.run_until_complete(_await(result))
+        result = runner.run(result)
     if hasattr(result, "__aiter__"):
-        yield from _async_items(result.__aiter__(), loop)
+        yield from _async_items(result.__aiter__(), runner)
         return
     if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
         raise TypeError(
@@ -139,21 +190,18 @@ def _items(
     yield from result
 
 
-async def _await(awaitable: Any) -> Any:
+async def _await(awaitable: Awaitable[_T]) -> _T:
     return await awaitable
 
 
 def provider_items(provider: Provider, where: str) -> Iterator[object]:
     """Call ``provider`` and yield its items as given, lazily (see
     :func:`entries_of`)."""
-    loop = asyncio.new_event_loop()
+    runner = _Runner()
     try:
-        yield from _items(provider(), loop, where)
+        yield from _items(provider(), runner, where)
     finally:
-        try:
-            loop.run_until_complete(loop.shutdown_asyncgens())
-        finally:
-            loop.close()
+        runner.close()
 
 
 def entries_of(provider: Provider, where: str) -> Iterator[SitemapEntry]:

@@ -211,3 +211,41 @@ def test_a_wrong_result_fails_the_build_with_a_message(
     assert record.exc_info is not None
     assert message in str(record.exc_info[1])
     assert "'/n/<int:n>'" in str(record.exc_info[1])
+
+
+def test_async_providers_work_where_an_event_loop_is_already_running(
+    app: Flask,
+) -> None:
+    # A build called from a thread whose event loop runs (an async server's
+    # thread, a test session driving a browser) cannot start a loop of its
+    # own there; the provider must still run, in its app context.
+    async def notes() -> AsyncIterator[SitemapEntry]:
+        for note_id in (1, 2):
+            yield SitemapEntry(params={"note_id": note_id})
+
+    async def pages() -> list[dict[str, Any]]:
+        await asyncio.sleep(0)
+        assert g.get("marker") is None  # a fresh g, not the caller's
+        return [{"params": {"slug": "a"}}]
+
+    app.add_url_rule(
+        "/notes/<int:note_id>",
+        "note",
+        lambda note_id: "",
+        sitemap=notes,
+        authorize=everyone,
+    )
+    app.add_url_rule(
+        "/pages/<slug>", "page", lambda slug: "", sitemap=pages, authorize=everyone
+    )
+
+    async def fetch() -> bytes:
+        asyncio.get_running_loop()  # the loop the build must not touch
+        return app.test_client().get("/sitemap.xml").data
+
+    root = etree.fromstring(asyncio.run(fetch()))
+    assert locs(root) == [
+        f"{ORIGIN}/notes/1",
+        f"{ORIGIN}/notes/2",
+        f"{ORIGIN}/pages/a",
+    ]
