@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -11,31 +10,16 @@ from browser_tools import LiveServer
 from flask import Flask
 from marmeon_site import NODE_MODULES
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-]
-
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """One Chromium for the whole run; each test gets a fresh context."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed: run `make browser-deps`.")
+def browser(browser: Any) -> Any:
+    """The session's Chromium (tests/conftest.py), once htmx and Turbo are there."""
     if not (NODE_MODULES / "htmx.org").is_dir():
         pytest.fail(
             "tests/browser/node_modules is missing: run `make browser-deps`"
             " (npm ci in tests/browser)."
         )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+    return browser
 
 
 @pytest.fixture

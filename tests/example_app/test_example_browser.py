@@ -85,17 +85,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, str]
 
 
 @pytest.fixture
-def page(live: tuple[Flask, str]) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--headless", "--no-sandbox"]
-        )
-        page = browser.new_page()
-        page.set_default_timeout(15_000)
-        yield page
-        browser.close()
+def page(live: tuple[Flask, str], browser: Any) -> Iterator[Any]:
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
 
 
 def test_boosted_visits_keep_the_head_equal_to_the_servers(
