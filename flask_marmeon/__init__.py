@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
+from importlib.metadata import version as _version
 
 from .errors import StartupError as StartupError
 from .extension import Marmeon as Marmeon
@@ -31,8 +32,8 @@ from .routing.marks import everyone as everyone
 from .sitemap.entries import SitemapEntry as SitemapEntry
 
 try:
-    __version__ = version("flask-marmeon")
-except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+    __version__ = _version("flask-marmeon")
+except _PackageNotFoundError:  # pragma: no cover - running from a bare checkout
     __version__ = "0.0.0"
 
 __all__ = [
@@ -56,7 +57,9 @@ __all__ = [
     "authenticate",
     "authorize",
     "check_routes",
+    "current_page",
     "everyone",
     "head",
+    "localized",
     "render_head",
 ]

@@ -56,6 +56,10 @@ JsonLdGraph = TypedDict(
     {"@context": JsonLdValue, "@graph": Sequence[JsonLdNode]},
     total=False,
 )
+JsonLdGraph.__doc__ = """A whole ``@graph`` block, nodes linked by their ``@id``.
+
+Its keys start with ``@``, so it is spelled in TypedDict's call form.
+"""
 
 #: What ``json_ld=`` takes: one block, or a list of blocks.
 JsonLd: TypeAlias = Union[  # noqa: UP007 (a runtime value)
