@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import contextvars
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
+from itertools import islice
 from typing import Any
 
 from flask import Flask
@@ -23,6 +24,7 @@ from ..routing.rule import is_marked
 from .entries import (
     LOCALE_ARG,
     CompiledRule,
+    IntPlan,
     Refused,
     SitemapEntry,
     compile_rule,
@@ -36,6 +38,7 @@ from .xml import (
     SitemapFile,
     UrlsetWriter,
     escape,
+    int_pieces,
     localized_elements,
     sitemap_index,
     url_element,
@@ -62,8 +65,18 @@ class Sitemap:
         return self.files[number - 1].body
 
 
-# <url> elements the hot loop collects before handing them to the writer.
+# <url> elements the general loop collects before handing them to the writer.
 _BATCH = 4096
+# Entries the planned loop takes from a provider at a time. Few, so that the
+# entries a run holds never reach the garbage collector's threshold (700
+# new container objects): a larger run makes it walk them, and now and then
+# every object of the process, which costs more than the whole build.
+_RUN = 256
+# How much text (characters) a build keeps for the dates it has seen.
+_KNOWN_TEXT = 1 << 20
+# Entries of a batch off the planned shape after which the rest of the batch
+# goes the general way at once.
+_MAX_ODD = 16
 
 
 class _Report:
@@ -117,20 +130,16 @@ def _write_route(
     report = _Report(rule)
     if not compiled.names - {LOCALE_ARG} if compiled.locales else not compiled.names:
         _write_single(compiled, provider, where, writer, over, report)
-    elif compiled.locales:
-        assert provider is not None  # the H10 checks ran before any build
-        for entry in entries_of(provider, where):
-            _write_versions(
-                compiled,
-                entry.params,
-                lastmod(entry.last_modified, where),
-                writer,
-                over,
-                report,
-            )
     else:
-        assert provider is not None
-        _write_plain(compiled, provider, where, writer, over, report)
+        assert provider is not None  # the H10 checks ran before any build
+        items = provider_items(provider, where)
+        plan = compiled.int_plan()
+        if plan is not None:
+            _write_planned(compiled, plan, items, where, writer, over, report)
+        elif compiled.locales:
+            _write_localized(compiled, items, where, writer, over, report)
+        else:
+            _write_plain(compiled, items, where, writer, over, report)
     report.log()
 
 
@@ -186,20 +195,31 @@ def _write_versions(
         over.urls += count
 
 
-def _write_plain(
+def _write_localized(
     compiled: CompiledRule,
-    provider: Provider,
+    items: Iterable[object],
     where: str,
     writer: UrlsetWriter,
     over: _Limits,
     report: _Report,
 ) -> None:
-    # The hot loop of a large sitemap, kept free of calls it can avoid: the
-    # common shapes (a SitemapEntry, a date) take none, and elements go to
-    # the writer in batches that the loop knows fit.
+    for item in items:
+        entry = item if type(item) is SitemapEntry else normalize(item, where)
+        day = lastmod(entry.last_modified, where)
+        _write_versions(compiled, entry.params, day, writer, over, report)
+
+
+def _write_plain(
+    compiled: CompiledRule,
+    items: Iterable[object],
+    where: str,
+    writer: UrlsetWriter,
+    over: _Limits,
+    report: _Report,
+) -> None:
+    # Any entry of a route that is not localized; elements go to the writer
+    # in batches that the loop knows fit.
     path_of = compiled.path
-    shortcut = compiled.int_shortcut()
-    name, before, after, taken, limit_path = shortcut or ("", "", "", frozenset(), 0)
     origin = compiled.origin
     needs_escape = compiled.needs_escape
     # Only an index names each file's latest lastmod.
@@ -211,7 +231,7 @@ def _write_plain(
     latest: str | None = None
     room_urls, room_bytes = writer.room()
     limit = min(room_urls, _BATCH)
-    for item in provider_items(provider, where):
+    for item in items:
         if full:
             over.entries += 1
             over.urls += 1
@@ -224,24 +244,18 @@ def _write_plain(
             day = when.isoformat()
         else:
             day = lastmod(when, where)
-        params = entry.params
-        value = params.get(name) if shortcut else None
-        if type(value) is int and value >= 0 and len(params) == 1:
-            path = f"{before}{value}{after}"
-        else:
-            path = ""
-        if not path or path in taken or len(path) > limit_path:
-            try:
-                path = path_of(params)
-            except Refused as refused:
-                report.refuse(refused)
-                continue
+        try:
+            path = path_of(entry.params)
+        except Refused as refused:
+            report.refuse(refused)
+            continue
+        loc = origin + path
         if needs_escape:
-            path = escape(path)
+            loc = escape(loc)
         if day is None:
-            element = f"<url><loc>{origin}{path}</loc></url>\n"
+            element = f"<url><loc>{loc}</loc></url>\n"
         else:
-            element = f"<url><loc>{origin}{path}</loc><lastmod>{day}</lastmod></url>\n"
+            element = f"<url><loc>{loc}</loc><lastmod>{day}</lastmod></url>\n"
         size = len(element) if element.isascii() else len(element.encode())
         if count >= limit or pending_bytes + size > room_bytes:
             # A batch is done, or the file is full.
@@ -268,6 +282,139 @@ def _write_plain(
         if track and day is not None and (latest is None or day > latest):
             latest = day
     writer.extend(pending, latest)
+
+
+# A marker for "no entry": the batch was read to its end.
+_END = object()
+
+_Written = tuple[tuple[str, ...], "str | None"]
+
+
+def _write_planned(
+    compiled: CompiledRule,
+    plan: IntPlan,
+    items: Iterable[object],
+    where: str,
+    writer: UrlsetWriter,
+    over: _Limits,
+    report: _Report,
+) -> None:
+    # The hot loop of a large sitemap: entries of the plan's shape (see
+    # IntPlan) need no check beyond a few comparisons, and the text of their
+    # <url> elements is the value's digits joined by pieces written once per
+    # date. Runs of such entries go to the writer whole when they fit; any
+    # other entry, and a run that does not fit, goes the general way, which
+    # writes exactly what this loop would and knows the limits. Nothing is
+    # reported or written before a run is known to fit.
+    general: Callable[..., None] = (
+        _write_localized if compiled.locales else _write_plain
+    )
+    origin = compiled.origin
+    name = plan.name
+    bound = plan.bound
+    taken = plan.taken
+    per_entry = len(plan.versions)
+    xhtml = plan.default is not None
+    track = writer.split
+    entry_type = SitemapEntry
+    date_type = date
+    bare: _Written = (int_pieces(origin, plan, None), None)
+    # A site's pages share few dates: the text of each date (or, for a
+    # datetime, of its day) is made once, as long as the memo stays small.
+    known: dict[object, _Written] = {}
+    known_get = known.get
+    room = _KNOWN_TEXT // (sum(map(len, bare[0])) + 30 * per_entry)
+
+    def written(when: object) -> _Written:
+        key: object = when if type(when) is date else None
+        day = lastmod(when, where)
+        if day is None:
+            return bare
+        if key is None:
+            key = day
+            found = known_get(day)
+            if found is not None:
+                return found
+        found = (int_pieces(origin, plan, day), day)
+        if len(known) < room:
+            known[key] = found
+        return found
+
+    source = iter(items)
+    while True:
+        room_urls, _ = writer.room()
+        size = min(room_urls // per_entry, _RUN)
+        chunk = list(islice(source, size or _RUN))
+        if not chunk:
+            break
+        if not size or over.full:
+            general(compiled, chunk, where, writer, over, report)
+            continue
+        rest = iter(chunk)
+        done = odd = 0
+        while True:
+            pending: list[str] = []
+            append = pending.append
+            latest: str | None = None
+            item: object = _END
+            for item in rest:
+                if type(item) is entry_type:
+                    params = item.params
+                    when = item.last_modified
+                elif (
+                    type(item) is dict
+                    and len(item) == 2
+                    and "params" in item
+                    and "last_modified" in item
+                ):
+                    params = item["params"]
+                    when = item["last_modified"]
+                else:
+                    break
+                if type(params) is not dict or len(params) != 1:
+                    break
+                value = params.get(name)
+                if (
+                    type(value) is not int
+                    or value < 0
+                    or value >= bound
+                    or value in taken
+                ):
+                    break
+                if type(when) is date_type:
+                    pieces, day = known_get(when) or written(when)
+                elif when is None:
+                    pieces, day = bare
+                else:
+                    pieces, day = written(when)
+                append(str(value).join(pieces))
+                if track and day is not None and (latest is None or day > latest):
+                    latest = day
+            else:
+                item = _END
+            if pending:
+                data = "".join(pending).encode()
+                urls_left, bytes_left = writer.room()
+                if (
+                    not over.full
+                    and len(pending) * per_entry <= urls_left
+                    and len(data) <= bytes_left
+                ):
+                    writer.extend_data(
+                        data, len(pending) * per_entry, latest, xhtml=xhtml
+                    )
+                else:
+                    run = chunk[done : done + len(pending)]
+                    general(compiled, run, where, writer, over, report)
+                done += len(pending)
+            if item is _END:
+                break
+            done += 1
+            odd += 1
+            if odd >= _MAX_ODD:
+                general(compiled, chunk[done - 1 :], where, writer, over, report)
+                break
+            general(compiled, (item,), where, writer, over, report)
 
 
 def _build(app: Flask) -> Sitemap:

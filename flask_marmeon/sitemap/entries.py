@@ -35,7 +35,7 @@ MAX_LOC_LENGTH = 2048
 _STATIC_SAFE = "!$&'()*+,/:;=@"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class SitemapEntry:
     """One page of a route in the sitemap.
 
@@ -47,6 +47,26 @@ class SitemapEntry:
 
     params: Mapping[str, Any] = field(default_factory=dict)
     last_modified: date | None = None
+
+    # A provider makes one entry per page, so the constructor is on the hot
+    # path of every build: this one stores the two slots directly, about a
+    # third cheaper than the generated one, which goes through the frozen
+    # class's object.__setattr__ by name.
+    def __init__(
+        self,
+        params: Mapping[str, Any] | None = None,
+        last_modified: date | None = None,
+    ) -> None:
+        _set_params(self, {} if params is None else params)
+        _set_last_modified(self, last_modified)
+
+
+_set_params: Callable[[SitemapEntry, object], None] = SitemapEntry.__dict__[
+    "params"
+].__set__
+_set_last_modified: Callable[[SitemapEntry, object], None] = SitemapEntry.__dict__[
+    "last_modified"
+].__set__
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,12 +223,17 @@ def _path_trace(rule: Rule) -> list[tuple[bool, str]]:
     return trace
 
 
-def _segments(rule: Rule) -> list[str | None] | None:
+def _segments(
+    rule: Rule, fixed: Mapping[str, str] | None = None
+) -> list[str | None] | None:
     """The rule's path segments, a segment with an argument as None; None when
-    an argument can span several segments."""
+    an argument can span several segments. ``fixed`` gives the text of
+    arguments whose value is known (a localized rule's locale)."""
     text: list[str] = []
     for dynamic, data in _path_trace(rule):
-        if dynamic:
+        if dynamic and fixed is not None and data in fixed:
+            text.append(fixed[data])
+        elif dynamic:
             if not rule._converters[data].part_isolating:
                 return None
             text.append("\0")
@@ -225,12 +250,15 @@ def _could_share(one: list[str | None] | None, two: list[str | None] | None) -> 
     return all(a is None or b is None or a == b for a, b in zip(one, two, strict=True))
 
 
-def _literal_prefix(rule: Rule) -> str:
-    """The rule's path up to its first argument."""
+def _literal_prefix(rule: Rule, fixed: Mapping[str, str] | None = None) -> str:
+    """The rule's path up to its first argument (whose value ``fixed`` does
+    not give)."""
     prefix = ""
     for dynamic, data in _path_trace(rule):
         if dynamic:
-            break
+            if fixed is None or data not in fixed:
+                break
+            data = fixed[data]
         prefix += data
     return prefix
 
@@ -271,6 +299,11 @@ class CompiledRule:
     locales: tuple[str, ...] = ()
     #: Whether a path may hold a character XML escapes (``&`` or ``'``).
     needs_escape: bool = True
+    #: For a localized rule, ``(static_rivals, rivals)`` of each locale's
+    #: addresses, which start with the locale: only the routes those
+    #: addresses could meet (usually none), where :attr:`static_rivals` and
+    #: :attr:`rivals` hold every route that any locale's could.
+    locale_rivals: tuple[tuple[frozenset[str], re.Pattern[str] | None], ...] = ()
 
     def path(self, params: Mapping[str, Any]) -> str:
         """The encoded path of ``params``; raises :class:`Refused` saying why."""
@@ -342,22 +375,105 @@ class CompiledRule:
         """The full address of ``params`` (not localized)."""
         return self.origin + self.path(params)
 
-    def int_shortcut(self) -> tuple[str, str, str, frozenset[str], int] | None:
-        """For a rule with one plain int argument whose addresses no route
-        with arguments could take: (name, text before, text after, paths of
-        routes without arguments, longest path). A non-negative int value
-        then makes ``before + str(value) + after``, valid unless it is one of
-        those paths or too long; anything else goes through :meth:`path`.
-        None for other rules."""
+    def int_plan(self) -> IntPlan | None:
+        """The plan of the commonest shape, or None: a rule whose only
+        argument (after a localized rule's locale, its first segment) is a
+        plain int and whose addresses no route with arguments could take.
+        See :class:`IntPlan`."""
         args = self.args
-        if len(args) != 1 or not args[0].plain_int:
+        parts = self.parts
+        if self.match_always:
             return None
-        if self.match_always or self.rivals is not None:
+        if self.locales:
+            if (
+                len(args) != 2
+                or args[0].name != LOCALE_ARG
+                or parts[0] != "/"
+                or len(parts) != 5
+                or len(self.locale_rivals) != len(self.locales)
+                or any(rivals is not None for _, rivals in self.locale_rivals)
+            ):
+                return None
+            rest = parts[2]
+            assert rest is not None
+            befores = [f"/{tag.lower()}{rest}" for tag in self.locales]
+            rival_sets = [static for static, _ in self.locale_rivals]
+            hreflangs: tuple[str, ...] = self.locales
+            default: str | None = rest
+        else:
+            if len(args) != 1 or self.rivals is not None:
+                return None
+            befores = [parts[0] or ""]
+            rival_sets = [self.static_rivals]
+            hreflangs = ("",)
+            default = None
+        arg = args[-1]
+        after = parts[-1]
+        assert after is not None
+        # The XML writer marks the value's place with a NUL, which no encoded
+        # path holds (nor, in practice, an origin or a locale).
+        texts = (self.origin, after, *befores, *hreflangs)
+        if not arg.plain_int or any("\0" in text for text in texts):
             return None
-        before, _, after = self.parts
-        assert before is not None and after is not None
-        limit = MAX_LOC_LENGTH - len(self.origin)
-        return args[0].name, before, after, self.static_rivals, limit
+        # An address is at most MAX_LOC_LENGTH long: so many digits fit.
+        digits = (
+            MAX_LOC_LENGTH
+            - len(self.origin)
+            - max(len(before) for before in befores)
+            - len(after)
+        )
+        taken: set[int] = set()
+        decoded_after = unquote(after)
+        for before, static in zip(befores, rival_sets, strict=True):
+            decoded_before = unquote(before)
+            for path in static:
+                middle = path[len(decoded_before) : len(path) - len(decoded_after)]
+                if (
+                    len(path) > len(decoded_before) + len(decoded_after)
+                    and path.startswith(decoded_before)
+                    and path.endswith(decoded_after)
+                    and middle.isascii()
+                    and middle.isdigit()
+                    and str(int(middle)) == middle
+                ):
+                    taken.add(int(middle))
+        return IntPlan(
+            name=arg.name,
+            bound=10**digits if digits > 0 else 0,
+            taken=frozenset(taken),
+            versions=tuple(zip(hreflangs, befores, strict=True)),
+            after=after,
+            default=default,
+        )
+
+
+@dataclass(frozen=True)
+class IntPlan:
+    """How to write the entries of the commonest shape without checks per
+    entry: ``/notes/<int:note_id>``, or ``/<locale>/notes/<int:note_id>``.
+
+    An entry whose params are exactly ``{name: value}`` with an int ``value``
+    in ``range(bound)`` and not in ``taken`` passes every check of
+    :meth:`CompiledRule.path` (digits need no encoding, no decoding, hold no
+    dot segment or slash, no other route can take the address, which is
+    short enough), and its versions' paths are ``before + str(value) +
+    after``. Any other entry goes through :func:`expand`.
+    """
+
+    #: The int argument.
+    name: str
+    #: Values from ``bound`` on make an address longer than the format allows.
+    bound: int
+    #: Values whose address (of some version) a route without arguments takes.
+    taken: frozenset[int]
+    #: ``(hreflang, before)`` of each version, in the order of the locales;
+    #: hreflang is "" for a rule that is not localized.
+    versions: tuple[tuple[str, str], ...]
+    #: The path's text after the value (encoded).
+    after: str
+    #: The text before the value of the x-default address (a localized
+    #: rule's path without its locale), else None.
+    default: str | None
 
 
 def expand(compiled: CompiledRule, params: Mapping[str, Any]) -> tuple[Version, ...]:
@@ -393,10 +509,13 @@ def expand(compiled: CompiledRule, params: Mapping[str, Any]) -> tuple[Version, 
     else:
         locs = []
         others = locales
-    static_rivals = compiled.static_rivals
-    rivals = compiled.rivals
     limit = MAX_LOC_LENGTH - len(origin)
-    for tag in others:
+    per_locale = compiled.locale_rivals or [
+        (compiled.static_rivals, compiled.rivals)
+    ] * len(locales)
+    for tag, (static_rivals, rivals) in zip(
+        others, per_locale[len(locales) - len(others) :], strict=True
+    ):
         other = f"/{tag.lower()}{rest}"
         decoded = unquote(other) if "%" in other else other
         if (
@@ -421,7 +540,7 @@ def expand(compiled: CompiledRule, params: Mapping[str, Any]) -> tuple[Version, 
 def _int_rest(compiled: CompiledRule, params: Mapping[str, Any]) -> str | None:
     """The common localized shape, ``/<locale>TEXT<int:x>TEXT`` with a
     non-negative int: the path after the locale, which needs no check beyond
-    the per-locale ones (as in :meth:`CompiledRule.int_shortcut`). None for
+    the per-locale ones (as in :meth:`CompiledRule.int_plan`). None for
     anything else, which goes through :meth:`CompiledRule.path`."""
     args = compiled.args
     if len(args) != 2 or len(params) != 1 or compiled.match_always:
@@ -509,6 +628,23 @@ def compile_rule(
         and _prefixes_meet(own_prefix, _literal_prefix(other))
     ]
     localized = is_localized(rule)
+    locale_rivals: list[tuple[frozenset[str], re.Pattern[str] | None]] = []
+    if localized and locales and LOCALE_ARG in rule._converters:
+        for tag in locales:
+            fixed = {LOCALE_ARG: tag.lower()}
+            own_segments = _segments(rule, fixed)
+            prefix = _literal_prefix(rule, fixed)
+            locale_rivals.append(
+                _rivals_of(
+                    [
+                        other
+                        for other in others
+                        if _could_share(own_segments, _segments(other))
+                        and _prefixes_meet(prefix, _literal_prefix(other))
+                    ]
+                )
+            )
+    static_rivals, rivals = _rivals_of(others)
     static_text = "".join(part for part in parts if part is not None)
     # A localized rule's locale is a BCP 47 tag: letters, digits and "-".
     needs_escape = any(
@@ -520,17 +656,27 @@ def compile_rule(
         parts=tuple(parts),
         args=tuple(args),
         names=route_arguments(rule) if not localized else frozenset(rule._converters),
-        static_rivals=frozenset(
-            "".join(data for _, data in _path_trace(other))
-            for other in others
-            if not other._converters
-        ),
-        rivals=_union([_pattern(other) for other in others if other._converters]),
+        static_rivals=static_rivals,
+        rivals=rivals,
         match_always=match_always,
         url_map=url_map,
         locales=locales if localized else (),
         needs_escape=needs_escape,
+        locale_rivals=tuple(locale_rivals) if localized else (),
     )
+
+
+def _rivals_of(
+    others: list[Rule],
+) -> tuple[frozenset[str], re.Pattern[str] | None]:
+    """The paths of the routes without arguments among ``others``, and one
+    pattern for the addresses of the others."""
+    static = frozenset(
+        "".join(data for _, data in _path_trace(other))
+        for other in others
+        if not other._converters
+    )
+    return static, _union([_pattern(other) for other in others if other._converters])
 
 
 def _union(patterns: list[str]) -> re.Pattern[str] | None:

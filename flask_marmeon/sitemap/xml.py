@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .entries import Version
+from .entries import IntPlan, Version
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
@@ -80,6 +80,44 @@ def localized_elements(
     if lastmod is not None:
         links = f"<lastmod>{lastmod}</lastmod>{links}"
     return [f"<url><loc>{loc}</loc>{links}</url>\n" for loc in locs]
+
+
+def int_pieces(origin: str, plan: IntPlan, lastmod: str | None) -> tuple[str, ...]:
+    """The escaped text around the value in the ``<url>`` elements of an entry
+    of ``plan``: ``str(value).join(pieces)`` writes them all, the same as
+    :func:`url_element` (one version) or :func:`localized_elements` (each
+    locale's, with the links) would. The value's digits need no escaping,
+    and every other text is escaped here, once per route and date.
+    """
+    after = escape(plan.after)
+    date = "" if lastmod is None else f"<lastmod>{lastmod}</lastmod>"
+    # A NUL stands for the value.
+    links = "".join(
+        [
+            f'<xhtml:link rel="alternate" hreflang="{escape(hreflang)}"'
+            f' href="{escape(origin + before)}\0{after}"/>'
+            for hreflang, before in plan.versions
+        ]
+    )
+    if plan.default is not None:
+        links += (
+            '<xhtml:link rel="alternate" hreflang="x-default"'
+            f' href="{escape(origin + plan.default)}\0{after}"/>'
+        )
+    else:
+        links = ""
+    text = "".join(
+        [
+            f"<url><loc>{escape(origin + before)}\0{after}</loc>{date}{links}</url>\n"
+            for _, before in plan.versions
+        ]
+    )
+    pieces = tuple(text.split("\0"))
+    # CompiledRule.int_plan makes no plan where a text holds a NUL.
+    assert len(pieces) == 1 + len(plan.versions) * (
+        1 + (len(plan.versions) + 1 if links else 0)
+    )
+    return pieces
 
 
 @dataclass(frozen=True)
@@ -160,6 +198,18 @@ class UrlsetWriter:
         self._urls += len(elements)
         if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
             self._lastmod = lastmod
+
+    def extend_data(
+        self, data: bytes, urls: int, lastmod: str | None, *, xhtml: bool
+    ) -> None:
+        """Append the encoded ``<url>`` elements of :meth:`room`'s size;
+        ``lastmod`` is the latest of theirs, ``xhtml`` whether they hold links."""
+        self._body += data
+        self._urls += urls
+        if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
+            self._lastmod = lastmod
+        if xhtml:
+            self._xhtml = True
 
     def next_file(self) -> bool:
         """Start a new file when splitting (True); False when not splitting."""
