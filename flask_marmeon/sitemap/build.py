@@ -38,7 +38,7 @@ from .xml import (
     SitemapFile,
     UrlsetWriter,
     escape,
-    int_pieces,
+    int_pieces_of,
     localized_elements,
     sitemap_index,
     url_element,
@@ -318,7 +318,8 @@ def _write_planned(
     track = writer.split
     entry_type = SitemapEntry
     date_type = date
-    bare: _Written = (int_pieces(origin, plan, None), None)
+    pieces_of = int_pieces_of(origin, plan)
+    bare: _Written = (pieces_of(None), None)
     # A site's pages share few dates: the text of each date (or, for a
     # datetime, of its day) is made once, as long as the memo stays small.
     known: dict[object, _Written] = {}
@@ -335,7 +336,7 @@ def _write_planned(
             found = known_get(day)
             if found is not None:
                 return found
-        found = (int_pieces(origin, plan, day), day)
+        found = (pieces_of(day), day)
         if len(known) < room:
             known[key] = found
         return found

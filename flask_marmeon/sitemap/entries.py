@@ -410,10 +410,11 @@ class CompiledRule:
         arg = args[-1]
         after = parts[-1]
         assert after is not None
-        # The XML writer marks the value's place with a NUL, which no encoded
-        # path holds (nor, in practice, an origin or a locale).
+        # The XML writer marks the value's place with a NUL and the day's
+        # with a \x01, which no encoded path holds (nor, in practice, an
+        # origin or a locale).
         texts = (self.origin, after, *befores, *hreflangs)
-        if not arg.plain_int or any("\0" in text for text in texts):
+        if not arg.plain_int or any("\0" in text or "\x01" in text for text in texts):
             return None
         # An address is at most MAX_LOC_LENGTH long: so many digits fit.
         digits = (

@@ -176,18 +176,22 @@ def _async_items(source: AsyncIterator[Any], runner: _Runner) -> Iterator[Any]:
             runner.run(aclose())
 
 
+def _check_iterable(result: object, where: str) -> Iterable[Any]:
+    if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
+        raise TypeError(
+            f"The sitemap provider of {where} returned {result!r}; expected a"
+            " list, a generator, an async generator or a coroutine of entries."
+        )
+    return result
+
+
 def _items(result: object, runner: _Runner, where: str) -> Iterator[Any]:
     if inspect.isawaitable(result):
         result = runner.run(result)
     if hasattr(result, "__aiter__"):
         yield from _async_items(result.__aiter__(), runner)
         return
-    if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
-        raise TypeError(
-            f"The sitemap provider of {where} returned {result!r}; expected a"
-            " list, a generator, an async generator or a coroutine of entries."
-        )
-    yield from result
+    yield from _check_iterable(result, where)
 
 
 async def _await(awaitable: Awaitable[_T]) -> _T:
@@ -195,11 +199,23 @@ async def _await(awaitable: Awaitable[_T]) -> _T:
 
 
 def provider_items(provider: Provider, where: str) -> Iterator[object]:
-    """Call ``provider`` and yield its items as given, lazily (see
-    :func:`entries_of`)."""
+    """Call ``provider`` and give its items as given, lazily (see
+    :func:`entries_of`).
+
+    A synchronous provider's own iterator is given as it is, with no layer
+    between it and the build's loop (each layer costs every entry a step);
+    an asynchronous one's items come from an event loop of the build's own.
+    """
+    result = provider()
+    if not inspect.isawaitable(result) and not hasattr(result, "__aiter__"):
+        return iter(_check_iterable(result, where))
+    return _run_items(result, where)
+
+
+def _run_items(result: object, where: str) -> Iterator[object]:
     runner = _Runner()
     try:
-        yield from _items(provider(), runner, where)
+        yield from _items(result, runner, where)
     finally:
         runner.close()
 

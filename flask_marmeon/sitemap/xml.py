@@ -6,7 +6,7 @@ value never breaks the file; nothing is built with templates.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .entries import IntPlan, Version
@@ -120,6 +120,26 @@ def int_pieces(origin: str, plan: IntPlan, lastmod: str | None) -> tuple[str, ..
     return pieces
 
 
+# Stands for the day in int_pieces_of's text (no text of a plan holds it).
+_DAY = "\x01"
+
+
+def int_pieces_of(
+    origin: str, plan: IntPlan
+) -> Callable[[str | None], tuple[str, ...]]:
+    """:func:`int_pieces` for one route: its text is escaped once, and each
+    date only fills in its day."""
+    bare = int_pieces(origin, plan, None)
+    marked = int_pieces(origin, plan, _DAY)
+
+    def pieces(lastmod: str | None) -> tuple[str, ...]:
+        if lastmod is None:
+            return bare
+        return tuple([piece.replace(_DAY, lastmod) for piece in marked])
+
+    return pieces
+
+
 @dataclass(frozen=True)
 class SitemapFile:
     """One finished ``<urlset>`` file."""
@@ -146,7 +166,11 @@ class UrlsetWriter:
         self.max_body = max_bytes - len(_HEAD) - len(_URLSET_XHTML) - len(_URLSET_END)
         self.split = split
         self.files: list[SitemapFile] = []
-        self._body = bytearray()
+        # The current file's encoded elements, joined once when it is done:
+        # growing one buffer instead copies it (and touches fresh memory)
+        # again and again, which costs more than writing the elements.
+        self._parts: list[bytes] = []
+        self._size = 0
         self._urls = 0
         self._lastmod: str | None = None
         self._xhtml = False
@@ -157,14 +181,12 @@ class UrlsetWriter:
         count = len(elements)
         if count > self.max_urls or len(data) > self.max_body:
             return False
-        if (
-            self._urls + count > self.max_urls
-            or len(self._body) + len(data) > self.max_body
-        ):
+        if self._urls + count > self.max_urls or self._size + len(data) > self.max_body:
             if not self.split:
                 return False
             self._finish_file()
-        self._body += data
+        self._parts.append(data)
+        self._size += len(data)
         self._urls += count
         if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
             self._lastmod = lastmod
@@ -175,11 +197,12 @@ class UrlsetWriter:
     def add_one(self, element: str, lastmod: str | None) -> bool:
         """:meth:`add` for a single ``<url>`` element without alternates."""
         data = element.encode()
-        if self._urls >= self.max_urls or len(self._body) + len(data) > self.max_body:
+        if self._urls >= self.max_urls or self._size + len(data) > self.max_body:
             if not self.split or len(data) > self.max_body:
                 return False
             self._finish_file()
-        self._body += data
+        self._parts.append(data)
+        self._size += len(data)
         self._urls += 1
         if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
             self._lastmod = lastmod
@@ -187,14 +210,16 @@ class UrlsetWriter:
 
     def room(self) -> tuple[int, int]:
         """URLs and bytes the current file still takes."""
-        return self.max_urls - self._urls, self.max_body - len(self._body)
+        return self.max_urls - self._urls, self.max_body - self._size
 
     def extend(self, elements: list[str], lastmod: str | None) -> None:
         """Append ``<url>`` elements (without alternates) that :meth:`room`
         said fit; ``lastmod`` is the latest of theirs."""
         if not elements:
             return
-        self._body += "".join(elements).encode()
+        data = "".join(elements).encode()
+        self._parts.append(data)
+        self._size += len(data)
         self._urls += len(elements)
         if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
             self._lastmod = lastmod
@@ -204,7 +229,8 @@ class UrlsetWriter:
     ) -> None:
         """Append the encoded ``<url>`` elements of :meth:`room`'s size;
         ``lastmod`` is the latest of theirs, ``xhtml`` whether they hold links."""
-        self._body += data
+        self._parts.append(data)
+        self._size += len(data)
         self._urls += urls
         if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
             self._lastmod = lastmod
@@ -221,11 +247,12 @@ class UrlsetWriter:
 
     def _finish_file(self) -> None:
         opening = _URLSET_XHTML if self._xhtml else _URLSET
-        self._body += _URLSET_END.encode()
-        # bytes + bytearray is bytes: one copy, so the build peaks near
-        # twice the file's size.
-        body: bytes = (_HEAD + opening).encode() + self._body
-        self._body = bytearray()
+        # One copy, so the build peaks near twice the file's size.
+        body = b"".join(
+            [(_HEAD + opening).encode(), *self._parts, _URLSET_END.encode()]
+        )
+        self._parts = []
+        self._size = 0
         self.files.append(SitemapFile(body, self._urls, self._lastmod))
         self._urls = 0
         self._lastmod = None
