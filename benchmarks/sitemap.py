@@ -5,7 +5,9 @@ Every contender serves ``/sitemap.xml`` for one parametrized route
 (``/notes/<int:note_id>``) whose provider yields 50,000 entries, each with a
 date, through its framework's test client, with a fresh cache every round.
 flask_marmeon's time includes its 404 checks of every address. Each file is
-checked: it must hold every one of the 50,000 URLs.
+checked: it must hold every one of the 50,000 URLs, each with its own date,
+and nothing else. The rounds take turns (one of each contender, then the
+next), so a busy moment of the machine falls on all of them alike.
 
 Peak memory of flask_marmeon's build is measured apart (tracemalloc slows
 Python down), against the size of the file.
@@ -35,7 +37,15 @@ from flask import Flask
 from flask_marmeon import Marmeon, SitemapEntry, everyone
 
 ORIGIN = "https://notes.example"
-_URL = re.compile(rb"<url>\s*<loc>\s*([^<\s]+)\s*</loc>")
+# One <url>: its loc, its lastmod if any, and its links (the contenders lay
+# their XML out differently; all of them write the elements in this order).
+_URL = re.compile(
+    rb"<url>\s*<loc>\s*([^<\s]+)\s*</loc>\s*"
+    rb"(?:<lastmod>\s*([^<\s]+)\s*</lastmod>\s*)?"
+    rb"((?:<xhtml:link\b[^>]*/>\s*)*)</url>"
+)
+_HREFLANG = re.compile(rb'\bhreflang="([^"]*)"')
+_HREF = re.compile(rb'\bhref="([^"]*)"')
 
 
 def note_dates(count: int) -> list[date]:
@@ -43,14 +53,34 @@ def note_dates(count: int) -> list[date]:
     return [start + timedelta(days=n % 700) for n in range(count)]
 
 
-def check(name: str, body: bytes, count: int) -> None:
-    """Fail unless ``body`` names /notes/1 ... /notes/<count>, each once."""
-    locs = _URL.findall(body)
-    ids = sorted(int(loc.rsplit(b"/", 1)[1]) for loc in locs)
-    if ids != list(range(1, count + 1)):
-        raise SystemExit(f"{name} wrote {len(locs)} URLs, not the {count} expected")
-    if body.count(b"<lastmod>") != count:
-        raise SystemExit(f"{name} did not write a lastmod for every URL")
+def fail(
+    name: str, body: bytes, found: list[Any], expected: list[Any], what: str
+) -> None:
+    """Stop the benchmark: ``name``'s file is not the expected one."""
+    wrong = next(
+        (
+            f"; wrote {a!r} where {b!r} was expected"
+            for a, b in zip(found, expected, strict=False)
+            if a != b
+        ),
+        "",
+    )
+    raise SystemExit(
+        f"{name} wrote {body.count(b'<url>')} URLs; expected exactly"
+        f" {len(expected)}, {what}{wrong}"
+    )
+
+
+def check(name: str, body: bytes, dates: list[date]) -> None:
+    """Fail unless ``body`` names /notes/1 ... /notes/<count> at ORIGIN, each
+    once with its date, and nothing else."""
+    found = sorted((loc, day) for loc, day, _ in _URL.findall(body))
+    expected = sorted(
+        (f"{ORIGIN}/notes/{n}".encode(), day.isoformat().encode())
+        for n, day in enumerate(dates, start=1)
+    )
+    if found != expected or body.count(b"<url>") != len(expected):
+        fail(name, body, found, expected, "each with its date")
 
 
 # -- flask_marmeon -------------------------------------------------------------
@@ -188,14 +218,35 @@ def django_sitemaps(count: int, dates: list[date]) -> Callable[[], bytes]:
 # -- running -------------------------------------------------------------------
 
 
-def timed(run: Callable[[], bytes], rounds: int) -> tuple[list[float], bytes]:
-    body = run()  # warm-up: imports, templates, first-request work
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        body = run()
-        times.append(time.perf_counter() - start)
-    return times, body
+def timed(
+    contenders: dict[str, tuple[Callable[[], bytes], int]],
+) -> dict[str, tuple[list[float], bytes]]:
+    """Each contender's times (``rounds`` of its own) and last body; the
+    rounds take turns, after one warm-up each (imports, templates,
+    first-request work)."""
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    bodies = {name: run() for name, (run, _) in contenders.items()}
+    for turn in range(max(rounds for _, rounds in contenders.values())):
+        for name, (run, rounds) in contenders.items():
+            if turn < rounds:
+                start = time.perf_counter()
+                bodies[name] = run()
+                times[name].append(time.perf_counter() - start)
+    return {name: (times[name], bodies[name]) for name in contenders}
+
+
+def report(results: dict[str, tuple[list[float], bytes]], urls: int) -> float:
+    """Print each contender's median and its ratio to flask_marmeon's; return
+    flask_marmeon's median."""
+    ours = statistics.median(results["flask_marmeon"][0])
+    for name, (times, body) in results.items():
+        median = statistics.median(times)
+        print(
+            f"  {name:<18} {median:8.3f} s  {median / urls * 1e6:6.2f} us/URL"
+            f"  {median / ours:6.1f}x  (min {min(times):.3f} s, {len(times)}"
+            f" round{'s' if len(times) > 1 else ''}, {len(body):,} bytes)"
+        )
+    return ours
 
 
 def peak_memory(run: Callable[[], bytes]) -> tuple[int, int]:
@@ -227,28 +278,29 @@ def main() -> None:
     dates = note_dates(count)
 
     run_marmeon, _ = marmeon(count, dates)
-    contenders: dict[str, Callable[[], bytes]] = {"flask_marmeon": run_marmeon}
+    contenders = {"flask_marmeon": (run_marmeon, args.rounds)}
     for name, make in (
         ("Django sitemaps", django_sitemaps),
         ("Flask-Sitemap", flask_sitemap),
         ("flask-sitemapper", flask_sitemapper),
     ):
-        contenders[name] = make(count, dates)
+        contenders[name] = (make(count, dates), args.rounds)
 
-    results: dict[str, float] = {}
-    print(f"{count} URLs, {args.rounds} rounds, median seconds per /sitemap.xml")
-    for name, run in contenders.items():
-        times, body = timed(run, args.rounds)
-        check(name, body, count)
-        results[name] = statistics.median(times)
-        print(
-            f"  {name:<18} {results[name]:8.3f} s"
-            f"  {results[name] / count * 1e6:6.2f} us/URL"
-            f"  (min {min(times):.3f} s, {len(body):,} bytes)"
-        )
-    ours = results.pop("flask_marmeon")
-    fastest_name = min(results, key=results.__getitem__)
-    speedup = results[fastest_name] / ours
+    print(
+        f"{count} URLs, {args.rounds} rounds taking turns, median seconds per"
+        " /sitemap.xml and its ratio to flask_marmeon's"
+    )
+    results = timed(contenders)
+    for name, (_, body) in results.items():
+        check(name, body, dates)
+    ours = report(results, count)
+    others = {
+        name: statistics.median(times)
+        for name, (times, _) in results.items()
+        if name != "flask_marmeon"
+    }
+    fastest_name = min(others, key=others.__getitem__)
+    speedup = others[fastest_name] / ours
     print(
         f"flask_marmeon is {speedup:.1f} times faster than the fastest other"
         f" ({fastest_name}); target at least 5: {'met' if speedup >= 5 else 'MISSED'}"
@@ -273,21 +325,38 @@ def main() -> None:
 # takes seconds); flask_marmeon's time is the median of --rounds.
 
 LOCALES = ["en", "de-AT"]
-_LINK = re.compile(rb"<xhtml:link[^>]*/>")
+_LINK = re.compile(rb"<xhtml:link\b[^>]*/>")
 
 
-def check_localized(name: str, body: bytes, count: int) -> None:
-    """Fail unless ``body`` names every note in each locale with three links."""
-    locs = _URL.findall(body)
-    expected = sorted(
-        f"/{locale.lower()}/notes/{n}".encode()
-        for locale in LOCALES
-        for n in range(1, count + 1)
-    )
-    if sorted(loc[len(ORIGIN) :] for loc in locs) != expected:
-        raise SystemExit(f"{name} wrote {len(locs)} URLs, not the {len(expected)}")
-    if len(_LINK.findall(body)) != 3 * len(expected):
-        raise SystemExit(f"{name} did not write three links for every URL")
+def check_localized(name: str, body: bytes, dates: list[date]) -> None:
+    """Fail unless ``body`` names every note in each locale, each with its date
+    and the links to both versions and x-default (hreflang in any case), and
+    nothing else."""
+    found = []
+    for loc, day, links in _URL.findall(body):
+        versions = frozenset(
+            (_HREFLANG.findall(link)[0].lower(), _HREF.findall(link)[0])
+            for link in _LINK.findall(links)
+        )
+        found.append((loc, day, versions, links.count(b"<xhtml:link")))
+    expected = []
+    for n, day in enumerate(dates, start=1):
+        versions = frozenset(
+            [
+                *(
+                    (tag.lower().encode(), f"{ORIGIN}/{tag.lower()}/notes/{n}".encode())
+                    for tag in LOCALES
+                ),
+                (b"x-default", f"{ORIGIN}/notes/{n}".encode()),
+            ]
+        )
+        for tag in LOCALES:
+            loc = f"{ORIGIN}/{tag.lower()}/notes/{n}".encode()
+            expected.append((loc, day.isoformat().encode(), versions, 3))
+    found.sort()
+    expected.sort()
+    if found != expected or body.count(b"<url>") != len(expected):
+        fail(name, body, found, expected, "each with its date and three links")
 
 
 def marmeon_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
@@ -391,20 +460,13 @@ def main_localized(count: int, rounds: int) -> None:
         f"{count} entries x {len(LOCALES)} locales = {2 * count} URLs with 3 links"
         " each, seconds per /sitemap.xml"
     )
-    results: dict[str, float] = {}
-    for name, run, n in (
-        ("flask_marmeon", run_marmeon, rounds),
-        ("Django sitemaps", run_django, 1),
-    ):
-        times, body = timed(run, n)
-        check_localized(name, body, count)
-        results[name] = statistics.median(times)
-        print(
-            f"  {name:<18} {results[name]:8.3f} s"
-            f"  {results[name] / (2 * count) * 1e6:6.2f} us/URL"
-            f"  (min {min(times):.3f} s, {len(body):,} bytes)"
-        )
-    speedup = results["Django sitemaps"] / results["flask_marmeon"]
+    results = timed(
+        {"flask_marmeon": (run_marmeon, rounds), "Django sitemaps": (run_django, 1)}
+    )
+    for name, (_, body) in results.items():
+        check_localized(name, body, dates)
+    ours = report(results, 2 * count)
+    speedup = statistics.median(results["Django sitemaps"][0]) / ours
     print(
         f"flask_marmeon is {speedup:.1f} times faster than Django;"
         f" target at least 30: {'met' if speedup >= 30 else 'MISSED'}"
