@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextvars
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from itertools import islice
@@ -23,10 +23,11 @@ from .._state import get_state
 from ..routing.rule import is_marked
 from .entries import (
     LOCALE_ARG,
+    PLAIN_TEXT,
     CompiledRule,
-    IntPlan,
     Refused,
     SitemapEntry,
+    ValuePlan,
     compile_rule,
     expand,
     lastmod,
@@ -38,10 +39,10 @@ from .xml import (
     SitemapFile,
     UrlsetWriter,
     escape,
-    int_pieces_of,
     localized_elements,
     sitemap_index,
     url_element,
+    value_pieces_of,
 )
 
 
@@ -133,7 +134,7 @@ def _write_route(
     else:
         assert provider is not None  # the H10 checks ran before any build
         items = provider_items(provider, where)
-        plan = compiled.int_plan()
+        plan = compiled.value_plan()
         if plan is not None:
             _write_planned(compiled, plan, items, where, writer, over, report)
         elif compiled.locales:
@@ -288,11 +289,14 @@ def _write_plain(
 _END = object()
 
 _Written = tuple[tuple[str, ...], "str | None"]
+# One run of planned entries: the elements' texts, their latest day (when
+# tracked), and the entry that stopped the run (else _END).
+_Run = tuple[list[str], "str | None", object]
 
 
 def _write_planned(
     compiled: CompiledRule,
-    plan: IntPlan,
+    plan: ValuePlan,
     items: Iterable[object],
     where: str,
     writer: UrlsetWriter,
@@ -300,30 +304,24 @@ def _write_planned(
     report: _Report,
 ) -> None:
     # The hot loop of a large sitemap: entries of the plan's shape (see
-    # IntPlan) need no check beyond a few comparisons, and the text of their
-    # <url> elements is the value's digits joined by pieces written once per
-    # date. Runs of such entries go to the writer whole when they fit; any
-    # other entry, and a run that does not fit, goes the general way, which
+    # ValuePlan) need a few comparisons, and the text of their <url>
+    # elements is the value's text joined by pieces written once per date.
+    # Runs of such entries go to the writer whole when they fit; any other
+    # entry, and a run that does not fit, goes the general way, which
     # writes exactly what this loop would and knows the limits. Nothing is
     # reported or written before a run is known to fit.
     general: Callable[..., None] = (
         _write_localized if compiled.locales else _write_plain
     )
-    origin = compiled.origin
-    name = plan.name
-    bound = plan.bound
-    taken = plan.taken
+    run_of = _int_run if plan.kind is int else _str_run
     per_entry = len(plan.versions)
     xhtml = plan.default is not None
     track = writer.split
-    entry_type = SitemapEntry
-    date_type = date
-    pieces_of = int_pieces_of(origin, plan)
+    pieces_of = value_pieces_of(compiled.origin, plan)
     bare: _Written = (pieces_of(None), None)
     # A site's pages share few dates: the text of each date (or, for a
     # datetime, of its day) is made once, as long as the memo stays small.
     known: dict[object, _Written] = {}
-    known_get = known.get
     room = _KNOWN_TEXT // (sum(map(len, bare[0])) + 30 * per_entry)
 
     def written(when: object) -> _Written:
@@ -333,7 +331,7 @@ def _write_planned(
             return bare
         if key is None:
             key = day
-            found = known_get(day)
+            found = known.get(day)
             if found is not None:
                 return found
         found = (pieces_of(day), day)
@@ -354,45 +352,7 @@ def _write_planned(
         rest = iter(chunk)
         done = odd = 0
         while True:
-            pending: list[str] = []
-            append = pending.append
-            latest: str | None = None
-            item: object = _END
-            for item in rest:
-                if type(item) is entry_type:
-                    params = item.params
-                    when = item.last_modified
-                elif (
-                    type(item) is dict
-                    and len(item) == 2
-                    and "params" in item
-                    and "last_modified" in item
-                ):
-                    params = item["params"]
-                    when = item["last_modified"]
-                else:
-                    break
-                if type(params) is not dict or len(params) != 1:
-                    break
-                value = params.get(name)
-                if (
-                    type(value) is not int
-                    or value < 0
-                    or value >= bound
-                    or value in taken
-                ):
-                    break
-                if type(when) is date_type:
-                    pieces, day = known_get(when) or written(when)
-                elif when is None:
-                    pieces, day = bare
-                else:
-                    pieces, day = written(when)
-                append(str(value).join(pieces))
-                if track and day is not None and (latest is None or day > latest):
-                    latest = day
-            else:
-                item = _END
+            pending, latest, item = run_of(rest, plan, known, written, bare, track)
             if pending:
                 data = "".join(pending).encode()
                 urls_left, bytes_left = writer.room()
@@ -416,6 +376,110 @@ def _write_planned(
                 general(compiled, chunk[done - 1 :], where, writer, over, report)
                 break
             general(compiled, (item,), where, writer, over, report)
+
+
+def _int_run(
+    rest: Iterator[object],
+    plan: ValuePlan,
+    known: dict[object, _Written],
+    written: Callable[[object], _Written],
+    bare: _Written,
+    track: bool,
+) -> _Run:
+    """The entries of ``rest`` up to the first that is off an int plan."""
+    name = plan.name
+    bound = plan.bound
+    taken = plan.taken
+    known_get = known.get
+    entry_type = SitemapEntry
+    date_type = date
+    pending: list[str] = []
+    append = pending.append
+    latest: str | None = None
+    for item in rest:
+        if type(item) is entry_type:
+            params = item.params
+            when = item.last_modified
+        elif (
+            type(item) is dict
+            and len(item) == 2
+            and "params" in item
+            and "last_modified" in item
+        ):
+            params = item["params"]
+            when = item["last_modified"]
+        else:
+            return pending, latest, item
+        if type(params) is not dict or len(params) != 1:
+            return pending, latest, item
+        value = params.get(name)
+        if type(value) is not int or value < 0 or value >= bound or value in taken:
+            return pending, latest, item
+        if type(when) is date_type:
+            pieces, day = known_get(when) or written(when)
+        elif when is None:
+            pieces, day = bare
+        else:
+            pieces, day = written(when)
+        append(str(value).join(pieces))
+        if track and day is not None and (latest is None or day > latest):
+            latest = day
+    return pending, latest, _END
+
+
+def _str_run(
+    rest: Iterator[object],
+    plan: ValuePlan,
+    known: dict[object, _Written],
+    written: Callable[[object], _Written],
+    bare: _Written,
+    track: bool,
+) -> _Run:
+    """The entries of ``rest`` up to the first that is off a str plan."""
+    name = plan.name
+    longest = plan.bound
+    taken = plan.taken
+    plain = PLAIN_TEXT.fullmatch
+    known_get = known.get
+    entry_type = SitemapEntry
+    date_type = date
+    pending: list[str] = []
+    append = pending.append
+    latest: str | None = None
+    for item in rest:
+        if type(item) is entry_type:
+            params = item.params
+            when = item.last_modified
+        elif (
+            type(item) is dict
+            and len(item) == 2
+            and "params" in item
+            and "last_modified" in item
+        ):
+            params = item["params"]
+            when = item["last_modified"]
+        else:
+            return pending, latest, item
+        if type(params) is not dict or len(params) != 1:
+            return pending, latest, item
+        value = params.get(name)
+        if (
+            type(value) is not str
+            or len(value) > longest
+            or value in taken
+            or plain(value) is None
+        ):
+            return pending, latest, item
+        if type(when) is date_type:
+            pieces, day = known_get(when) or written(when)
+        elif when is None:
+            pieces, day = bare
+        else:
+            pieces, day = written(when)
+        append(value.join(pieces))
+        if track and day is not None and (latest is None or day > latest):
+            latest = day
+    return pending, latest, _END
 
 
 def _build(app: Flask) -> Sitemap:

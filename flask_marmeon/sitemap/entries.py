@@ -22,7 +22,11 @@ from urllib.parse import quote, unquote
 
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, Rule, ValidationError
-from werkzeug.routing.converters import BaseConverter, IntegerConverter
+from werkzeug.routing.converters import (
+    BaseConverter,
+    IntegerConverter,
+    UnicodeConverter,
+)
 from werkzeug.routing.exceptions import RequestRedirect
 
 #: The URL variable of a localized route: its first path segment.
@@ -33,6 +37,11 @@ LOCALIZED_PREFIX = f"/<marmeon_locale:{LOCALE_ARG}>"
 MAX_LOC_LENGTH = 2048
 # What Werkzeug's builder leaves unquoted in a rule's static text.
 _STATIC_SAFE = "!$&'()*+,/:;=@"
+#: A text that the default converter's to_url writes as it is (quote's
+#: always-safe characters and Werkzeug's safe ones but "/"), and that needs
+#: no XML escaping (no "&" or "'"), so it is its own URL text and decoded
+#: value. At least one character: the converter takes no empty value.
+PLAIN_TEXT = re.compile(r"[A-Za-z0-9_.~!$()*+,:;=@-]+")
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -375,11 +384,12 @@ class CompiledRule:
         """The full address of ``params`` (not localized)."""
         return self.origin + self.path(params)
 
-    def int_plan(self) -> IntPlan | None:
-        """The plan of the commonest shape, or None: a rule whose only
+    def value_plan(self) -> ValuePlan | None:
+        """The plan of the commonest shapes, or None: a rule whose only
         argument (after a localized rule's locale, its first segment) is a
-        plain int and whose addresses no route with arguments could take.
-        See :class:`IntPlan`."""
+        plain int or a plain string (the default converter, without length
+        options) and whose addresses no route with arguments could take.
+        See :class:`ValuePlan`."""
         args = self.args
         parts = self.parts
         if self.match_always:
@@ -414,16 +424,24 @@ class CompiledRule:
         # with a \x01, which no encoded path holds (nor, in practice, an
         # origin or a locale).
         texts = (self.origin, after, *befores, *hreflangs)
-        if not arg.plain_int or any("\0" in text or "\x01" in text for text in texts):
+        plain_str = (
+            type(arg.converter) is UnicodeConverter
+            and arg.converter.regex == "[^/]{1,}"
+        )
+        if not (arg.plain_int or plain_str) or any(
+            "\0" in text or "\x01" in text for text in texts
+        ):
             return None
-        # An address is at most MAX_LOC_LENGTH long: so many digits fit.
-        digits = (
+        # An address is at most MAX_LOC_LENGTH long: so many characters fit.
+        room = (
             MAX_LOC_LENGTH
             - len(self.origin)
             - max(len(before) for before in befores)
             - len(after)
         )
-        taken: set[int] = set()
+        # The values whose (decoded) address a route without arguments takes;
+        # a dot segment is no value of a string either.
+        taken: set[object] = set() if arg.plain_int else {".", ".."}
         decoded_after = unquote(after)
         for before, static in zip(befores, rival_sets, strict=True):
             decoded_before = unquote(before)
@@ -433,14 +451,23 @@ class CompiledRule:
                     len(path) > len(decoded_before) + len(decoded_after)
                     and path.startswith(decoded_before)
                     and path.endswith(decoded_after)
-                    and middle.isascii()
-                    and middle.isdigit()
-                    and str(int(middle)) == middle
                 ):
-                    taken.add(int(middle))
-        return IntPlan(
+                    if not arg.plain_int:
+                        taken.add(middle)
+                    elif (
+                        middle.isascii()
+                        and middle.isdigit()
+                        and str(int(middle)) == middle
+                    ):
+                        taken.add(int(middle))
+        if arg.plain_int:
+            bound = 10**room if room > 0 else 0
+        else:
+            bound = max(room, 0)
+        return ValuePlan(
             name=arg.name,
-            bound=10**digits if digits > 0 else 0,
+            kind=int if arg.plain_int else str,
+            bound=bound,
             taken=frozenset(taken),
             versions=tuple(zip(hreflangs, befores, strict=True)),
             after=after,
@@ -449,24 +476,30 @@ class CompiledRule:
 
 
 @dataclass(frozen=True)
-class IntPlan:
-    """How to write the entries of the commonest shape without checks per
-    entry: ``/notes/<int:note_id>``, or ``/<locale>/notes/<int:note_id>``.
+class ValuePlan:
+    """How to write the entries of the commonest shapes with few checks per
+    entry: ``/notes/<int:note_id>``, ``/posts/<slug>``, and their localized
+    forms ``/<locale>/notes/<int:note_id>``, ...
 
     An entry whose params are exactly ``{name: value}`` with an int ``value``
-    in ``range(bound)`` and not in ``taken`` passes every check of
-    :meth:`CompiledRule.path` (digits need no encoding, no decoding, hold no
-    dot segment or slash, no other route can take the address, which is
-    short enough), and its versions' paths are ``before + str(value) +
-    after``. Any other entry goes through :func:`expand`.
+    in ``range(bound)``, or a str ``value`` of at most ``bound`` characters
+    that :data:`PLAIN_TEXT` matches, and not in ``taken``, passes every
+    check of :meth:`CompiledRule.path` (its text needs no encoding, decoding
+    or XML escaping, is no dot segment and holds no slash, no other route
+    can take the address, which is short enough), and its versions' paths
+    are ``before + str(value) + after``. Any other entry goes the general way.
     """
 
-    #: The int argument.
+    #: The argument.
     name: str
-    #: Values from ``bound`` on make an address longer than the format allows.
+    #: The type of the values planned: int or str.
+    kind: type
+    #: int: values from ``bound`` on make an address longer than the format
+    #: allows; str: the most characters a value may have.
     bound: int
-    #: Values whose address (of some version) a route without arguments takes.
-    taken: frozenset[int]
+    #: Values whose address (of some version) a route without arguments
+    #: takes, and for str the dot segments.
+    taken: frozenset[object]
     #: ``(hreflang, before)`` of each version, in the order of the locales;
     #: hreflang is "" for a rule that is not localized.
     versions: tuple[tuple[str, str], ...]
@@ -541,7 +574,7 @@ def expand(compiled: CompiledRule, params: Mapping[str, Any]) -> tuple[Version, 
 def _int_rest(compiled: CompiledRule, params: Mapping[str, Any]) -> str | None:
     """The common localized shape, ``/<locale>TEXT<int:x>TEXT`` with a
     non-negative int: the path after the locale, which needs no check beyond
-    the per-locale ones (as in :meth:`CompiledRule.int_plan`). None for
+    the per-locale ones (as in :meth:`CompiledRule.value_plan`). None for
     anything else, which goes through :meth:`CompiledRule.path`."""
     args = compiled.args
     if len(args) != 2 or len(params) != 1 or compiled.match_always:

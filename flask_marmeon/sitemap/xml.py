@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .entries import IntPlan, Version
+from .entries import ValuePlan, Version
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
@@ -82,12 +82,13 @@ def localized_elements(
     return [f"<url><loc>{loc}</loc>{links}</url>\n" for loc in locs]
 
 
-def int_pieces(origin: str, plan: IntPlan, lastmod: str | None) -> tuple[str, ...]:
+def value_pieces(origin: str, plan: ValuePlan, lastmod: str | None) -> tuple[str, ...]:
     """The escaped text around the value in the ``<url>`` elements of an entry
     of ``plan``: ``str(value).join(pieces)`` writes them all, the same as
     :func:`url_element` (one version) or :func:`localized_elements` (each
-    locale's, with the links) would. The value's digits need no escaping,
-    and every other text is escaped here, once per route and date.
+    locale's, with the links) would. The value's text needs no escaping
+    (digits, or :data:`~.entries.PLAIN_TEXT`), and every other text is
+    escaped here, once per route and date.
     """
     after = escape(plan.after)
     date = "" if lastmod is None else f"<lastmod>{lastmod}</lastmod>"
@@ -113,24 +114,24 @@ def int_pieces(origin: str, plan: IntPlan, lastmod: str | None) -> tuple[str, ..
         ]
     )
     pieces = tuple(text.split("\0"))
-    # CompiledRule.int_plan makes no plan where a text holds a NUL.
+    # CompiledRule.value_plan makes no plan where a text holds a NUL.
     assert len(pieces) == 1 + len(plan.versions) * (
         1 + (len(plan.versions) + 1 if links else 0)
     )
     return pieces
 
 
-# Stands for the day in int_pieces_of's text (no text of a plan holds it).
+# Stands for the day in value_pieces_of's text (no text of a plan holds it).
 _DAY = "\x01"
 
 
-def int_pieces_of(
-    origin: str, plan: IntPlan
+def value_pieces_of(
+    origin: str, plan: ValuePlan
 ) -> Callable[[str | None], tuple[str, ...]]:
-    """:func:`int_pieces` for one route: its text is escaped once, and each
+    """:func:`value_pieces` for one route: its text is escaped once, and each
     date only fills in its day."""
-    bare = int_pieces(origin, plan, None)
-    marked = int_pieces(origin, plan, _DAY)
+    bare = value_pieces(origin, plan, None)
+    marked = value_pieces(origin, plan, _DAY)
 
     def pieces(lastmod: str | None) -> tuple[str, ...]:
         if lastmod is None:

@@ -1,4 +1,4 @@
-"""The planned way (CompiledRule.int_plan) writes exactly what the general way
+"""The planned way (CompiledRule.value_plan) writes exactly what the general way
 would, limits and left-out entries included."""
 
 from __future__ import annotations
@@ -19,9 +19,23 @@ ORIGIN = "https://notes.example"
 VIENNA = timezone(timedelta(hours=2))
 
 
-def mixed_items() -> list[object]:
-    """Entries of the planned shape, with every kind of other entry among them,
-    over several runs and with more odd ones in a run than the loop tolerates."""
+def mixed_items(kind: str) -> list[object]:
+    """Entries of the planned shape (int values, or plain strings), with every
+    kind of other entry among them, over several runs and with more odd ones
+    in a run than the loop tolerates."""
+    if kind == "str":
+        slugs: list[object] = []
+        for item in mixed_items("int"):
+            if isinstance(item, SitemapEntry):
+                n = item.params.get("n")
+                params = {"n": f"s{n}"} if type(n) is int else item.params
+                slugs.append(SitemapEntry(params, item.last_modified))
+            else:
+                assert isinstance(item, dict)
+                slugs.append({**item, "params": {"n": f"s{item['params']['n']}"}})
+        odd = ("", ".", "..", "a/b", "a b", "x&y", "it's", "über", "%41", "x" * 3000)
+        odd += (5, "zero", "a.b", "~!$()*+,:;=@-_")  # type: ignore[assignment]
+        return slugs + [SitemapEntry({"n": value}) for value in odd]
     items: list[object] = []
     start = date(2024, 1, 1)
     for n in range(1, 700):
@@ -69,25 +83,28 @@ def build(
     planned: bool,
     localize: bool,
     limits: dict[str, Any],
+    kind: str,
 ) -> tuple[list[bytes], bytes | None, list[str]]:
     config = {k: v for k, v in limits.items() if k != "max_bytes"}
     app = make_app(APP_URL=ORIGIN, APP_LOCALES=["en", "de-AT"], **config)
     if "max_bytes" in limits:
         app.extensions["marmeon"].extra["sitemap_max_bytes"] = limits["max_bytes"]
-    items = mixed_items()
+    items = mixed_items(kind)
     target: Flask | Blueprint = Blueprint("notes", __name__) if localize else app
-    target.get("/n/<int:n>", sitemap=lambda: items, authorize=everyone)(
+    rule_text = "/n/<int:n>" if kind == "int" else "/n/<n>"
+    target.get(rule_text, sitemap=lambda: items, authorize=everyone)(
         lambda n: f"note {n}"
     )
     if isinstance(target, Blueprint):
         app.register_blueprint(localized(target))
     # A route of the app's own that takes one address (of one locale).
-    app.get("/en/n/0" if localize else "/n/0", endpoint="zero")(lambda: "zero")
+    taken = "/n/0" if kind == "int" else "/n/zero"
+    app.get(f"/en{taken}" if localize else taken, endpoint="zero")(lambda: "zero")
     rule = next(r for r in app.url_map.iter_rules() if r.endpoint.endswith("lambda>"))
     compiled = compile_rule(rule, ORIGIN, ("en", "de-AT"))
-    assert (compiled.int_plan() is not None) is True
+    assert (compiled.value_plan() is not None) is True
     if not planned:
-        monkeypatch.setattr(CompiledRule, "int_plan", lambda self: None)
+        monkeypatch.setattr(CompiledRule, "value_plan", lambda self: None)
     app.test_client().get("/robots.txt")  # the start-up checks
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
@@ -100,6 +117,7 @@ def build(
     )
 
 
+@pytest.mark.parametrize("kind", ["int", "str"])
 @pytest.mark.parametrize("localize", [False, True], ids=["plain", "localized"])
 @pytest.mark.parametrize("limits", LIMITS, ids=lambda limits: repr(limits))
 def test_the_planned_way_writes_what_the_general_way_does(
@@ -108,6 +126,7 @@ def test_the_planned_way_writes_what_the_general_way_does(
     caplog: pytest.LogCaptureFixture,
     localize: bool,
     limits: dict[str, Any],
+    kind: str,
 ) -> None:
     general, planned = (
         build(
@@ -117,6 +136,7 @@ def test_the_planned_way_writes_what_the_general_way_does(
             planned=way,
             localize=localize,
             limits=limits,
+            kind=kind,
         )
         for way in (False, True)
     )
@@ -127,7 +147,7 @@ def test_the_planned_way_writes_what_the_general_way_does(
     # The entries met every way: written, refused (one warning for the
     # route), and, with a limit, left out or put in another file.
     if not limits or limits.get("MARMEON_SITEMAP_INDEX"):
-        assert b"/n/699<" in b"".join(files)
+        assert (b"/n/699<" if kind == "int" else b"/n/s699<") in b"".join(files)
         assert any("left out, because the route" in w for w in warnings)
     if limits and not limits.get("MARMEON_SITEMAP_INDEX"):
         assert any("because a file holds at most" in w for w in warnings)
