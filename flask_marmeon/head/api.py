@@ -98,7 +98,7 @@ def _app_head(state: MarmeonState) -> _AppHead:
             found = _AppHead(
                 app_url=settings.app_url,
                 head_meta=app_url_meta(settings.app_url),
-                writer=HeadWriter(make_policy(settings.app_url)),
+                writer=HeadWriter(make_policy(settings.app_url), settings.app_url),
                 module_src=module_src,
                 data_openings=(
                     serialize.opening(dev=False, app_url=settings.app_url),

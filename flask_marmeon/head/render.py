@@ -8,23 +8,25 @@ carry when ``head()`` took it, so the output parses without a single error
 in an HTML5 parser.
 
 The constant parts of each element (tag, fixed attributes) are prepared once
-at import, since the head is written on every request; the browser data
-(:mod:`flask_marmeon.head.serialize`) is written in the same pass over the
-elements, and the URL policy is applied in it too.
+at import, and those of each list of elements (a layout) once per app, since
+the head is written on every request; the browser data
+(:mod:`flask_marmeon.head.serialize`) is written with the HTML, from the
+same values, and the URL policy is applied there too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from json.encoder import encode_basestring
 from types import MappingProxyType
-from typing import TypeVar
 
 from markupsafe import Markup
 
 from . import serialize
 from ._chars import escape_for_script, needs_script_escape
 from .resolve import ALL_SLOTS, JSON_LD, Element, Slot
+from .urls import is_plain_path
 
 #: The attribute that marks an element the browser module manages.
 MANAGED = "data-marmeon"
@@ -77,135 +79,110 @@ def nonce_attr(nonce: str | None) -> str:
     return "" if nonce is None else f' nonce="{escape(nonce)}"'
 
 
-def browser_scripts(data: str, module_src: str, nonce: str) -> str:
-    """The data script and the module, both with the nonce attribute text."""
-    return (
-        '<script type="application/json" id="marmeon-head" data-marmeon-data'
-        f"{nonce}>{data}</script>\n"
-        f'<script type="module" src="{escape(module_src)}"{nonce}></script>'
-    )
-
-
-#: What the writer keeps of one element: its HTML (None for a URL that the
-#: policy leaves out), its browser data, and its part in its group.
-_Written = tuple["str | None", str, int]
-#: The parts in a group: none, the URL, an element that goes with the URL.
+#: The parts of a group: none, the URL, an element that goes with the URL.
 _ALONE, _URL, _FOLLOWER = 0, 1, 2
-#: What the writer keeps of a whole list of elements: the HTML, the browser
-#: data (safe inside <script> already), and the (slot, raw URL) it left out.
-_Written_all = tuple[str, str, tuple[tuple[Slot, str], ...]]
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-#: The elements kept per app, and the longest value kept (the memo's bound).
-MEMO_SIZE = 1024
-MEMO_TEXT = 512
-#: The lists of elements kept per app, and the most text kept for one.
-HEADS_SIZE = 256
-HEADS_TEXT = 16_384
+#: Between the values when they are escaped and written as JSON together:
+#: DEL, which neither the HTML escape nor JSON changes, and which text that
+#: head() cleaned never holds (a raw URL may: the values are then taken one
+#: by one).
+_SEP = "\x7f"
+#: The heads kept per app, the most text kept for one, and how many hashes
+#: of heads written once are remembered (see HeadWriter.render).
+PAGES_SIZE = 256
+PAGE_TEXT = 32_768
+SEEN_SIZE = 4096
+#: The layouts kept per app (see _Layout).
+LAYOUTS_SIZE = 256
+#: A Markup of a str that is known to be the HTML: the same as Markup(text)
+#: without the check for __html__, a call the head would make per request.
+_markup: Callable[[str], Markup] = partial(str.__new__, Markup)
 
 
-def _keep(memo: dict[_K, _V], seen: set[int], key: _K, value: _V, size: int) -> None:
-    """Keep ``value`` at ``key`` if ``key`` was written before (its hash is in
-    ``seen``): what is written once only (a page never visited again, a new
-    note's title) takes no room and pushes nothing out. A full memo or
-    ``seen`` starts again."""
-    # Two keys of one hash only make one of them kept sooner: what is kept
-    # is found by the key itself.
-    code = hash(key)
-    if code in seen:
-        if len(memo) >= size:
-            memo.clear()
-        memo[key] = value
-        return
-    if len(seen) >= 4 * MEMO_SIZE:
-        seen.clear()
-    seen.add(code)
+class _Layout:
+    """What a list of elements is written as, but for their values.
+
+    It depends on the elements' slots, groups and extras only (a localized
+    page's hreflangs), so the pages of one kind share it whatever their
+    values: each is then written with a few calls for the whole list (see
+    :meth:`HeadWriter._write_all`) rather than a few per element.
+    """
+
+    __slots__ = ("data", "html", "parts", "urls")
+
+    def __init__(
+        self,
+        slots: tuple[Slot, ...],
+        groups: tuple[int | None, ...],
+        extras: tuple[str | None, ...],
+    ) -> None:
+        #: The HTML and the browser data with a place for each value: the
+        #: constant text at even positions, the values go at odd ones. The
+        #: data's constant text is safe inside <script> (serialize.finish).
+        self.html: list[str] = []
+        self.data: list[str] = []
+        #: Per element, for a head whose URLs the policy leaves out some of:
+        #: the HTML before and after its value, its part in its group.
+        self.parts: list[tuple[str, str, int]] = []
+        #: The positions of the URLs, for the policy to decide on.
+        self.urls: list[int] = []
+        html_after = data_after = ""
+        for i, (slot, group, extra) in enumerate(
+            zip(slots, groups, extras, strict=True)
+        ):
+            is_url, before, between, after, j_before, j_between, j_close, j_group = (
+                _PIECES[slot]
+            )
+            if group is None:
+                part = _ALONE
+                j_after = '"' + j_close
+            else:
+                part = _URL if is_url else _FOLLOWER
+                if extra is not None:
+                    j_before += serialize.finish(encode_basestring(extra)) + j_between
+                    if is_url:
+                        before += escape(extra) + between
+                j_after = f'"{j_group}{group}}}'
+            if is_url:
+                self.urls.append(i)
+            self.html += (html_after + ("\n" if i else "") + before, "")
+            self.data += (data_after + ("," if i else "") + j_before + '"', "")
+            self.parts.append((before, after, part))
+            html_after, data_after = after, j_after
+        self.html.append(html_after)
+        self.data.append(data_after)
 
 
 class HeadWriter:
-    """Writes one app's heads: its URL policy, and memos of what it wrote.
+    """Writes one app's heads: its URL policy, and a memo of what it wrote.
 
-    Most elements repeat from request to request (a layout's twitter:site,
-    robots and image, a page's title on each visit), and so do whole heads
-    (a page visited again), so what is written is kept, keyed on the
-    elements themselves: each element's slot (one object per kind of tag),
-    its value and extra as exact ``str`` (``head()`` makes them so) and its
-    group number. What is written depends on nothing else but the app's
-    policy, whose writer this is. A whole head is kept too, keyed on its
-    elements, its JSON-LD texts, the nonce (a new one per request makes a
-    new head), the module's path and the data's opening. Something is kept
-    the second time it is written (see :func:`_keep`). Each memo starts
-    again when full: at most ``MEMO_SIZE`` elements with values up to
-    ``MEMO_TEXT`` characters, ``HEADS_SIZE`` lists whose HTML and data take
-    up to ``HEADS_TEXT`` characters, and as many heads of up to twice that.
+    Most heads repeat from request to request (a page visited again), so each
+    is kept whole, keyed on everything that goes into it: its elements (their
+    values as exact ``str``, which ``head()`` makes them), its JSON-LD texts,
+    the module's path and the data's opening; not the nonce, which goes in
+    where the kept head is cut (a new nonce per request finds the head
+    kept). A head is kept the second time it is written (the hashes of those
+    written once are remembered, up to ``SEEN_SIZE``), so that pages never
+    visited again take no room; at most ``PAGES_SIZE`` heads of up to
+    ``PAGE_TEXT`` characters, and the memo starts again when full. A head
+    written for the first time is written from its layout (see
+    :class:`_Layout`), also kept, at most ``LAYOUTS_SIZE`` of them.
+
+    ``origin`` is the policy's origin (APP_URL's): a plain path
+    (:func:`~flask_marmeon.head.urls.is_plain_path`) is written as origin +
+    path without asking the policy, which answers the same.
     """
 
-    def __init__(self, policy: Callable[[str], str | None]) -> None:
+    def __init__(
+        self, policy: Callable[[str], str | None], origin: str | None = None
+    ) -> None:
         self.policy = policy
-        self.memo: dict[Element, _Written] = {}
-        self.heads: dict[tuple[Element, ...], _Written_all] = {}
-        #: Whole heads, keyed on everything that goes into one (not in
-        #: development, which warns on every page).
-        self.pages: dict[tuple[object, ...], Markup] = {}
-        #: The hashes of the keys written once: a key is kept the second time.
+        self.origin = origin
+        #: Whole heads by their key's hash: the key, the Markup without a
+        #: nonce, and its text cut where the nonce attribute goes.
+        self.pages: dict[int, tuple[tuple[object, ...], Markup, tuple[str, ...]]] = {}
+        #: The hashes of the heads written once: a head is kept the second time.
         self.seen: set[int] = set()
-
-    def _write(self, element: Element) -> _Written:
-        slot, value, group, extra = element
-        is_url, before, between, after, j_before, j_between, j_close, j_group = _PIECES[
-            slot
-        ]
-        # The browser data: the value raw, as a JSON string literal.
-        piece = encode_basestring(value)
-        if needs_script_escape(value):
-            # What HTML reports as an error (a C1 control in a raw URL, say):
-            # JSON itself escapes only the C0 controls.
-            piece = escape_for_script(piece)
-        if group is None:
-            # The commonest element: no URL, no extra attribute (hreflang
-            # links have a group), its value escaped here.
-            if "&" in value or "<" in value or ">" in value or '"' in value:
-                value = escape(value)
-            return before + value + after, j_before + piece + j_close, _ALONE
-        if extra is not None:
-            piece = encode_basestring(extra) + j_between + piece
-        data = f"{j_before}{piece}{j_group}{group}}}"
-        if not is_url:
-            return before + escape(value) + after, data, _FOLLOWER
-        href = self.policy(value)
-        if href is None:
-            return None, data, _URL
-        if extra is None:
-            return before + escape(href) + after, data, _URL
-        return before + escape(extra) + between + escape(href) + after, data, _URL
-
-    def _write_all(self, elements: tuple[Element, ...]) -> _Written_all:
-        memo = self.memo
-        known = memo.get
-        parts: list[str] = []
-        append = parts.append
-        items: list[str] = []
-        item = items.append
-        dropped: set[int | None] = set()
-        left: list[tuple[Slot, str]] = []
-        for element in elements:
-            written = known(element)
-            if written is None:
-                written = self._write(element)
-                if len(element[1]) <= MEMO_TEXT:
-                    _keep(memo, self.seen, element, written, MEMO_SIZE)
-            html, data, part = written
-            item(data)
-            if part:
-                if part == _URL:
-                    if html is None:
-                        dropped.add(element[2])
-                        left.append((element[0], element[1]))
-                        continue
-                elif element[2] in dropped:
-                    continue
-            append(html)  # type: ignore[arg-type]
-        return "\n".join(parts), serialize.finish(",".join(items)), tuple(left)
+        self.layouts: dict[tuple[tuple[object, ...], ...], _Layout] = {}
 
     def render(
         self,
@@ -220,68 +197,163 @@ class HeadWriter:
     ) -> Markup:
         """The whole head: APP_URL's meta, the elements, then the browser scripts.
 
-        ``elements`` are the resolved head with raw URLs; ``json_ld`` the
-        JSON-LD blocks' texts, which follow them. Each URL goes through the
-        policy (the absolute URL to write, or None to leave it out with the
-        rest of its group, telling ``left_out``); the browser data, when
+        ``elements`` are the resolved head with raw URLs, their other values
+        text as ``head()`` cleaned it (see :meth:`_write_all`); ``json_ld``
+        the JSON-LD blocks' texts, which follow them. Each URL goes through
+        the policy (the absolute URL to write, or None to leave it out with
+        the rest of its group, telling ``left_out``); the browser data, when
         ``data_opening`` (:func:`serialize.opening`) and ``module_src`` are
         given, carries every element with its raw value.
         """
-        key = tuple(elements)
-        texts = tuple(json_ld)
-        if left_out is not None or (nonce is not None and type(nonce) is not str):
-            # Development warns for each URL left out, on every page; a
-            # nonce of a str subclass is no key.
-            return self._render(
-                key, texts, head_meta, nonce, data_opening, module_src, left_out
-            )
-        page = (key, texts, nonce, head_meta, data_opening, module_src)
-        pages = self.pages
-        found = pages.get(page)
-        if found is None:
-            found = self._render(
-                key, texts, head_meta, nonce, data_opening, module_src, None
-            )
-            if len(found) <= HEADS_TEXT * 2:
-                _keep(pages, self.seen, page, found, HEADS_SIZE)
-        return found
-
-    def _render(
-        self,
-        key: tuple[Element, ...],
-        json_ld: tuple[str, ...],
-        head_meta: str,
-        nonce: str | None,
-        data_opening: str | None,
-        module_src: str | None,
-        left_out: Callable[[Slot, str], None] | None,
-    ) -> Markup:
-        heads = self.heads
-        written = heads.get(key)
-        if written is None:
-            written = self._write_all(key)
-            if len(written[0]) + len(written[1]) <= HEADS_TEXT:
-                _keep(heads, self.seen, key, written, HEADS_SIZE)
-        html, data, left = written
+        page = (tuple(elements), tuple(json_ld), head_meta, data_opening, module_src)
         if left_out is not None:
+            # Development warns for each URL left out, on every page.
+            pieces, left = self._page(*page)
             for slot, raw in left:
                 left_out(slot, raw)
-        nonce_text = nonce_attr(nonce)
-        parts = [head_meta] if head_meta else []
-        if html:
-            parts.append(html)
-        items = [data] if data else []
+            return _markup(nonce_attr(nonce).join(pieces))
+        # The key's hash is taken once: it finds a kept head, and it is what
+        # is remembered of a head written once.
+        code = hash(page)
+        found = self.pages.get(code)
+        if found is None or found[0] != page:
+            pieces = self._page(*page)[0]
+            found = (page, _markup("".join(pieces)), pieces)
+            if len(found[1]) <= PAGE_TEXT:
+                seen = self.seen
+                if code in seen:
+                    if len(self.pages) >= PAGES_SIZE:
+                        self.pages.clear()
+                    self.pages[code] = found
+                else:
+                    if len(seen) >= SEEN_SIZE:
+                        seen.clear()
+                    seen.add(code)
+        if nonce is None:
+            return found[1]
+        return _markup(nonce_attr(nonce).join(found[2]))
+
+    def _page(
+        self,
+        elements: tuple[Element, ...],
+        json_ld: tuple[str, ...],
+        head_meta: str,
+        data_opening: str | None,
+        module_src: str | None,
+    ) -> tuple[tuple[str, ...], tuple[tuple[Slot, str], ...]]:
+        """The head's text cut where the nonce attribute goes, and the
+        (slot, raw URL) of each URL left out."""
+        html, data, left = self._write_all(elements)
+        if head_meta and html:
+            text = f"{head_meta}\n{html}"
+        else:
+            text = head_meta or html
+        pieces: list[str] = []
         if json_ld:
-            # The nonce goes on the script; the text is safe JSON already.
-            script = f'<script type="application/ld+json"{nonce_text} {MANAGED}>'
+            # The nonce goes on each script; the text is safe JSON already.
             before, _, close, _ = serialize.PIECES[JSON_LD]
-            for text in json_ld:
-                piece = encode_basestring(text)
-                if needs_script_escape(text):
+            items = [data] if data else []
+            for block in json_ld:
+                piece = encode_basestring(block)
+                if needs_script_escape(block):
                     piece = escape_for_script(piece)
-                items.append(serialize.finish(before + piece + close))
-                parts.append(script + text + "</script>")
+                items.append(before + serialize.finish(piece) + close)
+                if text:
+                    text += "\n"
+                pieces.append(text + '<script type="application/ld+json"')
+                text = f" {MANAGED}>{block}</script>"
+            data = ",".join(items)
         if data_opening is not None and module_src is not None:
-            data = f"{data_opening}{','.join(items)}{serialize.CLOSING}"
-            parts.append(browser_scripts(data, module_src, nonce_text))
-        return Markup("\n".join(parts))
+            if text:
+                text += "\n"
+            pieces += (
+                text + '<script type="application/json" id="marmeon-head"'
+                " data-marmeon-data",
+                f">{data_opening}{data}{serialize.CLOSING}</script>\n"
+                f'<script type="module" src="{escape(module_src)}"',
+            )
+            text = "></script>"
+        pieces.append(text)
+        return tuple(pieces), left
+
+    def _write_all(
+        self, elements: tuple[Element, ...]
+    ) -> tuple[str, str, tuple[tuple[Slot, str], ...]]:
+        """The elements' HTML, their browser data (safe inside <script>), and
+        the (slot, raw URL) of each URL the policy leaves out.
+
+        The values other than URLs must be text as ``head()`` cleaned it
+        (:func:`flask_marmeon.head.fields.clean_text`): nothing in it is
+        escaped for ``<script>`` (DEL, C1 controls), as nothing needs to be.
+        """
+        if not elements:
+            return "", "", ()
+        slots, values, groups, extras = zip(*elements, strict=True)
+        shape = (slots, groups, extras)
+        layout = self.layouts.get(shape)
+        if layout is None:
+            if len(self.layouts) >= LAYOUTS_SIZE:
+                self.layouts.clear()
+            layout = self.layouts[shape] = _Layout(slots, groups, extras)
+        # All the values at once: one escape, one JSON encoding, each split
+        # at the DELs between them.
+        joined = _SEP.join(values)
+        text = joined
+        if "&" in text:
+            text = text.replace("&", "&amp;")
+        if "<" in text:
+            text = text.replace("<", "&lt;")
+        if ">" in text:
+            text = text.replace(">", "&gt;")
+        if '"' in text:
+            text = text.replace('"', "&#34;")
+        html_values = text.split(_SEP)
+        if len(html_values) == len(values):
+            # No DEL in a value, so none is escaped for <script> but a URL.
+            text = encode_basestring(joined)[1:-1]
+            if "<" in text:
+                text = serialize.finish(text)
+            data_values = text.split(_SEP)
+            check = True
+        else:
+            html_values = [escape(value) for value in values]
+            data_values = [
+                serialize.finish(encode_basestring(value)[1:-1]) for value in values
+            ]
+            for i, value in enumerate(values):
+                if needs_script_escape(value):
+                    data_values[i] = escape_for_script(data_values[i])
+            check = False
+        origin = self.origin
+        dropped: list[int] = []
+        for i in layout.urls:
+            value = values[i]
+            if check and not value.isascii() and not value.isprintable():
+                # What HTML reports as an error (a C1 control in a raw URL,
+                # say): JSON itself escapes only the C0 controls.
+                data_values[i] = escape_for_script(data_values[i])
+            if origin is not None and is_plain_path(value):
+                href: str | None = origin + value
+            else:
+                href = self.policy(value)
+            if href is None:
+                dropped.append(i)
+            else:
+                html_values[i] = escape(href)
+        parts = layout.data.copy()
+        parts[1::2] = data_values
+        data = "".join(parts)
+        if not dropped:
+            parts = layout.html.copy()
+            parts[1::2] = html_values
+            return "".join(parts), data, ()
+        # A URL left out takes the elements of its group with it.
+        gone: set[int | None] = set()
+        lines: list[str] = []
+        for i, (before, after, part) in enumerate(layout.parts):
+            if part == _URL and i in dropped:
+                gone.add(groups[i])
+            elif part != _FOLLOWER or groups[i] not in gone:
+                lines.append(before + html_values[i] + after)
+        left = tuple((slots[i], values[i]) for i in dropped)
+        return "\n".join(lines), data, left

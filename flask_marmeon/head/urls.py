@@ -19,7 +19,6 @@ serializes it (its ``href``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -33,13 +32,22 @@ _SCHEMES = frozenset(("http:", "https:"))
 # non-ASCII character), with no segment starting with "." (so no dot
 # segment to remove), resolves against an origin to origin + path: the
 # answer the parser gives (tests compare the two on a corpus), without its
-# cost, for the commonest value, a page's own path.
-_PLAIN_PATH = re.compile(r"/(?![/.])(?:[A-Za-z0-9\-_~!$&'()*+,;=:@.]|/(?!\.))*")
+# cost, for the commonest value, a page's own path. The characters are
+# checked with str.strip(), which leaves nothing of such a path, several
+# times faster than a regular expression.
+_PATH_CHARS = (
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_~!$&'()*+,;=:@./"
+)
 
 
 def is_plain_path(value: str) -> bool:
     """Whether ``value`` is a path that resolves to origin + ``value``."""
-    return _PLAIN_PATH.fullmatch(value) is not None
+    return (
+        value[:1] == "/"
+        and value[1:2] != "/"
+        and "/." not in value
+        and not value.strip(_PATH_CHARS)
+    )
 
 
 def decide(value: str, origin: str | None) -> str | None:
@@ -47,7 +55,7 @@ def decide(value: str, origin: str | None) -> str | None:
 
     ``origin`` is APP_URL's origin (``"https://notes.example"``) or None.
     """
-    if origin is not None and _PLAIN_PATH.fullmatch(value) is not None:
+    if origin is not None and is_plain_path(value):
         return origin + value
     return decide_with_parser(value, origin)
 

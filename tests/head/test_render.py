@@ -12,7 +12,7 @@ from flask import Flask
 
 from flask_marmeon._state import get_state
 from flask_marmeon.head.fields import clean_text
-from flask_marmeon.head.render import HEADS_SIZE, MEMO_SIZE, MEMO_TEXT
+from flask_marmeon.head.render import LAYOUTS_SIZE, PAGE_TEXT, PAGES_SIZE, SEEN_SIZE
 from flask_marmeon.head.urls import decide
 
 from .conftest import RenderFn, links, meta, parse_head, title
@@ -181,30 +181,51 @@ def test_a_left_out_url_warns_on_each_page_in_development(
 def test_the_writers_memo_is_bounded(
     app: Flask, render_calls: Callable[..., str]
 ) -> None:
-    long_title = "x" * (MEMO_TEXT + 1)
-    render_calls(app, {"title": long_title})
-    for i in range(MEMO_SIZE + 10):
+    long_title = "x" * PAGE_TEXT
+    for _ in range(2):  # written twice, but too long to keep
+        render_calls(app, {"title": long_title})
+    for i in range(PAGES_SIZE + 10):
         for _ in range(2):  # what is written twice is kept
             el = parse_head(render_calls(app, {"title": f"T{i}"}))
             assert title(el) == f"T{i}"
     writer = get_state(app).extra["head"].writer
-    assert 0 < len(writer.memo) <= MEMO_SIZE
-    assert all(len(value) <= MEMO_TEXT for _, value, _, _ in writer.memo)
-    assert 0 < len(writer.heads) <= HEADS_SIZE
-    assert len(writer.seen) <= 4 * MEMO_SIZE
+    assert 0 < len(writer.pages) <= PAGES_SIZE
+    assert all(len(markup) <= PAGE_TEXT for _, markup, _ in writer.pages.values())
+    assert len(writer.seen) <= SEEN_SIZE
+    assert 0 < len(writer.layouts) <= LAYOUTS_SIZE
 
 
 def test_a_head_written_once_takes_no_room(
     app: Flask, render_calls: Callable[..., str]
 ) -> None:
     # A page never visited again (a new note each request) pushes nothing
-    # out of the writer's memos; the second visit is kept.
+    # out of the writer's memo; the second visit is kept.
     first = render_calls(app, {"title": "Once", "canonical": "/once"})
     writer = get_state(app).extra["head"].writer
-    assert writer.memo == {} and writer.heads == {} and writer.pages == {}
+    assert writer.pages == {}
     assert render_calls(app, {"title": "Once", "canonical": "/once"}) == first
-    assert len(writer.pages) == 1 and len(writer.heads) == 1
+    assert len(writer.pages) == 1
     assert render_calls(app, {"title": "Once", "canonical": "/once"}) == first
+
+
+def test_a_raw_url_holding_del_is_written_as_given(
+    app: Flask, render_calls: Callable[..., str]
+) -> None:
+    # The writer escapes and encodes a head's values together, split at DEL,
+    # which no cleaned text holds but a raw URL may: such a head is written
+    # value by value, with the same result.
+    call = {"title": 'A "t" & <b>', "canonical": "/a\x7fb", "twitter": {"image": "/c"}}
+    el = parse_head(render_calls(app, call))
+    assert title(el) == 'A "t" & <b>'
+    assert [link["href"] for link in links(el, "canonical")] == [
+        "https://notes.example/a%7Fb"
+    ]
+    assert meta(el, "twitter:image") == ["https://notes.example/c"]
+    [script] = [s for s in el.iter("script") if s.get("id") == "marmeon-head"]
+    assert "\x7f" not in (script.text or "")
+    data = json.loads(script.text or "")
+    urls = [item["attrs"][item["url"]] for item in data["head"] if "url" in item]
+    assert urls == ["/a\x7fb", "/c"]
 
 
 def test_a_head_written_again_carries_this_requests_nonce(
