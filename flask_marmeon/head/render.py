@@ -26,7 +26,7 @@ from markupsafe import Markup
 from . import serialize
 from ._chars import escape_for_script, needs_script_escape
 from .resolve import ALL_SLOTS, JSON_LD, Element, Slot
-from .urls import is_plain_path
+from .urls import PLAIN_PATH_CHARS
 
 #: The attribute that marks an element the browser module manages.
 MANAGED = "data-marmeon"
@@ -177,6 +177,7 @@ class HeadWriter:
     ) -> None:
         self.policy = policy
         self.origin = origin
+        self.html_origin = escape(origin or "")
         #: Whole heads by their key's hash: the key, the Markup without a
         #: nonce, and its text cut where the nonce attribute goes.
         self.pages: dict[int, tuple[tuple[object, ...], Markup, tuple[str, ...]]] = {}
@@ -199,7 +200,8 @@ class HeadWriter:
 
         ``elements`` are the resolved head with raw URLs, their other values
         text as ``head()`` cleaned it (see :meth:`_write_all`); ``json_ld``
-        the JSON-LD blocks' texts, which follow them. Each URL goes through
+        the JSON-LD blocks' texts as :func:`jsonld.dumps` writes them, which
+        follow them. Each URL goes through
         the policy (the absolute URL to write, or None to leave it out with
         the rest of its group, telling ``left_out``); the browser data, when
         ``data_opening`` (:func:`serialize.opening`) and ``module_src`` are
@@ -250,14 +252,13 @@ class HeadWriter:
             text = head_meta or html
         pieces: list[str] = []
         if json_ld:
-            # The nonce goes on each script; the text is safe JSON already.
+            # The nonce goes on each script. The text is JSON as jsonld.dumps
+            # writes it, safe inside <script> already (no "<", what HTML
+            # reports as an error escaped), and so is its JSON string.
             before, _, close, _ = serialize.PIECES[JSON_LD]
             items = [data] if data else []
             for block in json_ld:
-                piece = encode_basestring(block)
-                if needs_script_escape(block):
-                    piece = escape_for_script(piece)
-                items.append(before + serialize.finish(piece) + close)
+                items.append(before + encode_basestring(block) + close)
                 if text:
                     text += "\n"
                 pieces.append(text + '<script type="application/ld+json"')
@@ -325,6 +326,7 @@ class HeadWriter:
                     data_values[i] = escape_for_script(data_values[i])
             check = False
         origin = self.origin
+        html_origin = self.html_origin
         dropped: list[int] = []
         for i in layout.urls:
             value = values[i]
@@ -332,10 +334,20 @@ class HeadWriter:
                 # What HTML reports as an error (a C1 control in a raw URL,
                 # say): JSON itself escapes only the C0 controls.
                 data_values[i] = escape_for_script(data_values[i])
-            if origin is not None and is_plain_path(value):
-                href: str | None = origin + value
-            else:
-                href = self.policy(value)
+            if (
+                origin is not None
+                and value[:1] == "/"
+                and value[1:2] != "/"
+                and "/." not in value
+                and not value.strip(PLAIN_PATH_CHARS)
+            ):
+                # urls.is_plain_path(), inline: origin + path, where only
+                # "&" needs escaping (the origin is escaped once).
+                if "&" in value:
+                    value = value.replace("&", "&amp;")
+                html_values[i] = html_origin + value
+                continue
+            href = self.policy(value)
             if href is None:
                 dropped.append(i)
             else:

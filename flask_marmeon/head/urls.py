@@ -35,7 +35,8 @@ _SCHEMES = frozenset(("http:", "https:"))
 # cost, for the commonest value, a page's own path. The characters are
 # checked with str.strip(), which leaves nothing of such a path, several
 # times faster than a regular expression.
-_PATH_CHARS = (
+#: The characters of a plain path (see is_plain_path).
+PLAIN_PATH_CHARS = (
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_~!$&'()*+,;=:@./"
 )
 
@@ -46,7 +47,7 @@ def is_plain_path(value: str) -> bool:
         value[:1] == "/"
         and value[1:2] != "/"
         and "/." not in value
-        and not value.strip(_PATH_CHARS)
+        and not value.strip(PLAIN_PATH_CHARS)
     )
 
 
