@@ -26,7 +26,7 @@ from . import jsonld, serialize
 from .fields import JsonLd, OpenGraph, Robots, Text, Twitter, build_fragment
 from .merge import merge
 from .render import HeadWriter, app_url_meta
-from .resolve import Element, Slot, resolve
+from .resolve import Place, Slot, resolve
 from .urls import explain, make_policy
 
 _EXTRA_KEY = "head"
@@ -186,11 +186,12 @@ def render_head() -> Markup:
     state = get_state(flask_app)
     app = _app_head(state)
     dev: bool = flask_app.debug
-    elements: list[Element] = []
+    places: list[Place] = []
+    values: list[str] = []
     json_ld: list[str] = []
     if request_state_ is not None:
         merged = merge(request_state_.fragments)
-        elements = resolve(merged, request_state_.page, state.settings.locales)
+        places, values = resolve(merged, request_state_.page, state.settings.locales)
         if merged.json_ld:
             json_ld = _json_ld(merged.json_ld, state, dev)
     module_src = app.module_src
@@ -205,7 +206,8 @@ def render_head() -> Markup:
             _warn_left_out(slot, raw, app, state)
 
     return app.writer.render(
-        elements,
+        places,
+        values,
         json_ld,
         head_meta=app.head_meta,
         nonce=_nonce(state, req),

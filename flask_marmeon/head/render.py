@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from . import serialize
 from ._chars import escape_for_script, needs_script_escape
-from .resolve import ALL_SLOTS, JSON_LD, Element, Slot
+from .resolve import ALL_SLOTS, JSON_LD, Place, Slot
 from .urls import PLAIN_PATH_CHARS
 
 #: The attribute that marks an element the browser module manages.
@@ -101,34 +101,33 @@ _markup: Callable[[str], Markup] = partial(str.__new__, Markup)
 class _Layout:
     """What a list of elements is written as, but for their values.
 
-    It depends on the elements' slots, groups and extras only (a localized
-    page's hreflangs), so the pages of one kind share it whatever their
-    values: each is then written with a few calls for the whole list (see
-    :meth:`HeadWriter._write_all`) rather than a few per element.
+    It depends on the elements' places only (see
+    :mod:`flask_marmeon.head.resolve`), so the pages of one kind share it
+    whatever their values: each is then written with a few calls for the
+    whole list (see :meth:`HeadWriter._write_all`) rather than a few per
+    element.
     """
 
     __slots__ = ("data", "html", "parts", "urls")
 
-    def __init__(
-        self,
-        slots: tuple[Slot, ...],
-        groups: tuple[int | None, ...],
-        extras: tuple[str | None, ...],
-    ) -> None:
+    def __init__(self, places: tuple[Place, ...]) -> None:
         #: The HTML and the browser data with a place for each value: the
         #: constant text at even positions, the values go at odd ones. The
         #: data's constant text is safe inside <script> (serialize.finish).
         self.html: list[str] = []
         self.data: list[str] = []
         #: Per element, for a head whose URLs the policy leaves out some of:
-        #: the HTML before and after its value, its part in its group.
-        self.parts: list[tuple[str, str, int]] = []
+        #: its slot, the HTML before and after its value, its part in its
+        #: group and its group.
+        self.parts: list[tuple[Slot, str, str, int, int | None]] = []
         #: The positions of the URLs, for the policy to decide on.
         self.urls: list[int] = []
         html_after = data_after = ""
-        for i, (slot, group, extra) in enumerate(
-            zip(slots, groups, extras, strict=True)
-        ):
+        for i, place in enumerate(places):
+            if isinstance(place, Slot):
+                slot, group, extra = place, None, None
+            else:
+                slot, group, extra = place
             is_url, before, between, after, j_before, j_between, j_close, j_group = (
                 _PIECES[slot]
             )
@@ -146,7 +145,7 @@ class _Layout:
                 self.urls.append(i)
             self.html += (html_after + ("\n" if i else "") + before, "")
             self.data += (data_after + ("," if i else "") + j_before + '"', "")
-            self.parts.append((before, after, part))
+            self.parts.append((slot, before, after, part, group))
             html_after, data_after = after, j_after
         self.html.append(html_after)
         self.data.append(data_after)
@@ -156,8 +155,8 @@ class HeadWriter:
     """Writes one app's heads: its URL policy, and a memo of what it wrote.
 
     Most heads repeat from request to request (a page visited again), so each
-    is kept whole, keyed on everything that goes into it: its elements (their
-    values as exact ``str``, which ``head()`` makes them), its JSON-LD texts,
+    is kept whole, keyed on everything that goes into it: its elements' places
+    and values (exact ``str``, which ``head()`` makes them), its JSON-LD texts,
     the module's path and the data's opening; not the nonce, which goes in
     where the kept head is cut (a new nonce per request finds the head
     kept). A head is kept the second time it is written (the hashes of those
@@ -183,11 +182,12 @@ class HeadWriter:
         self.pages: dict[int, tuple[tuple[object, ...], Markup, tuple[str, ...]]] = {}
         #: The hashes of the heads written once: a head is kept the second time.
         self.seen: set[int] = set()
-        self.layouts: dict[tuple[tuple[object, ...], ...], _Layout] = {}
+        self.layouts: dict[tuple[Place, ...], _Layout] = {}
 
     def render(
         self,
-        elements: Iterable[Element],
+        places: Iterable[Place],
+        values: Iterable[str],
         json_ld: Iterable[str] = (),
         *,
         head_meta: str,
@@ -198,8 +198,9 @@ class HeadWriter:
     ) -> Markup:
         """The whole head: APP_URL's meta, the elements, then the browser scripts.
 
-        ``elements`` are the resolved head with raw URLs, their other values
-        text as ``head()`` cleaned it (see :meth:`_write_all`); ``json_ld``
+        ``places`` and ``values`` are the resolved head (see
+        :func:`~flask_marmeon.head.resolve.resolve`) with raw URLs, its other
+        values text as ``head()`` cleaned it (see :meth:`_write_all`); ``json_ld``
         the JSON-LD blocks' texts as :func:`jsonld.dumps` writes them, which
         follow them. Each URL goes through
         the policy (the absolute URL to write, or None to leave it out with
@@ -207,7 +208,14 @@ class HeadWriter:
         ``data_opening`` (:func:`serialize.opening`) and ``module_src`` are
         given, carries every element with its raw value.
         """
-        page = (tuple(elements), tuple(json_ld), head_meta, data_opening, module_src)
+        page = (
+            tuple(places),
+            tuple(values),
+            tuple(json_ld),
+            head_meta,
+            data_opening,
+            module_src,
+        )
         if left_out is not None:
             # Development warns for each URL left out, on every page.
             pieces, left = self._page(*page)
@@ -237,7 +245,8 @@ class HeadWriter:
 
     def _page(
         self,
-        elements: tuple[Element, ...],
+        places: tuple[Place, ...],
+        values: tuple[str, ...],
         json_ld: tuple[str, ...],
         head_meta: str,
         data_opening: str | None,
@@ -245,7 +254,7 @@ class HeadWriter:
     ) -> tuple[tuple[str, ...], tuple[tuple[Slot, str], ...]]:
         """The head's text cut where the nonce attribute goes, and the
         (slot, raw URL) of each URL left out."""
-        html, data, left = self._write_all(elements)
+        html, data, left = self._write_all(places, values)
         if head_meta and html:
             text = f"{head_meta}\n{html}"
         else:
@@ -278,7 +287,7 @@ class HeadWriter:
         return tuple(pieces), left
 
     def _write_all(
-        self, elements: tuple[Element, ...]
+        self, places: tuple[Place, ...], values: tuple[str, ...]
     ) -> tuple[str, str, tuple[tuple[Slot, str], ...]]:
         """The elements' HTML, their browser data (safe inside <script>), and
         the (slot, raw URL) of each URL the policy leaves out.
@@ -287,15 +296,13 @@ class HeadWriter:
         (:func:`flask_marmeon.head.fields.clean_text`): nothing in it is
         escaped for ``<script>`` (DEL, C1 controls), as nothing needs to be.
         """
-        if not elements:
+        if not values:
             return "", "", ()
-        slots, values, groups, extras = zip(*elements, strict=True)
-        shape = (slots, groups, extras)
-        layout = self.layouts.get(shape)
+        layout = self.layouts.get(places)
         if layout is None:
             if len(self.layouts) >= LAYOUTS_SIZE:
                 self.layouts.clear()
-            layout = self.layouts[shape] = _Layout(slots, groups, extras)
+            layout = self.layouts[places] = _Layout(places)
         # All the values at once: one escape, one JSON encoding, each split
         # at the DELs between them.
         joined = _SEP.join(values)
@@ -362,10 +369,11 @@ class HeadWriter:
         # A URL left out takes the elements of its group with it.
         gone: set[int | None] = set()
         lines: list[str] = []
-        for i, (before, after, part) in enumerate(layout.parts):
+        left: list[tuple[Slot, str]] = []
+        for i, (slot, before, after, part, group) in enumerate(layout.parts):
             if part == _URL and i in dropped:
-                gone.add(groups[i])
-            elif part != _FOLLOWER or groups[i] not in gone:
+                gone.add(group)
+                left.append((slot, values[i]))
+            elif part != _FOLLOWER or group not in gone:
                 lines.append(before + html_values[i] + after)
-        left = tuple((slots[i], values[i]) for i in dropped)
-        return "\n".join(lines), data, left
+        return "\n".join(lines), data, tuple(left)

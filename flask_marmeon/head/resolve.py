@@ -6,15 +6,20 @@ and hreflang addresses of a localized page) and orders the elements. URLs
 are still the raw values the app gave (or the page's own paths): the URL
 policy runs after, so that the browser data can carry them raw.
 
-An element is a plain tuple ``(slot, value, group, extra)``, because
-``render_head()`` runs on every request and makes a few dozen of them:
+The elements come as two lists, because ``render_head()`` runs on every
+request and makes a few dozen of them: their *places* and their *values*.
 
-- ``slot``: a constant :class:`Slot` saying which tag and attributes;
-- ``value``: the one text that varies (an attribute's value, or the text of
-  a title or script);
-- ``group``: ties an element with a URL to the elements that go with it (an
-  image's size and alt), which are left out with it; None for the others;
-- ``extra``: the value of ``slot.extra_attr`` (the hreflang of a link).
+- a value is the one text that varies (an attribute's value, or the text of
+  a title);
+- a place is the constant :class:`Slot` saying which tag and attributes, or
+  for an element of a group the tuple ``(slot, group, extra)``: the group
+  ties an element with a URL to the elements that go with it (an image's
+  size and alt), which are left out with it, and ``extra`` is the value of
+  ``slot.extra_attr`` (the hreflang of a link) or None.
+
+So a page's places depend on which fields are set, not on their values: the
+writer prepares what a list of places is written as once
+(:class:`flask_marmeon.head.render.HeadWriter`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Union
 
 from ..page import Page
 from .fields import Image, clean_text, clean_url
@@ -54,7 +59,8 @@ class Slot:
         return self.field is not None
 
 
-Element = tuple[Slot, str, "int | None", "str | None"]
+#: Where an element goes: its slot, or ``(slot, group, extra)`` in a group.
+Place = Union[Slot, tuple[Slot, int, "str | None"]]  # noqa: UP007 (a runtime value)
 
 
 def _meta(kind: str, key: str, field: str | None = None) -> Slot:
@@ -194,66 +200,81 @@ _ROBOTS: Mapping[tuple[bool | None, bool | None], str | None] = MappingProxyType
 
 def resolve(
     merged: MergedHead, page: Page | None, locales: Sequence[str]
-) -> list[Element]:
-    """Return the head's elements in output order, URLs still raw.
+) -> tuple[list[Place], list[str]]:
+    """Return the head's elements in output order, URLs still raw: their
+    places and their values (see the module's docstring).
 
     JSON-LD blocks are not among them: they are written (or refused) by the
     caller and follow these elements.
     """
-    out: list[Element] = []
-    append = out.append
+    places: list[Place] = []
+    values: list[str] = []
+    place = places.append
+    put = values.append
     group = 0
     title = merged.title
     description = merged.description
     if title is not None:
         template = merged.title_template
-        text = template.replace("%s", title) if template is not None else title
-        append((TITLE, text, None, None))
+        place(TITLE)
+        put(template.replace("%s", title) if template is not None else title)
     if description is not None:
-        append((DESCRIPTION, description, None, None))
+        place(DESCRIPTION)
+        put(description)
 
     localized = page if page is not None and page.locale is not None else None
     if merged.canonical is not None:
         group += 1
-        append((CANONICAL, merged.canonical, group, None))
+        place((CANONICAL, group, None))
+        put(merged.canonical)
     elif localized is not None and localized.canonical_path is not None:
         group += 1
-        append((CANONICAL_PAGE, clean_url(localized.canonical_path), group, None))
+        place((CANONICAL_PAGE, group, None))
+        put(clean_url(localized.canonical_path))
 
     robots = merged.robots
     if robots is not None:
         content = _ROBOTS.get((robots.get("index"), robots.get("follow")))
         if content is not None:
-            append((ROBOTS, content, None, None))
+            place(ROBOTS)
+            put(content)
 
     if localized is not None:
         for hreflang, path in localized.hreflang_paths:
             group += 1
-            append((HREFLANG, clean_url(path), group, clean_text(hreflang)))
+            place((HREFLANG, group, clean_text(hreflang)))
+            put(clean_url(path))
 
     og = merged.open_graph
     if og is not None:
-        group = _open_graph(og, title, description, localized, locales, group, out)
+        group = _open_graph(
+            og, title, description, localized, locales, group, places, values
+        )
 
     tw: Mapping[str, Any] | None = merged.twitter
     if tw is not None:
         for key, slot in _TW_FIXED:
             value = tw.get(key)
             if value is not None:
-                append((slot, value, None, None))
+                place(slot)
+                put(value)
         tw_title = tw.get("title", title)
         if tw_title is not None:
-            append((_TW_TITLE, tw_title, None, None))
+            place(_TW_TITLE)
+            put(tw_title)
         tw_description = tw.get("description", description)
         if tw_description is not None:
-            append((_TW_DESCRIPTION, tw_description, None, None))
+            place(_TW_DESCRIPTION)
+            put(tw_description)
         tw_image: Image | None = tw.get("image")
         if tw_image is not None:
             group += 1
-            append((_TW_IMAGE, tw_image.url, group, None))
+            place((_TW_IMAGE, group, None))
+            put(tw_image.url)
             if tw_image.alt is not None:
-                append((_TW_IMAGE_ALT, tw_image.alt, group, None))
-    return out
+                place((_TW_IMAGE_ALT, group, None))
+                put(tw_image.alt)
+    return places, values
 
 
 def _open_graph(
@@ -263,55 +284,72 @@ def _open_graph(
     localized: Page | None,
     locales: Sequence[str],
     group: int,
-    out: list[Element],
+    places: list[Place],
+    values: list[str],
 ) -> int:
     """Append the og:* and article:* elements; return the last group used."""
-    append = out.append
+    place = places.append
+    put = values.append
     og_title = og.get("title", title)
     if og_title is not None:
-        append((_OG_TITLE, og_title, None, None))
+        place(_OG_TITLE)
+        put(og_title)
     og_description = og.get("description", description)
     if og_description is not None:
-        append((_OG_DESCRIPTION, og_description, None, None))
+        place(_OG_DESCRIPTION)
+        put(og_description)
     og_type = og.get("type")
     if og_type is not None:
-        append((_OG_TYPE, og_type, None, None))
+        place(_OG_TYPE)
+        put(og_type)
     url = og.get("url")
     if url is not None:
         group += 1
-        append((_OG_URL, url, group, None))
+        place((_OG_URL, group, None))
+        put(url)
     site_name = og.get("site_name")
     if site_name is not None:
-        append((_OG_SITE_NAME, site_name, None, None))
+        place(_OG_SITE_NAME)
+        put(site_name)
     locale = og.get("locale")
     if locale is None and localized is not None:
         locale = og_locale(localized.locale or "")
     if locale is not None:
-        append((_OG_LOCALE, locale, None, None))
+        place(_OG_LOCALE)
+        put(locale)
     if localized is not None:
         for other in locales:
             if other != localized.locale:
-                append((_OG_LOCALE_ALT, og_locale(other), None, None))
+                place(_OG_LOCALE_ALT)
+                put(og_locale(other))
     image: Image | None = og.get("image")
     if image is not None:
         group += 1
         image_slot, width_slot, height_slot, alt_slot = _OG_IMAGE
-        append((image_slot, image.url, group, None))
+        place((image_slot, group, None))
+        put(image.url)
         if image.width is not None:
-            append((width_slot, str(image.width), group, None))
+            place((width_slot, group, None))
+            put(str(image.width))
         if image.height is not None:
-            append((height_slot, str(image.height), group, None))
+            place((height_slot, group, None))
+            put(str(image.height))
         if image.alt is not None:
-            append((alt_slot, image.alt, group, None))
+            place((alt_slot, group, None))
+            put(image.alt)
     article: Mapping[str, Any] | None = og.get("article")
     if og_type == "article" and article is not None:
         published, modified, author, tag = _ARTICLE
         if "published_time" in article:
-            append((published, article["published_time"], None, None))
+            place(published)
+            put(article["published_time"])
         if "modified_time" in article:
-            append((modified, article["modified_time"], None, None))
+            place(modified)
+            put(article["modified_time"])
         for name in article.get("authors", ()):
-            append((author, name, None, None))
+            place(author)
+            put(name)
         for name in article.get("tags", ()):
-            append((tag, name, None, None))
+            place(tag)
+            put(name)
     return group
