@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal, Protocol, TypeAlias, TypedDict, TypeVar, Union
@@ -234,6 +234,7 @@ def _is_text(value: object) -> bool:
 
 #: How a field takes a value without calling its check() (Field.fast).
 FAST_NONE, FAST_TEXT, FAST_BOOL, FAST_SIZE, FAST_CHOICE = range(5)
+_BOOLS = frozenset((True, False))
 
 
 class Field:
@@ -368,44 +369,39 @@ class ObjectField(Field):
         self.fields = fields
         self.required = required
         self.expected = f"a dict with the keys of {typed.__name__}"
+        #: Per key, what is taken as it is, without a call to the field's
+        #: check(): a value of this exact type that the test (a method
+        #: written in C) accepts. A str subclass, a lazy string, a wrong type
+        #: or None goes the long way.
+        self.rules: dict[str, tuple[type, Callable[[Any], bool]]] = {}
+        for key, field in fields.items():
+            if field.fast == FAST_TEXT:
+                self.rules[key] = (str, str.isprintable)
+            elif field.fast == FAST_BOOL:
+                self.rules[key] = (bool, _BOOLS.__contains__)
+            elif field.fast == FAST_SIZE:
+                self.rules[key] = (int, (0).__lt__)
+            elif field.fast == FAST_CHOICE:
+                self.rules[key] = (str, field.fast_choices.__contains__)
 
     def check(self, value: object, path: str) -> dict[str, Any]:
         if type(value) is not dict and not isinstance(value, Mapping):
             raise self.wrong(value, path)
         out: dict[str, Any] = {}
-        fields = self.fields
+        rules = self.rules
         for key, item in value.items():
-            field = (
-                fields.get(key) if type(key) is str or isinstance(key, str) else None
-            )
+            rule = rules.get(key) if type(key) is str else None
+            if rule is not None and type(item) is rule[0] and rule[1](item):
+                out[key] = item
+                continue
+            field = self.fields.get(key) if isinstance(key, str) else None
             if field is None:
                 raise TypeError(
                     f"{path} has no key {key!r}; it takes"
-                    f" {', '.join(map(repr, fields))}.{_hint(key, fields)}"
+                    f" {', '.join(map(repr, self.fields))}.{_hint(key, self.fields)}"
                 )
-            if item is None:
-                continue
-            # The exact types that need no normalizing are taken inline (a
-            # str subclass, a lazy string or a wrong type goes to check()).
-            kind = type(item)
-            fast = field.fast
-            if fast == FAST_TEXT:
-                if kind is str and item.isprintable():
-                    out[key] = item
-                    continue
-            elif fast == FAST_BOOL:
-                if kind is bool:
-                    out[key] = item
-                    continue
-            elif fast == FAST_SIZE:
-                if kind is int and item >= 1:
-                    out[key] = item
-                    continue
-            elif fast == FAST_CHOICE:
-                if kind is str and item in field.fast_choices:
-                    out[key] = item
-                    continue
-            out[key] = field.check(item, f"{path}.{key}")
+            if item is not None:
+                out[key] = field.check(item, f"{path}.{key}")
         for key in self.required:
             if key not in out:
                 raise TypeError(f"{path} needs the key {key!r}.")
