@@ -200,13 +200,13 @@ class HeadWriter:
 
         ``places`` and ``values`` are the resolved head (see
         :func:`~flask_marmeon.head.resolve.resolve`) with raw URLs, its other
-        values text as ``head()`` cleaned it (see :meth:`_write_all`); ``json_ld``
-        the JSON-LD blocks' texts as :func:`jsonld.dumps` writes them, which
-        follow them. Each URL goes through
-        the policy (the absolute URL to write, or None to leave it out with
-        the rest of its group, telling ``left_out``); the browser data, when
-        ``data_opening`` (:func:`serialize.opening`) and ``module_src`` are
-        given, carries every element with its raw value.
+        values text as ``head()`` cleaned it (see :meth:`_write_all`);
+        ``json_ld`` the JSON-LD blocks' texts as :func:`jsonld.dumps` writes
+        them, which follow them. Each URL goes through the policy (the
+        absolute URL to write, or None to leave it out with the rest of its
+        group, telling ``left_out``); the browser data, when ``data_opening``
+        (:func:`serialize.opening`) and ``module_src`` are given, carries
+        every element with its raw value.
         """
         page = (
             tuple(places),
