@@ -128,3 +128,16 @@ def test_without_app_url_the_block_is_left_out_and_said_once_per_app(
     assert links(first, "alternate") == [] and links(first, "canonical") == []
     messages = [r.getMessage() for r in caplog.records if "APP_URL" in r.getMessage()]
     assert len(messages) == 1
+
+
+def test_og_locale_is_in_open_graph_form_whatever_the_configured_case(
+    make_app: Callable[..., Flask],
+) -> None:
+    # Open Graph spells a locale language_TERRITORY (pt_BR); a BCP 47 tag is
+    # case-insensitive, so "pt-br" in APP_LOCALES is still pt_BR there,
+    # while hreflang keeps the tag as configured.
+    app = site(make_app, APP_URL="https://notes.example", APP_LOCALES=["pt-br", "EN"])
+    el = parse_head(app.test_client().get("/pt-br/about").text)
+    assert metas(el, "og:locale") == ["pt_BR"]
+    assert metas(el, "og:locale:alternate") == ["en"]
+    assert ("pt-br", "https://notes.example/pt-br/about") in links(el, "alternate")

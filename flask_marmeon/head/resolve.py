@@ -166,8 +166,17 @@ _TW_TITLE, _TW_DESCRIPTION, _TW_IMAGE, _TW_IMAGE_ALT = (
 
 
 def og_locale(tag: str) -> str:
-    """A BCP 47 tag in Open Graph's form: ``de-AT`` -> ``de_AT``."""
-    return tag.replace("-", "_")
+    """A BCP 47 tag in Open Graph's form: ``de-AT`` -> ``de_AT``.
+
+    Open Graph spells a locale ``ll_TT`` (``pt_BR``), while BCP 47 tags are
+    case-insensitive, so a tag configured as ``pt-br`` is normalized: the
+    language in lower case, a two-letter region in upper case.
+    """
+    language, _, rest = tag.partition("-")
+    if not rest:
+        return language.lower()
+    subtags = [s.upper() if len(s) == 2 else s for s in rest.split("-")]
+    return "_".join([language.lower(), *subtags])
 
 
 def robots_content(robots: Mapping[str, bool]) -> str | None:
