@@ -42,6 +42,9 @@ _STATIC_SAFE = "!$&'()*+,/:;=@"
 #: no XML escaping (no "&" or "'"), so it is its own URL text and decoded
 #: value. At least one character: the converter takes no empty value.
 PLAIN_TEXT = re.compile(r"[A-Za-z0-9_.~!$()*+,:;=@-]+")
+#: A value's text as a URL may hold it: unreserved, sub-delims, ':', '@',
+#: '/' and escapes (what werkzeug's converters write).
+_URL_TEXT = re.compile(r"(?:[A-Za-z0-9_.~!$&'()*+,/:;=@-]|%[0-9A-Fa-f]{2})*")
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -167,6 +170,9 @@ class _Arg:
         """The value as written in the URL and as the router reads it back."""
         if self.plain_int and type(value) is int:
             text = str(value)
+        elif value is None:
+            # As url_for reads it: None is no value, not the text "None".
+            raise Refused(f"the parameter {self.name!r} is missing (None)", "missing")
         else:
             try:
                 text = self.converter.to_url(value)
@@ -176,6 +182,11 @@ class _Arg:
                     "converter",
                 ) from None
         decoded = unquote(text) if "%" in text else text
+        if _URL_TEXT.fullmatch(text) is None:
+            # Some converters (werkzeug's any) write their value unencoded;
+            # a text without escapes is encoded whole, one with escapes keeps them.
+            safe = _STATIC_SAFE + ("%" if decoded != text else "")
+            text = quote(text, safe=safe)
         if self.fullmatch(decoded) is None:
             if "/" in decoded and not self.allows_slash:
                 raise Refused(

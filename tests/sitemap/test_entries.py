@@ -54,6 +54,39 @@ def test_every_value_is_percent_encoded(app: Flask, read_sitemap: ReadSitemap) -
     assert set(crawl(app, found, ORIGIN).values()) == {200}
 
 
+def test_a_value_an_any_converter_writes_unencoded_is_encoded_too(
+    app: Flask, read_sitemap: ReadSitemap
+) -> None:
+    # werkzeug's any converter writes its item as given, a space included.
+    app.get(
+        "/shelf/<any(books, 'old maps', 'a&b'):shelf>",
+        sitemap=provide({"shelf": "books"}, {"shelf": "old maps"}, {"shelf": "a&b"}),
+        authorize=everyone,
+    )(show)
+    found = locs(read_sitemap(app))
+    assert found == [
+        f"{ORIGIN}/shelf/books",
+        f"{ORIGIN}/shelf/old%20maps",
+        f"{ORIGIN}/shelf/a&b",
+    ]
+    assert set(crawl(app, found, ORIGIN).values()) == {200}
+
+
+def test_a_parameter_given_as_none_is_missing(
+    app: Flask, read_sitemap: ReadSitemap, caplog: pytest.LogCaptureFixture
+) -> None:
+    # As url_for does: None is no value, never the text "None".
+    app.get(
+        "/pages/<name>",
+        sitemap=provide({"name": "ok"}, {"name": None}),
+        authorize=everyone,
+    )(show)
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        found = locs(read_sitemap(app))
+    assert found == [f"{ORIGIN}/pages/ok"]
+    assert "'name' is missing" in caplog.text
+
+
 def test_addresses_come_from_app_urls_origin_never_the_request(
     make_app: Callable[..., Flask], read_sitemap: ReadSitemap
 ) -> None:
