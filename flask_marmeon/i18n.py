@@ -273,9 +273,9 @@ def make_page(
     query string (already URL-safe), kept in the alternates only.
     """
     suffix = f"?{query}" if query else ""
-    alternates = tuple(
+    alternates = [
         Alternate(locale=tag, hreflang=tag, href=paths[tag] + suffix) for tag in locales
-    )
+    ]
     hreflang = tuple((tag, paths[tag]) for tag in locales)
     return Page(
         locale=locale,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypedDict
 
 
@@ -27,8 +27,9 @@ class Page:
 
     #: The page's locale tag as configured ("de-AT"), or None.
     locale: str | None = None
-    #: One per locale of the app, ``href`` keeping the query string.
-    alternates: tuple[Alternate, ...] = ()
+    #: One per locale of the app, ``href`` keeping the query string. A list,
+    #: as the API names it, so that it compares equal to one.
+    alternates: list[Alternate] = field(default_factory=list)
     #: The page's own address in its own locale, without the query string
     #: (a path such as "/de-at/about"); the default canonical.
     canonical_path: str | None = None

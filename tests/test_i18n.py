@@ -456,6 +456,18 @@ def test_make_page_and_strip_locale_are_pure() -> None:
     assert not Page().is_localized
 
 
+def test_page_alternates_is_a_list_of_locale_hreflang_href() -> None:
+    # API: "page.alternates, a list of {"locale", "hreflang", "href"}".
+    page = make_page(
+        ["en", "de-AT"], "en", {"en": "/en/a", "de-AT": "/de-at/a"}, "/a", ""
+    )
+    assert page.alternates == [
+        {"locale": "en", "hreflang": "en", "href": "/en/a"},
+        {"locale": "de-AT", "hreflang": "de-AT", "href": "/de-at/a"},
+    ]
+    assert Page().alternates == []
+
+
 # -- mistakes ----------------------------------------------------------------
 
 
