@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from itertools import islice
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 from werkzeug.routing import Rule
@@ -482,6 +483,14 @@ def _str_run(
     return pending, latest, _END
 
 
+def _elsewhere(rule: Rule, origin: str) -> bool:
+    """Whether the rule answers on another host than APP_URL's (a blueprint's
+    subdomain, a host rule): APP_URL + its path would be a 404."""
+    if rule.map.host_matching:
+        return bool(rule.host) and rule.host != urlsplit(origin).netloc
+    return bool(rule.subdomain) and rule.subdomain != rule.map.default_subdomain
+
+
 def _build(app: Flask) -> Sitemap:
     with app.app_context():
         state = get_state(app)
@@ -495,7 +504,16 @@ def _build(app: Flask) -> Sitemap:
         )
         over = _Limits()
         for rule in list(app.url_map.iter_rules()):
-            if is_marked(rule):
+            if is_marked(rule) and _elsewhere(rule, origin):
+                logger.warning(
+                    "Sitemap: the route %r (endpoint %r) left out, because its"
+                    " pages are on the host %r, not at APP_URL %r.",
+                    rule.rule,
+                    rule.endpoint,
+                    rule.host or f"{rule.subdomain}.<server name>",
+                    origin,
+                )
+            elif is_marked(rule):
                 compiled = compile_rule(rule, origin, settings.locales)
                 _write_route(app, compiled, writer, over)
         if over.urls:

@@ -338,3 +338,23 @@ def test_an_address_longer_than_the_format_allows_is_left_out(
         authorize=everyone,
     )(show)
     assert locs(read_sitemap(app)) == [f"{ORIGIN}/p/ok"]
+
+
+def test_a_route_on_another_subdomain_is_left_out_with_a_warning(
+    make_app: Callable[..., Flask],
+    read_sitemap: ReadSitemap,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Its page is at blog.notes.example, never at APP_URL + its path.
+    app = make_app(APP_URL=ORIGIN, SERVER_NAME="notes.example")
+    blog = Blueprint("blog", __name__, subdomain="blog")
+    blog.get("/posts", sitemap=True, authorize=everyone)(show)
+    app.register_blueprint(blog)
+    app.get("/about", sitemap=True, authorize=everyone)(show)
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        found = locs(read_sitemap(app))
+    assert found == [f"{ORIGIN}/about"]
+    client = app.test_client()
+    assert client.get("/posts", base_url=ORIGIN).status_code == 404
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len([w for w in warnings if "'/posts'" in w]) == 1, warnings
