@@ -408,7 +408,19 @@ def best_locale(
     whole would let an exact ``en;q=0.5`` beat a ``de-CH`` the visitor
     prefers.
     """
-    for value, quality in sorted(accept, key=lambda item: -item[1]):
+    ordered = sorted(accept, key=lambda item: -item[1])
+    # q=0 means "not acceptable" (RFC 9110): a refused language (and its
+    # regions) is never chosen, not even through "*".
+    refused = tuple(value.lower() for value, quality in ordered if quality <= 0)
+    if refused:
+        locales = [
+            tag
+            for tag in locales
+            if not any(
+                tag.lower() == r or tag.lower().startswith(r + "-") for r in refused
+            )
+        ]
+    for value, quality in ordered:
         if quality <= 0:
             continue
         match = LanguageAccept([(value, 1)]).best_match(locales)

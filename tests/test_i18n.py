@@ -256,6 +256,9 @@ def test_the_address_without_locale_redirects_to_the_visitors_locale(
         ("de-CH, en;q=0.5", ["en", "de"], "/de/about"),
         ("de-CH, en;q=0.5", LOCALES, "/en/about"),  # no German without region
         ("fr;q=0, *;q=0.1", ["de-AT", "en"], "/de-at/about"),
+        # q=0 means not acceptable: "*" never brings back a refused language.
+        ("en;q=0, *", LOCALES, "/de-at/about"),
+        ("de;q=0, *;q=0.5", LOCALES, "/en/about"),
         ("de", LOCALES, "/de-at/about"),
         ("fr, ja;q=0.5", LOCALES, "/en/about"),  # nothing fits: the first locale
         (None, ["de-AT", "en"], "/de-at/about"),
