@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 
 SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"
-_PART = re.compile(r"/sitemap-[1-9][0-9]*\.xml")
+# What the parts' <int(min=1)> rule answers, leading zeros included.
+_PART = re.compile(r"/sitemap-0*[1-9][0-9]*\.xml")
 _EDGE = "wsgi_edge"
 _ENDPOINTS = {
     SITEMAP_PATH: "marmeon_sitemap",

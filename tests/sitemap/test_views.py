@@ -218,6 +218,24 @@ def test_the_index_splits_the_sitemap(
     assert client.get("/robots.txt").text == ROBOTS
 
 
+def test_the_index_files_send_no_cookie_either(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True, SECRET_KEY="secret")
+    app.get("/n/<int:n>", sitemap=note_pages(2), authorize=everyone)(page)
+
+    @app.after_request
+    def set_cookie(response: Response) -> Response:
+        session["seen"] = True
+        response.set_cookie("tracker", "1")
+        return response
+
+    client = app.test_client()
+    # /sitemap-01.xml: the part's int converter reads it as part 1 too.
+    for path in ("/sitemap.xml", "/sitemap-1.xml", "/sitemap-01.xml"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert "Set-Cookie" not in response.headers, path
+
+
 def test_without_the_index_there_are_no_parts(app: Flask) -> None:
     mark_about(app)
     assert app.test_client().get("/sitemap-1.xml").status_code == 404
