@@ -325,7 +325,10 @@ class ChoiceField(Field):
 
     def check(self, value: object, path: str) -> str:
         if not isinstance(value, str):
-            raise self.wrong(value, path)
+            # A lazy string is text like any other (lazy_gettext("article")).
+            if not _is_text(value):
+                raise self.wrong(value, path)
+            value = str(value)
         if value not in self.choices:
             raise ValueError(
                 f"{path} is {value!r}, which is not {self.expected}."

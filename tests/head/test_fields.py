@@ -244,6 +244,22 @@ def test_lazy_strings_are_text_everywhere(make_app: Callable[..., Flask]) -> Non
     assert got.twitter["image"] == Image("/t.png")
 
 
+def test_lazy_strings_are_text_in_the_choices_too(
+    make_app: Callable[..., Flask],
+) -> None:
+    # "Lazy strings are accepted wherever text is": an og type, a card.
+    app = make_app(APP_URL="https://notes.example")
+    Babel(app)
+    got = fragment(
+        app,
+        open_graph={"type": lazy_gettext("article")},
+        twitter={"card": lazy_gettext("summary")},
+    )
+    assert got.open_graph == {"type": "article"}
+    assert got.twitter == {"card": "summary"}
+    assert type(got.twitter["card"]) is str
+
+
 def test_text_that_html_cannot_carry_is_replaced() -> None:
     got = make_fragment({"title": "a\x00b\x01c\x7fd\x85e\ufdd0f\ud800g\uffffh"})
     assert got.title == "a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf\ufffdg\ufffdh"
