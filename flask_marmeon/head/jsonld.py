@@ -210,4 +210,5 @@ def describe(block: Any) -> str:
         graph = block.get("@graph")
         if isinstance(graph, (list, tuple)):
             return f"graph of {len(graph)} node{'s' if len(graph) != 1 else ''}"
-    return "block without @type"
+    # Read after "The JSON-LD block with ...".
+    return "no @type"

@@ -111,6 +111,7 @@ def test_a_deep_block_is_refused_not_crashed() -> None:
             "graph of 3 nodes",
         ),
         ({"@graph": [{"x": math.nan}]}, "graph of 1 node"),
+        ({"name": "x", "v": math.nan}, "The JSON-LD block with no @type cannot"),
     ],
 )
 def test_development_raises_naming_the_block(
