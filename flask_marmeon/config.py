@@ -136,9 +136,11 @@ def load_settings(config: Mapping[str, Any]) -> Settings:
             f" returns the response's nonce or None, not {nonce!r}."
         )
     max_urls = _number(config, "MARMEON_SITEMAP_MAX_URLS", integer=True)
-    if max_urls < 1:
+    if not 1 <= max_urls <= 50_000:
+        # 50 000 URLs is the limit of the sitemap format.
         raise ValueError(
-            f"MARMEON_SITEMAP_MAX_URLS must be at least 1, not {max_urls}."
+            "MARMEON_SITEMAP_MAX_URLS must be from 1 to 50000 (the sitemap"
+            f" format's limit), not {max_urls}."
         )
     return Settings(
         app_url=parse_app_url(config.get("APP_URL")),

@@ -88,3 +88,11 @@ def test_a_second_init_app_is_refused() -> None:
 def test_a_wrong_csp_nonce_setting_is_refused(make_app: Callable[..., Flask]) -> None:
     with pytest.raises(TypeError, match="MARMEON_CSP_NONCE"):
         make_app(MARMEON_CSP_NONCE="abc")
+
+
+@pytest.mark.parametrize("value", [0, 50_001])
+def test_a_sitemap_file_lists_at_most_the_formats_50_000_urls(
+    make_app: Callable[..., Flask], value: int
+) -> None:
+    with pytest.raises(ValueError, match="MARMEON_SITEMAP_MAX_URLS"):
+        make_app(MARMEON_SITEMAP_MAX_URLS=value)
