@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlsplit
 
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, Rule, ValidationError
@@ -369,7 +369,9 @@ class CompiledRule:
         return path
 
     def _match_back(self, decoded_path: str, decoded: dict[str, str]) -> None:
-        adapter = self.url_map.bind("localhost", "/")
+        # An app that matches hosts answers on APP_URL's host only.
+        host = urlsplit(self.origin).netloc if self.url_map.host_matching else ""
+        adapter = self.url_map.bind(host or "localhost", "/")
         try:
             rule, matched = adapter.match(decoded_path, method="GET", return_rule=True)
         except RequestRedirect as redirect:

@@ -18,6 +18,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
@@ -49,9 +50,15 @@ def robots_txt(origin: str) -> str:
     return f"User-agent: *\nDisallow: /_marmeon/\n\nSitemap: {origin}{SITEMAP_PATH}\n"
 
 
-def _taken(app: Flask, path: str) -> bool:
+def _host(app: Flask, origin: str) -> str:
+    """The host the endpoints answer on: APP_URL's in an app that matches
+    hosts (a rule without a host would answer none), else any."""
+    return urlsplit(origin).netloc if app.url_map.host_matching else "localhost"
+
+
+def _taken(app: Flask, path: str, origin: str) -> bool:
     """Whether a route of the app (not a localized one) answers ``path``."""
-    adapter = app.url_map.bind("localhost", "/")
+    adapter = app.url_map.bind(_host(app, origin), "/")
     try:
         rule, _ = adapter.match(path, method="GET", return_rule=True)
     except RequestRedirect:
@@ -86,6 +93,9 @@ def _register(app: Flask, state: MarmeonState) -> frozenset[str]:
         return frozenset()
     origin = state.settings.app_url or ""
     served: set[str] = set()
+    host: dict[str, Any] = (
+        {"host": _host(app, origin)} if app.url_map.host_matching else {}
+    )
 
     def sitemap() -> Response:
         lookup = _cache(state).get()
@@ -114,15 +124,16 @@ def _register(app: Flask, state: MarmeonState) -> frozenset[str]:
         ROBOTS_PATH: robots,
     }
     for path, view in views.items():
-        if not _taken(app, path):
-            app.add_url_rule(path, _ENDPOINTS[path], view, methods=["GET"])
+        if not _taken(app, path, origin):
+            app.add_url_rule(path, _ENDPOINTS[path], view, methods=["GET"], **host)
             served.add(path)
-    if state.settings.sitemap_index and not _taken(app, "/sitemap-1.xml"):
+    if state.settings.sitemap_index and not _taken(app, "/sitemap-1.xml", origin):
         app.add_url_rule(
             "/sitemap-<int(min=1):number>.xml",
             "marmeon_sitemap_part",
             sitemap_part,
             methods=["GET"],
+            **host,
         )
         served.add("parts")
     return frozenset(served)

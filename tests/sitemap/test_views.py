@@ -11,7 +11,7 @@ import pytest
 from flask import Blueprint, Flask, Response, session
 from lxml import etree
 
-from flask_marmeon import SitemapEntry, everyone, localized
+from flask_marmeon import Marmeon, SitemapEntry, everyone, localized
 
 from .conftest import SM, crawl, locs
 
@@ -285,3 +285,24 @@ def test_the_index_keeps_each_file_within_the_byte_limit(
         assert len(client.get(path).data) <= 600
         everything += locs(read_sitemap(app, path))
     assert everything == [f"{ORIGIN}/p/{n}-" + "x" * 80 for n in range(10)]
+
+
+def test_a_host_matching_app_serves_both_on_app_urls_host() -> None:
+    app = Flask("hosts", host_matching=True, static_host="notes.example")
+    app.config.update(APP_URL=ORIGIN, TESTING=True)
+    Marmeon(app)
+    app.get("/about", host="notes.example", sitemap=True, authorize=everyone)(page)
+    # Two arguments in one segment: the router is asked, on APP_URL's host.
+    app.get(
+        "/t/<a>-<b>",
+        host="notes.example",
+        sitemap=lambda: [SitemapEntry({"a": "x", "b": "y"})],
+        authorize=everyone,
+    )(page)
+    client = app.test_client()
+    response = client.get("/sitemap.xml", base_url=ORIGIN)
+    assert response.status_code == 200
+    found = locs(etree.fromstring(response.data))
+    assert sorted(found) == [f"{ORIGIN}/about", f"{ORIGIN}/t/x-y"]
+    assert client.get("/t/x-y", base_url=ORIGIN).status_code == 200
+    assert client.get("/robots.txt", base_url=ORIGIN).text == ROBOTS
