@@ -15,6 +15,8 @@ Set the extension up right after creating the app.
 
 from __future__ import annotations
 
+import difflib
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -32,6 +34,27 @@ _UNKNOWN: Any = object()
 
 #: What ``sitemap=`` takes: False, True or a callable returning the entries.
 SitemapOption = bool | Callable[[], Any]
+
+
+#: What Werkzeug's Rule takes, for the "did you mean" of a misspelled option.
+_RULE_ARGUMENTS = frozenset(
+    name
+    for name, parameter in inspect.signature(Rule.__init__).parameters.items()
+    if name not in ("self", "string")
+    and parameter.kind is not inspect.Parameter.VAR_KEYWORD
+)
+_ROUTE_OPTIONS = ("sitemap", "authorize", "internal")
+
+
+def _unknown_option(string: str, name: str) -> str:
+    close = difflib.get_close_matches(
+        name, [*_ROUTE_OPTIONS, *_RULE_ARGUMENTS], n=1, cutoff=0.6
+    )
+    hint = f" Did you mean {close[0]}=?" if close else ""
+    return (
+        f"The route {string!r} got an unknown option {name}=. A route takes"
+        f" Flask's options and sitemap=, authorize= and internal=.{hint}"
+    )
 
 
 class MarmeonRule(Rule):
@@ -58,6 +81,9 @@ class MarmeonRule(Rule):
         internal: bool = False,
         **kwargs: Any,
     ) -> None:
+        unknown = set(kwargs) - _RULE_ARGUMENTS
+        if unknown:
+            raise TypeError(_unknown_option(string, sorted(unknown)[0]))
         super().__init__(string, **kwargs)
         if not isinstance(sitemap, bool) and not callable(sitemap):
             raise TypeError(

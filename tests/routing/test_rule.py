@@ -153,3 +153,20 @@ def test_an_option_before_the_extension_is_werkzeugs_type_error() -> None:
 def test_the_route_policy_is_enforced(app: Flask, allowed: bool) -> None:
     app.get("/x", authorize=lambda: allowed)(view)
     assert app.test_client().get("/x").status_code == (200 if allowed else 403)
+
+
+@pytest.mark.parametrize(
+    ("option", "suggestion"),
+    [
+        ("sitemapp", "sitemap"),
+        ("authorise", "authorize"),
+        ("strict_slash", "strict_slashes"),
+    ],
+)
+def test_a_misspelled_route_option_names_the_right_spelling(
+    app: Flask, option: str, suggestion: str
+) -> None:
+    with pytest.raises(TypeError) as info:
+        app.add_url_rule("/a", "a", lambda: "", **{option: True})
+    message = str(info.value)
+    assert f"{option}=" in message and f"Did you mean {suggestion}=?" in message
