@@ -306,16 +306,7 @@ class HeadWriter:
         # All the values at once: one escape, one JSON encoding, each split
         # at the DELs between them.
         joined = _SEP.join(values)
-        text = joined
-        if "&" in text:
-            text = text.replace("&", "&amp;")
-        if "<" in text:
-            text = text.replace("<", "&lt;")
-        if ">" in text:
-            text = text.replace(">", "&gt;")
-        if '"' in text:
-            text = text.replace('"', "&#34;")
-        html_values = text.split(_SEP)
+        html_values = escape(joined).split(_SEP)
         if len(html_values) == len(values):
             # No DEL in a value, so none is escaped for <script> but a URL.
             text = encode_basestring(joined)[1:-1]
