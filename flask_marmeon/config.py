@@ -45,6 +45,11 @@ class Settings:
     csp_nonce: Callable[[], str | None] | None
     #: Whether ``render_head()`` includes the browser module.
     browser_script: bool
+    #: The app's mount path from Flask's APPLICATION_ROOT, without a trailing
+    #: slash: ``""`` at the root, ``"/blog"`` under a prefix. Every address the
+    #: extension writes starts with it, never with the request's SCRIPT_NAME,
+    #: which a client can set (ProxyFix's X-Forwarded-Prefix, gunicorn).
+    root: str = ""
 
 
 def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
@@ -118,6 +123,33 @@ def parse_locales(value: object) -> tuple[str, ...]:
     return tuple(seen.values())
 
 
+# A mount path is plain path segments: nothing a browser would read as
+# another host ("//x", "/\\x"), a query, a fragment, a dot segment or an escape.
+_ROOT_SEGMENT = re.compile(r"^[A-Za-z0-9._~!$&'()*+,;=:@-]+$")
+
+
+def parse_root(value: object) -> str:
+    """Return APPLICATION_ROOT as the mount path: ``""`` for ``/``, else ``/a/b``."""
+    if value is None or value == "" or value == "/":
+        return ""
+    if not isinstance(value, str):
+        raise TypeError(
+            "APPLICATION_ROOT must be a path such as '/' or '/blog', not"
+            f" {type(value).__name__} {value!r}."
+        )
+    path = value[:-1] if value.endswith("/") else value
+    segments = path[1:].split("/")
+    if not value.startswith("/") or not all(
+        _ROOT_SEGMENT.match(part) and part not in (".", "..") for part in segments
+    ):
+        raise ValueError(
+            f"APPLICATION_ROOT {value!r} is not a mount path such as '/' or '/blog':"
+            " it must start with '/' and hold plain path segments (no '//', '\\',"
+            " '?', '#', '%', dot segments or spaces)."
+        )
+    return "/" + "/".join(segments)
+
+
 def _number(config: Mapping[str, Any], key: str, *, integer: bool = False) -> Any:
     value: Any = config[key]
     ok = isinstance(value, int) or (not integer and isinstance(value, float))
@@ -151,6 +183,7 @@ def load_settings(config: Mapping[str, Any]) -> Settings:
         sitemap_index=bool(config["MARMEON_SITEMAP_INDEX"]),
         csp_nonce=nonce,
         browser_script=bool(config["MARMEON_BROWSER_SCRIPT"]),
+        root=parse_root(config.get("APPLICATION_ROOT")),
     )
 
 

@@ -6,6 +6,7 @@ import pytest
 from flask import Flask
 
 from flask_marmeon import Marmeon, StartupError
+from flask_marmeon.config import parse_root
 
 
 def test_app_url_keeps_only_the_origin(make_app: Callable[..., Flask]) -> None:
@@ -96,3 +97,40 @@ def test_a_sitemap_file_lists_at_most_the_formats_50_000_urls(
 ) -> None:
     with pytest.raises(ValueError, match="MARMEON_SITEMAP_MAX_URLS"):
         make_app(MARMEON_SITEMAP_MAX_URLS=value)
+
+
+@pytest.mark.parametrize(
+    ("value", "root"),
+    [("/", ""), (None, ""), ("/blog", "/blog"), ("/blog/", "/blog"), ("/a/b", "/a/b")],
+)
+def test_the_mount_path_is_application_root_without_a_trailing_slash(
+    value: object, root: str
+) -> None:
+    assert parse_root(value) == root
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "//evil.example",
+        "/\\evil.example",
+        "blog",
+        "/a/../b",
+        "/a?x",
+        "/a#x",
+        "/a%2f",
+        "/blog//",
+        "/a b",
+        "/.",
+    ],
+)
+def test_a_mount_path_another_host_could_hide_in_is_refused(value: str) -> None:
+    with pytest.raises(ValueError, match="APPLICATION_ROOT"):
+        parse_root(value)
+
+
+def test_the_settings_take_the_mount_path_from_flask(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app(APPLICATION_ROOT="/blog/")
+    assert app.extensions["marmeon"].settings.root == "/blog"
