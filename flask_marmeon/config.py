@@ -21,6 +21,8 @@ DEFAULTS: dict[str, Any] = {
     "MARMEON_SITEMAP_INDEX": False,
     "MARMEON_CSP_NONCE": None,
     "MARMEON_BROWSER_SCRIPT": True,
+    "MARMEON_SITEMAP_WAIT": 20,
+    "MARMEON_INDEXABLE": True,
 }
 
 # BCP 47 in the shape apps use: a primary language subtag, then script,
@@ -50,6 +52,10 @@ class Settings:
     #: extension writes starts with it, never with the request's SCRIPT_NAME,
     #: which a client can set (ProxyFix's X-Forwarded-Prefix, gunicorn).
     root: str = ""
+    #: False for a staging or preview deployment that must never be indexed.
+    indexable: bool = True
+    #: Seconds a request waits for a sitemap when no file has been built yet.
+    sitemap_wait: float = 20
 
 
 def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
@@ -59,6 +65,8 @@ def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
     if config.get("APP_LOCALES") in (None, "", []) and environ.get("APP_LOCALES"):
         config["APP_LOCALES"] = environ["APP_LOCALES"]
     config.setdefault("APP_LOCALES", [])
+    if "MARMEON_INDEXABLE" not in config and "MARMEON_INDEXABLE" in environ:
+        config["MARMEON_INDEXABLE"] = environ["MARMEON_INDEXABLE"]
     for key, value in DEFAULTS.items():
         config.setdefault(key, value)
 
@@ -150,6 +158,22 @@ def parse_root(value: object) -> str:
     return "/" + "/".join(segments)
 
 
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def parse_flag(key: str, value: object) -> bool:
+    """A boolean setting: a bool, or its text as the environment gives it."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ValueError(
+        f"{key} must be True or False (or, from the environment, one of"
+        f" {', '.join(_TRUE + _FALSE)}), not {value!r}."
+    )
+
+
 def _number(config: Mapping[str, Any], key: str, *, integer: bool = False) -> Any:
     value: Any = config[key]
     ok = isinstance(value, int) or (not integer and isinstance(value, float))
@@ -184,6 +208,8 @@ def load_settings(config: Mapping[str, Any]) -> Settings:
         csp_nonce=nonce,
         browser_script=bool(config["MARMEON_BROWSER_SCRIPT"]),
         root=parse_root(config.get("APPLICATION_ROOT")),
+        indexable=parse_flag("MARMEON_INDEXABLE", config["MARMEON_INDEXABLE"]),
+        sitemap_wait=_number(config, "MARMEON_SITEMAP_WAIT"),
     )
 
 

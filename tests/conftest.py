@@ -18,6 +18,7 @@ def _clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:
     # The suite must not depend on the developer's shell.
     monkeypatch.delenv("APP_URL", raising=False)
     monkeypatch.delenv("APP_LOCALES", raising=False)
+    monkeypatch.delenv("MARMEON_INDEXABLE", raising=False)
 
 
 @pytest.fixture(params=["constructor", "init_app"])

@@ -134,3 +134,38 @@ def test_the_settings_take_the_mount_path_from_flask(
 ) -> None:
     app = make_app(APPLICATION_ROOT="/blog/")
     assert app.extensions["marmeon"].settings.root == "/blog"
+
+
+@pytest.mark.parametrize(
+    ("value", "indexable"),
+    [(True, True), (False, False), ("0", False), ("false", False), ("1", True)],
+)
+def test_indexable_is_configuration(
+    make_app: Callable[..., Flask], value: object, indexable: bool
+) -> None:
+    app = make_app(MARMEON_INDEXABLE=value)
+    assert app.extensions["marmeon"].settings.indexable is indexable
+
+
+def test_indexable_falls_back_to_the_environment(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MARMEON_INDEXABLE", "0")
+    app = make_app()
+    assert app.extensions["marmeon"].settings.indexable is False
+    assert app.config["MARMEON_INDEXABLE"] == "0"
+
+
+def test_a_deployment_is_indexable_unless_configured_otherwise(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app()
+    assert app.extensions["marmeon"].settings.indexable is True
+    assert app.extensions["marmeon"].settings.sitemap_wait == 20
+
+
+def test_an_indexable_flag_that_is_no_boolean_is_refused(
+    make_app: Callable[..., Flask],
+) -> None:
+    with pytest.raises(ValueError, match="MARMEON_INDEXABLE"):
+        make_app(MARMEON_INDEXABLE="maybe")
