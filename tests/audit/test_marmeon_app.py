@@ -38,7 +38,8 @@ def build(make_app: Callable[..., Flask]) -> Flask:
         cover = url_for("notes.cover", note_id=note_id)
         head(
             title=f"Note number {note_id} · Notes",
-            description=f"The note number {note_id}: sourdough, bicycles, plants.",
+            description=f"The note number {note_id}: on sourdough, bicycles"
+            " and house plants.",
             canonical=path,
             open_graph={
                 "url": path,
