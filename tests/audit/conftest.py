@@ -143,7 +143,12 @@ class Site:
 
 @pytest.fixture
 def site() -> Site:
-    """A clean site: robots.txt, a sitemap of two pages, a cover, a stylesheet."""
+    """A clean site (see :func:`clean_site`); a test makes one mistake in it."""
+    return clean_site()
+
+
+def clean_site() -> Site:
+    """robots.txt, a sitemap of two pages, a cover, a stylesheet: all right."""
     site = Site()
     site.put(
         "/robots.txt",
