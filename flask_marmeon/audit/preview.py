@@ -27,6 +27,16 @@ from .site import Listed
 
 TITLE_CUT = 60
 DESCRIPTION_CUT = 160
+#: Findings that concern a URL only because the sitemap lists it.
+LISTED_ONLY = frozenset(
+    {
+        "page-noindex",
+        "page-disallowed",
+        "page-status",
+        "page-redirect",
+        "hreflang-mismatch",
+    }
+)
 #: Facebook shows a large card for an image at least this wide.
 LARGE_CARD_WIDTH = 600
 
@@ -102,6 +112,10 @@ def view() -> tuple[str, int, dict[str, str]]:
     result = auditor.page(site, listed or Listed(url, {}))
     answer, doc = result.answer, result.document
     findings: list[Finding] = list(result.findings)
+    if listed is None:
+        # What is wrong only for a listed URL (a noindex search page is
+        # right) is left out for a page the sitemap does not list.
+        findings = [f for f in findings if f.code not in LISTED_ONLY]
     html = render_template(
         "marmeon/preview.html",
         url=url,
