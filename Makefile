@@ -51,6 +51,7 @@ bench: $(STAMP) browser-deps
 	$(BIN)/python benchmarks/head.py
 	@[ ! -f benchmarks/sitemap.py ] || $(BIN)/python benchmarks/sitemap.py
 	@[ ! -f benchmarks/browser_size.py ] || $(BIN)/python benchmarks/browser_size.py
+	@[ ! -f benchmarks/audit.py ] || $(BIN)/python benchmarks/audit.py
 
 clean:
 	rm -rf $(VENV) docs/_build tests/browser/node_modules example_app/node_modules example_app/static/vendor
