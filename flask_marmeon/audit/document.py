@@ -50,7 +50,11 @@ class Document:
 def parse(page: Fetched) -> Document:
     """Read the head and the loaded files of an HTML answer."""
     html = require("lxml.html")
-    root = html.document_fromstring(page.text() or "<html></html>")
+    try:
+        root = html.document_fromstring(page.text())
+    except require("lxml.etree").ParserError:
+        # Blank, or comments only: a page with nothing in its head.
+        root = html.document_fromstring("<html></html>")
     url = page.url
     title: str | None = None
     descriptions: list[str] = []

@@ -152,3 +152,13 @@ def test_a_listed_file_that_is_not_html_is_only_checked_for_its_answer(
 ) -> None:
     site.put("/b", b"%PDF-1.4", type="application/pdf")
     assert site.audit().findings == ()
+
+
+@pytest.mark.parametrize("body", ["", "   ", "<!-- nothing -->"])
+def test_an_empty_page_has_no_title_and_no_description(site: Site, body: str) -> None:
+    site.put("/b", body)
+    assert [code for code, _ in codes(site.audit())] == [
+        "canonical-missing",
+        "description-missing",
+        "title-missing",
+    ]
