@@ -112,9 +112,14 @@ def app_alone(app: Flask) -> tuple[float, int]:
 
 
 def audited(app: Flask) -> tuple[float, int, int]:
-    started = time.process_time()
+    started, wall = time.process_time(), time.perf_counter()
     report = audit(app)
+    WALL.append(time.perf_counter() - wall)
     return time.process_time() - started, report.pages, len(report.findings)
+
+
+#: Wall-clock seconds of each audit, printed beside the CPU time.
+WALL: list[float] = []
 
 
 SCHEMAS = Schemas.load()
@@ -140,6 +145,7 @@ def main() -> int:
     print(f"pages                 {args.pages}")
     print(f"the app alone         {best_alone:6.2f} s  (same requests, nothing read)")
     print(f"the audit             {best_audit:6.2f} s  (target: under 10 s for 2,000)")
+    print(f"  wall clock          {min(WALL[1:]):6.2f} s  (with the machine's load)")
     print(f"the audit's own cost  {per_page:6.3f} ms per page  (target: at most 1 ms)")
     ok = best_audit < 10 * args.pages / 2000 and per_page <= 1.0
     print("targets met" if ok else "TARGETS MISSED")

@@ -15,7 +15,6 @@ from .findings import CODES as CODES
 from .findings import Finding as Finding
 from .findings import Report as Report
 from .findings import Severity as Severity
-from .run import Auditor as Auditor
 from .run import audit as audit
 
-__all__ = ["CODES", "Auditor", "Finding", "Report", "Severity", "audit"]
+__all__ = ["CODES", "Finding", "Report", "Severity", "audit"]
