@@ -38,11 +38,12 @@ def check_answer(listed: Listed, answer: Fetched) -> Iterator[Finding]:
             " the redirect ends at, not this one.",
         )
     elif answer.status != 200:
+        raised = f" (the view raised {answer.error})" if answer.error else ""
         yield finding(
             "page-status",
             url,
-            f"Answers {answer.status}: the sitemap must list only pages that"
-            " work. Leave the entry out, or fix the route.",
+            f"Answers {answer.status}{raised}: the sitemap must list only pages"
+            " that work. Leave the entry out, or fix the route.",
         )
 
 

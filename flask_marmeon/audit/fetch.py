@@ -30,6 +30,9 @@ class Fetched:
     status: int
     headers: Headers
     body: bytes
+    #: The exception the app raised, when it propagated (``app.testing`` or
+    #: ``app.debug``), as ``"ZeroDivisionError: division by zero"``.
+    error: str | None = None
 
     @property
     def mimetype(self) -> str:
@@ -125,8 +128,14 @@ class Fetcher:
         finally:
             builder.close()
         self.requests += 1
-        # A context of its own: Flask then pushes a fresh app context.
-        app_iter, status, headers = contextvars.Context().run(
-            run_wsgi_app, self.app, environ, True
-        )
+        try:
+            # A context of its own: Flask then pushes a fresh app context.
+            app_iter, status, headers = contextvars.Context().run(
+                run_wsgi_app, self.app, environ, True
+            )
+        except Exception as error:
+            # In testing or debug mode Flask lets the view's exception out:
+            # a crawler would get a 500, and the audit goes on to the next page.
+            text = f"{type(error).__name__}: {error}"
+            return Fetched(url, 500, Headers(), b"", text)
         return Fetched(url, int(status.split(None, 1)[0]), headers, b"".join(app_iter))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from flask_marmeon.audit import audit
+
 from .conftest import DESCRIPTION_B, ORIGIN, TITLE_A, TITLE_B, Site, codes
 
 A, B = f"{ORIGIN}/a", f"{ORIGIN}/b"
@@ -162,3 +164,21 @@ def test_an_empty_page_has_no_title_and_no_description(site: Site, body: str) ->
         "description-missing",
         "title-missing",
     ]
+
+
+def test_a_view_that_raises_is_a_500_and_the_audit_goes_on(site: Site) -> None:
+    app = site.app()  # TESTING: Flask lets the exception out of the view
+
+    @app.before_request
+    def broken() -> None:
+        from flask import request
+
+        if request.path == "/a":
+            raise ZeroDivisionError("division by zero")
+
+    report = audit(app)
+    (finding,) = report.findings
+    assert (finding.code, finding.url) == ("page-status", A)
+    assert "500 (the view raised ZeroDivisionError: division by zero)" in (
+        finding.message
+    )
