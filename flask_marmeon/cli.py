@@ -11,6 +11,7 @@ from flask import current_app
 from flask.cli import AppGroup
 
 from .audit import audit as run_audit
+from .errors import StartupError
 from .routing.checks import app_problems, route_statuses
 
 marmeon_group = AppGroup("marmeon", help="flask_marmeon: check routes and sitemaps.")
@@ -63,7 +64,13 @@ def audit_command(as_json: bool) -> None:
     any finding is an error.
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    report = run_audit(app, progress=_progress_bar())
+    try:
+        report = run_audit(app, progress=_progress_bar())
+    except (StartupError, ValueError, ImportError) as error:
+        # The app cannot start (H10), APP_URL is missing, or the audit
+        # extra is: the message says what to do; a traceback would not.
+        click.echo(f"Error: {error}", err=True)
+        click.get_current_context().exit(1)
     click.echo(report.to_json() if as_json else report.table())
     if report.errors:
         click.get_current_context().exit(1)

@@ -18,6 +18,8 @@ from flask import Flask
 from werkzeug.datastructures import Headers
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
+from ..errors import StartupError
+
 #: What the audit says it is; a route may answer crawlers differently.
 USER_AGENT = "Mozilla/5.0 (compatible; Googlebot/2.1; flask-marmeon-audit)"
 
@@ -133,6 +135,8 @@ class Fetcher:
             app_iter, status, headers = contextvars.Context().run(
                 run_wsgi_app, self.app, environ, True
             )
+        except StartupError:
+            raise  # the app cannot start (H10): nothing to audit, say why
         except Exception as error:
             # In testing or debug mode Flask lets the view's exception out:
             # a crawler would get a 500, and the audit goes on to the next page.

@@ -9,6 +9,7 @@ import pytest
 from flask.testing import FlaskCliRunner
 
 from flask_marmeon import Marmeon
+from flask_marmeon.audit import audit
 from flask_marmeon.cli import _progress_bar
 
 from .conftest import DESCRIPTION_B, ORIGIN, Site
@@ -78,3 +79,30 @@ def test_no_progress_bar_unless_stderr_is_a_terminal(
         advance(done, 3)
     assert "Auditing" in terminal.getvalue()
     assert "100%" in terminal.getvalue()
+
+
+def test_an_app_that_cannot_start_says_why(site: Site) -> None:
+    from flask_marmeon import StartupError, everyone
+
+    app = site.app()
+    Marmeon(app)
+
+    @app.post("/contact", sitemap=True, authorize=everyone)
+    def contact() -> str:
+        return "Thanks"
+
+    with pytest.raises(StartupError, match="/contact"):
+        audit(app)
+    result = app.test_cli_runner().invoke(args=["marmeon", "audit"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: ") and "/contact" in result.stderr
+
+
+def test_an_app_without_app_url_says_so() -> None:
+    from flask import Flask
+
+    app = Flask("bare")
+    Marmeon(app)
+    result = app.test_cli_runner().invoke(args=["marmeon", "audit"])
+    assert result.exit_code == 1
+    assert "APP_URL" in result.stderr
