@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint docs bench browser-deps clean
+.PHONY: run test lint docs bench browser-deps html-checker clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +34,14 @@ $(HTMX): example_app/package.json example_app/package-lock.json
 run: $(STAMP) $(HTMX)
 	$(BIN)/flask --app example_app run --debug
 
+## The W3C HTML checker (vnu.jar, from npm with the example's packages)
+## runs on Java from Debian, installed first so that vnu-jar's npm install
+## finds it (and downloads nothing).
+html-checker:
+	@command -v java >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq default-jre-headless; }
+
 ## The whole test suite, browser tests included.
-test: $(STAMP) browser-deps $(HTMX)
+test: $(STAMP) browser-deps html-checker $(HTMX)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
@@ -51,6 +57,7 @@ bench: $(STAMP) browser-deps
 	$(BIN)/python benchmarks/head.py
 	@[ ! -f benchmarks/sitemap.py ] || $(BIN)/python benchmarks/sitemap.py
 	@[ ! -f benchmarks/browser_size.py ] || $(BIN)/python benchmarks/browser_size.py
+	@[ ! -f benchmarks/audit.py ] || $(BIN)/python benchmarks/audit.py
 
 clean:
 	rm -rf $(VENV) docs/_build tests/browser/node_modules example_app/node_modules example_app/static/vendor

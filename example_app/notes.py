@@ -39,8 +39,9 @@ def index() -> str:
     """Every note, newest first."""
     head(
         title=_("All notes"),
-        description=_("Short notes on baking, bicycles, plants and more."),
+        description=_("Short notes on baking, bicycles, plants, coffee and more."),
         canonical=url_for("notes.index"),
+        open_graph={"url": url_for("notes.index")},
     )
     all_notes = db.session.scalars(
         db.select(Note).order_by(Note.created_at.desc())
@@ -72,7 +73,10 @@ def show(note_id: int) -> str:
                 "tags": note.tag_list,
             },
         },
-        twitter={"image": {"url": cover, "alt": cover_alt}},
+        twitter={
+            "card": "summary_large_image",
+            "image": {"url": cover, "alt": cover_alt},
+        },
         json_ld={
             "@context": "https://schema.org",
             "@type": "Article",
@@ -122,6 +126,7 @@ def search() -> str:
         title=_("Search"),
         description=_("Find a note by its title."),
         robots={"index": False, "follow": True},
+        open_graph={"url": url_for("notes.search")},
     )
     found: list[Note] = []
     if query:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, url_for
 from flask.views import MethodView
 from flask_babel import gettext as _
 
@@ -23,6 +23,8 @@ def about() -> str:
     head(
         title=_("About"),
         description=_("A small notes site that shows flask_marmeon at work."),
+        # og:url has no default: the page's own address in its language.
+        open_graph={"url": url_for("pages.about")},
     )
     return render_template("pages/about.html")
 
@@ -37,6 +39,7 @@ class ListFeatures(MethodView):
         head(
             title=_("Features"),
             description=_("What flask_marmeon does for the pages of this site."),
+            open_graph={"url": url_for("pages.features")},
         )
         return render_template("pages/features.html", features=self.catalog.all())
 
@@ -58,7 +61,11 @@ class ShowFeature(MethodView):
         item = self.catalog.get(feature)
         if item is None:
             abort(404)
-        head(title=item.title, description=item.summary)
+        head(
+            title=item.title,
+            description=item.summary,
+            open_graph={"url": url_for("pages.feature", feature=item.slug)},
+        )
         return render_template("pages/feature.html", feature=item)
 
     def sitemap(self) -> Iterator[SitemapEntry]:

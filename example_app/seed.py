@@ -27,7 +27,7 @@ ANGLES = [
         "Everything you need for your first weeks of {topic}, and nothing more.",
     ),
     (
-        "Five mistakes I made with {topic}",
+        "Five mistakes with {topic}",
         "What went wrong when I started {topic}, so that it need not go wrong for you.",
     ),
     (
@@ -42,7 +42,7 @@ AUTHORS = ["Ada Brandt", "Jonas Keller", "Mira Okafor", "Tomás Rivera", "Lena V
 # notes show that markup in a title is written as text.
 ODD_NOTES = [
     (
-        'Salt, fat & "acid": a note with <markup> in its title',
+        'Salt & "acid": <markup> in a title',
         "Ampersands, quotes and angle brackets are text, in the page and in"
         " its preview.",
     ),

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+from typing import Any
+
 import click
 from flask import current_app
 from flask.cli import AppGroup
 
+from .audit import audit as run_audit
+from .errors import StartupError
 from .routing.checks import app_problems, route_statuses
 
 marmeon_group = AppGroup("marmeon", help="flask_marmeon: check routes and sitemaps.")
@@ -46,3 +52,44 @@ def check_routes_command() -> None:
         for problem in problems:
             click.echo(f"  - {problem}", err=True)
         click.get_current_context().exit(1)
+
+
+@marmeon_group.command("audit")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def audit_command(as_json: bool) -> None:
+    """Crawl the app as a search engine does, in-process, and report findings.
+
+    Fetches robots.txt, the sitemaps and every URL they list through the app
+    itself (no network; APP_URL names the origin). Exits with status 1 when
+    any finding is an error.
+    """
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    try:
+        report = run_audit(app, progress=_progress_bar())
+    except (StartupError, ValueError, ImportError) as error:
+        # The app cannot start (H10), APP_URL is missing, or the audit
+        # extra is: the message says what to do; a traceback would not.
+        click.echo(f"Error: {error}", err=True)
+        click.get_current_context().exit(1)
+    click.echo(report.to_json() if as_json else report.table())
+    if report.errors:
+        click.get_current_context().exit(1)
+
+
+def _progress_bar() -> Callable[[int, int], None] | None:
+    """A click progress bar on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    bars: list[Any] = []
+
+    def advance(done: int, total: int) -> None:
+        if not bars:
+            bars.append(
+                click.progressbar(length=total, label="Auditing", file=sys.stderr)
+            )
+            bars[0].__enter__()
+        bars[0].update(1)
+        if done == total:
+            bars[0].__exit__(None, None, None)
+
+    return advance

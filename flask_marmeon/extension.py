@@ -6,6 +6,7 @@ from flask import Flask
 
 from . import browser, i18n
 from ._state import MarmeonState, get_state
+from .audit import install as audit_install
 from .config import apply_defaults, environ, load_settings
 from .head import render_head
 from .routing import rule as routing_rule
@@ -45,6 +46,7 @@ class Marmeon:
         i18n.init_app(app, state)
         sitemap_views.init_app(app, state)
         browser.init_app(app, state)
+        audit_install.init_app(app, state)
 
     def locale_selector(self) -> str | None:
         """A Flask-Babel ``locale_selector``: the locale of a localized route.

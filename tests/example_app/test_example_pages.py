@@ -96,7 +96,9 @@ def test_the_layout_gives_every_page_the_site_graph_and_the_card(
         assert set(nodes) == {"Organization", "WebSite"}
         assert nodes["WebSite"]["publisher"] == {"@id": nodes["Organization"]["@id"]}
         assert nodes["Organization"]["@id"] == f"{ORIGIN}/#org"
-        assert page.one_meta("twitter:card") == "summary_large_image"
+        # The layout's card is the small one; a note with a cover asks for
+        # the large one itself (so no page promises a picture it lacks).
+        assert page.one_meta("twitter:card") == "summary"
         assert page.one_meta("og:site_name") == "Marmeon Notes"
 
 

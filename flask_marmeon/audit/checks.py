@@ -1,0 +1,238 @@
+"""The checks of one page: pure functions over what the app answered.
+
+Each check returns findings; none fetches. Images are looked up through the
+``images`` argument (see images.py), so that each is fetched once per audit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from werkzeug.datastructures import Headers
+
+from .document import Document
+from .fetch import Fetched
+from .findings import Finding, finding
+from .images import ImageLookup, check_images
+from .site import Listed
+
+TITLE_MAX, TITLE_MIN = 60, 10
+DESCRIPTION_MAX, DESCRIPTION_MIN = 160, 50
+OG_LOCALE = re.compile(r"[a-z]{2,3}_[A-Z]{2}\Z")
+#: Robots directives that carry a value after a colon (not a user agent).
+VALUED = {"unavailable_after", "max-snippet", "max-image-preview", "max-video-preview"}
+
+
+def check_answer(listed: Listed, answer: Fetched) -> Iterator[Finding]:
+    """The listed URL must answer 200 itself: a redirect is not the page."""
+    url = listed.url
+    if 300 <= answer.status < 400:
+        target = answer.headers.get("Location", "?")
+        yield finding(
+            "page-redirect",
+            url,
+            f"Answers {answer.status}, redirecting to {target}: list the address"
+            " the redirect ends at, not this one.",
+        )
+    elif answer.status != 200:
+        raised = f" (the view raised {answer.error})" if answer.error else ""
+        yield finding(
+            "page-status",
+            url,
+            f"Answers {answer.status}{raised}: the sitemap must list only pages"
+            " that work. Leave the entry out, or fix the route.",
+        )
+
+
+def noindex_reason(headers: Headers, robots_meta: tuple[str, ...]) -> str | None:
+    """Where the page says noindex (header or meta), or None."""
+    for value in headers.getlist("X-Robots-Tag"):
+        if _says_noindex(value, header=True):
+            return f"X-Robots-Tag: {value}"
+    for content in robots_meta:
+        if _says_noindex(content, header=False):
+            return f'<meta name="robots" content="{content}">'
+    return None
+
+
+def _says_noindex(value: str, *, header: bool) -> bool:
+    agent, colon, rest = value.partition(":")
+    if header and colon and agent.strip().lower() not in VALUED:
+        # "googlebot: noindex" speaks to one crawler; others read nothing.
+        if agent.strip().lower() not in ("googlebot", "*"):
+            return False
+        value = rest
+    tokens = {token.strip().lower() for token in value.split(",")}
+    return bool(tokens & {"noindex", "none"})
+
+
+def check_document(
+    listed: Listed, answer: Fetched, doc: Document, images: ImageLookup
+) -> Iterator[Finding]:
+    """Every check of one listed page that answered 200 with HTML."""
+    yield from _canonical(listed, doc)
+    reason = noindex_reason(answer.headers, doc.robots)
+    if reason is not None:
+        yield finding(
+            "page-noindex",
+            listed.url,
+            f"The page says noindex ({reason}) but the sitemap lists it:"
+            " index it, or leave it out of the sitemap.",
+        )
+    yield from _text(
+        "title", listed.url, [doc.title] if doc.title else [], TITLE_MIN, TITLE_MAX
+    )
+    yield from _text(
+        "description",
+        listed.url,
+        list(doc.descriptions),
+        DESCRIPTION_MIN,
+        DESCRIPTION_MAX,
+    )
+    yield from _hreflang(listed, doc)
+    yield from _social(listed.url, doc)
+    yield from check_images(listed.url, doc, images)
+    yield from _json_ld(listed.url, doc)
+
+
+def _canonical(listed: Listed, doc: Document) -> Iterator[Finding]:
+    if not doc.canonicals:
+        yield finding(
+            "canonical-missing",
+            listed.url,
+            'The page has no <link rel="canonical">: a search engine then picks'
+            " one itself. Set head(canonical=...).",
+        )
+    elif len(doc.canonicals) > 1:
+        yield finding(
+            "canonical-multiple",
+            listed.url,
+            f"The page has {len(doc.canonicals)} canonicals"
+            f" ({', '.join(doc.canonicals)}); search engines then ignore them all."
+            " Keep one.",
+        )
+    elif doc.canonicals[0] != listed.url:
+        yield finding(
+            "canonical-mismatch",
+            listed.url,
+            f"The canonical names {doc.canonicals[0]}, not this listed URL: list"
+            " the canonical address in the sitemap, or fix the canonical.",
+        )
+
+
+def _text(
+    field: str, url: str, values: list[str], low: int, high: int
+) -> Iterator[Finding]:
+    tag = "<title>" if field == "title" else '<meta name="description">'
+    if not values or not values[0]:
+        yield finding(
+            f"{field}-missing", url, f"The page has no {tag}: set head({field}=...)."
+        )
+        return
+    text = values[0]
+    if len(text) > high:
+        yield finding(
+            f"{field}-too-long",
+            url,
+            f"The {field} is {len(text)} characters; search results cut it after"
+            f" about {high}: {text!r}.",
+        )
+    elif len(text) < low:
+        yield finding(
+            f"{field}-too-short",
+            url,
+            f"The {field} is {len(text)} characters ({text!r}); say what the page"
+            f" is in at least {low}.",
+        )
+
+
+def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
+    head = dict(doc.hreflang)
+    if head != dict(listed.alternates):
+        only_head = sorted(
+            f"{k} {v}" for k, v in head.items() if listed.alternates.get(k) != v
+        )
+        only_map = sorted(
+            f"{k} {v}" for k, v in listed.alternates.items() if head.get(k) != v
+        )
+        yield finding(
+            "hreflang-mismatch",
+            listed.url,
+            "The head's hreflang links differ from the sitemap's xhtml:links:"
+            f" head only [{', '.join(only_head)}], sitemap only"
+            f" [{', '.join(only_map)}].",
+        )
+    if head and "x-default" not in head:
+        yield finding(
+            "hreflang-no-x-default",
+            listed.url,
+            "The page names its languages but no x-default: add"
+            ' <link rel="alternate" hreflang="x-default"> for visitors of other'
+            " languages.",
+        )
+
+
+def _social(url: str, doc: Document) -> Iterator[Finding]:
+    card = doc.first("twitter:card")
+    if card == "summary_large_image" and not (
+        doc.first("twitter:image") or doc.first("og:image")
+    ):
+        yield finding(
+            "card-no-image",
+            url,
+            'twitter:card is "summary_large_image" but the page has no image: set'
+            ' an image, or use twitter={"card": "summary"}.',
+        )
+    if any(key.startswith("og:") for key, _ in doc.meta) and not doc.first("og:url"):
+        yield finding(
+            "og-url-missing",
+            url,
+            "The page has Open Graph tags but no og:url: set"
+            ' open_graph={"url": ...} to the canonical address.',
+        )
+    for key in ("og:locale", "og:locale:alternate"):
+        for value in doc.values(key):
+            if not OG_LOCALE.match(value):
+                yield finding(
+                    "og-locale-format",
+                    url,
+                    f"{key} is {value!r}; Open Graph wants language_TERRITORY"
+                    " (en_US, de_DE).",
+                )
+
+
+def _json_ld(url: str, doc: Document) -> Iterator[Finding]:
+    for number, text in enumerate(doc.json_ld, 1):
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            yield finding(
+                "jsonld-invalid",
+                url,
+                f"JSON-LD block {number} does not parse: {error}.",
+            )
+            continue
+        untyped = sum(1 for node in _nodes(data) if not _typed(node))
+        if untyped:
+            yield finding(
+                "jsonld-no-type",
+                url,
+                f"JSON-LD block {number} has {untyped} node(s) without @type;"
+                " search engines skip them.",
+            )
+
+
+def _nodes(data: Any) -> Iterator[Any]:
+    for block in data if isinstance(data, list) else [data]:
+        if isinstance(block, dict) and "@graph" in block:
+            graph = block["@graph"]
+            yield from graph if isinstance(graph, list) else [graph]
+        else:
+            yield block
+
+
+def _typed(node: Any) -> bool:
+    return isinstance(node, dict) and bool(node.get("@type"))

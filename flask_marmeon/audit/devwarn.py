@@ -1,0 +1,59 @@
+"""The development warning: a route marked for the sitemap renders noindex.
+
+Checked where the marked route's answer is seen (an ``after_request`` hook),
+from the answer itself, so a head written by hand counts as much as
+``head(robots=...)``. Said once per route; in development only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from flask import Flask, Response, current_app, request
+
+from .._log import warn_once
+from ._deps import available
+from .checks import noindex_reason
+from .fetch import Fetched
+
+if TYPE_CHECKING:
+    from .._state import MarmeonState
+
+
+def register(app: Flask, state: MarmeonState) -> None:
+    """Install the hook on ``app``; it does nothing unless ``app.debug``."""
+
+    def warn_if_noindex(response: Response) -> Response:
+        if current_app.debug:
+            check(state, response)
+        return response
+
+    app.after_request(warn_if_noindex)
+
+
+def check(state: MarmeonState, response: Response) -> None:
+    """Warn once for the route when its 200 answer says noindex."""
+    rule = request.url_rule
+    if rule is None or not getattr(rule, "marmeon_sitemap", False):
+        return
+    key = ("audit-noindex", rule.endpoint)
+    if response.status_code != 200 or key in state.once:
+        return
+    robots: tuple[str, ...] = ()
+    html = response.mimetype == "text/html" and not response.is_streamed
+    if html and available("lxml"):
+        from .document import parse
+
+        answer = Fetched(request.base_url, 200, response.headers, response.get_data())
+        robots = parse(answer).robots
+    reason = noindex_reason(response.headers, robots)
+    if reason is not None:
+        warn_once(
+            state,
+            key,
+            "The route %r is marked for the sitemap but its page says noindex (%s):"
+            " search engines will report it. Leave it out of the sitemap, or let it"
+            " be indexed.",
+            rule.rule,
+            reason,
+        )

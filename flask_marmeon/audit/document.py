@@ -1,0 +1,116 @@
+"""What a crawler reads in a page: its head's tags and the files it loads.
+
+lxml's HTML parser reads the document; relative URLs are resolved against
+the page's own URL, as a crawler resolves them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urljoin
+
+from ._deps import require
+from .fetch import Fetched
+
+ROBOTS_NAMES = ("robots", "googlebot")
+
+
+@dataclass(frozen=True)
+class Document:
+    """The parts of a page that the checks read."""
+
+    url: str
+    title: str | None
+    descriptions: tuple[str, ...]
+    #: Every ``<link rel="canonical">`` href, resolved against the page.
+    canonicals: tuple[str, ...]
+    #: The content of each ``<meta name="robots">`` / ``"googlebot"``.
+    robots: tuple[str, ...]
+    #: ``(hreflang, href)`` of each ``<link rel="alternate" hreflang>``.
+    hreflang: tuple[tuple[str, str], ...]
+    #: ``og:*``, ``article:*`` and ``twitter:*`` tags: (key, content) in order.
+    meta: tuple[tuple[str, str], ...]
+    #: The text of each ``<script type="application/ld+json">``.
+    json_ld: tuple[str, ...]
+    #: Scripts and stylesheets the page loads, resolved against the page.
+    resources: tuple[str, ...]
+
+    def values(self, key: str) -> list[str]:
+        """Every content of the meta tags named ``key`` (``og:image``)."""
+        return [value for name, value in self.meta if name == key]
+
+    def first(self, key: str) -> str | None:
+        """The first content of ``key``, or None."""
+        for name, value in self.meta:
+            if name == key:
+                return value
+        return None
+
+
+def parse(page: Fetched) -> Document:
+    """Read the head and the loaded files of an HTML answer."""
+    html = require("lxml.html")
+    try:
+        root = html.document_fromstring(page.text())
+    except require("lxml.etree").ParserError:
+        # Blank, or comments only: a page with nothing in its head.
+        root = html.document_fromstring("<html></html>")
+    url = page.url
+    title: str | None = None
+    descriptions: list[str] = []
+    canonicals: list[str] = []
+    robots: list[str] = []
+    hreflang: list[tuple[str, str]] = []
+    meta: list[tuple[str, str]] = []
+    json_ld: list[str] = []
+    resources: list[str] = []
+    head = root.find("head")
+    for element in (
+        head.iter("title", "meta", "link", "script") if head is not None else ()
+    ):
+        tag = element.tag
+        if tag == "title":
+            if title is None:
+                title = " ".join((element.text_content() or "").split())
+        elif tag == "meta":
+            name = (element.get("name") or element.get("property") or "").lower()
+            content = element.get("content", "")
+            if name == "description":
+                descriptions.append(content.strip())
+            elif name in ROBOTS_NAMES:
+                robots.append(content)
+            elif name.startswith(("og:", "twitter:", "article:")):
+                meta.append((name, content.strip()))
+        elif tag == "link":
+            rels = (element.get("rel") or "").lower().split()
+            href = element.get("href")
+            if href is None:
+                continue
+            if "canonical" in rels:
+                canonicals.append(urljoin(url, href.strip()))
+            if "alternate" in rels and element.get("hreflang"):
+                hreflang.append(
+                    (element.get("hreflang", ""), urljoin(url, href.strip()))
+                )
+        elif (element.get("type") or "").lower() == "application/ld+json":
+            json_ld.append(element.text or "")
+    for element in root.iter("script", "link"):
+        if element.tag == "script":
+            src = element.get("src")
+        elif "stylesheet" in (element.get("rel") or "").lower().split():
+            src = element.get("href")
+        else:
+            src = None
+        if src and not src.strip().startswith("data:"):
+            resources.append(urljoin(url, src.strip()))
+    return Document(
+        url,
+        title,
+        tuple(descriptions),
+        tuple(canonicals),
+        tuple(robots),
+        tuple(hreflang),
+        tuple(meta),
+        tuple(json_ld),
+        tuple(dict.fromkeys(resources)),
+    )

@@ -1,0 +1,145 @@
+"""Fetching through the app itself: a WSGI call per URL, no network.
+
+Each request runs in a fresh ``contextvars`` context, so Flask pushes a new
+app context for it even when the audit is called inside one (a crawler's
+visit never shares ``g`` or a database session with another). The WSGI
+environ is built from APP_URL's origin and the app's mount path, never from
+an incoming request.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import os
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from flask import Flask
+from werkzeug.datastructures import Headers
+from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+from ..errors import StartupError
+
+#: What the audit says it is; a route may answer crawlers differently.
+USER_AGENT = "Mozilla/5.0 (compatible; Googlebot/2.1; flask-marmeon-audit)"
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """An answer of the app, read whole."""
+
+    url: str
+    status: int
+    headers: Headers
+    body: bytes
+    #: The exception the app raised, when it propagated (``app.testing`` or
+    #: ``app.debug``), as ``"ZeroDivisionError: division by zero"``.
+    error: str | None = None
+
+    @property
+    def mimetype(self) -> str:
+        """The Content-Type without parameters, lower case."""
+        return self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+
+    @property
+    def charset(self) -> str:
+        """The Content-Type's charset, else UTF-8."""
+        for part in self.headers.get("Content-Type", "").split(";")[1:]:
+            name, _, value = part.partition("=")
+            if name.strip().lower() == "charset" and value.strip():
+                return value.strip().strip('"')
+        return "utf-8"
+
+    def text(self) -> str:
+        """The body decoded with its charset (undecodable bytes replaced)."""
+        try:
+            return self.body.decode(self.charset, "replace")
+        except LookupError:
+            return self.body.decode("utf-8", "replace")
+
+
+def app_origin(app: Flask) -> str:
+    """APP_URL's origin for ``app``, from the extension's settings or config.
+
+    Raises ValueError naming the setting when there is none: the audit
+    checks absolute URLs, which need the app's public address.
+    """
+    state = app.extensions.get("marmeon")
+    origin = getattr(getattr(state, "settings", None), "app_url", None)
+    if origin:
+        return str(origin)
+    value = app.config.get("APP_URL") or os.environ.get("APP_URL")
+    parts = urlsplit(str(value or ""))
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(
+            f"The audit needs the app's public address, and APP_URL is {value!r}."
+            ' Set app.config["APP_URL"] (or the APP_URL environment variable) to'
+            ' an http(s) URL such as "https://notes.example".'
+        )
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def app_root(app: Flask) -> str:
+    """The mount path: APPLICATION_ROOT without its trailing slash."""
+    state = app.extensions.get("marmeon")
+    root = getattr(getattr(state, "settings", None), "root", None)
+    if root is None:
+        root = str(app.config.get("APPLICATION_ROOT") or "/").rstrip("/")
+    return str(root)
+
+
+class Fetcher:
+    """Calls the app for URLs on its origin and under its mount path."""
+
+    def __init__(self, app: Flask, origin: str, root: str) -> None:
+        self.app = app
+        self.origin = origin
+        self.root = root
+        #: The number of requests made, for the benchmark and the tests.
+        self.requests = 0
+
+    def own_path(self, url: str) -> str | None:
+        """The path inside the app for ``url``, or None when it is not the app's.
+
+        Another origin, or a path outside the mount path, is not the app's:
+        the audit neither fetches nor judges it.
+        """
+        parts = urlsplit(url)
+        if f"{parts.scheme}://{parts.netloc}".lower() != self.origin:
+            return None
+        path = parts.path or "/"
+        if self.root:
+            if path != self.root and not path.startswith(self.root + "/"):
+                return None
+            path = path[len(self.root) :] or "/"
+        return path
+
+    def get(self, url: str) -> Fetched | None:
+        """GET ``url`` through the app, or None when it is not the app's."""
+        path = self.own_path(url)
+        if path is None:
+            return None
+        builder = EnvironBuilder(
+            path=path,
+            base_url=self.origin + self.root,
+            query_string=urlsplit(url).query,
+            headers=[("User-Agent", USER_AGENT), ("Accept", "*/*")],
+        )
+        try:
+            environ = builder.get_environ()
+        finally:
+            builder.close()
+        self.requests += 1
+        try:
+            # A context of its own: Flask then pushes a fresh app context.
+            app_iter, status, headers = contextvars.Context().run(
+                run_wsgi_app, self.app, environ, True
+            )
+        except StartupError:
+            raise  # the app cannot start (H10): nothing to audit, say why
+        except Exception as error:
+            # In testing or debug mode Flask lets the view's exception out:
+            # a crawler would get a 500, and the audit goes on to the next page.
+            text = f"{type(error).__name__}: {error}"
+            return Fetched(url, 500, Headers(), b"", text)
+        return Fetched(url, int(status.split(None, 1)[0]), headers, b"".join(app_iter))

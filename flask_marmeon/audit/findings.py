@@ -1,0 +1,152 @@
+"""Findings: the stable codes, their severity, and the report.
+
+A code names one mistake and never changes meaning; the table in ``CODES``
+is what the docs list and what the tests walk through.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+#: code -> (severity, what it means), in the order the docs list them.
+CODES: Mapping[str, tuple[Severity, str]] = {
+    "robots-missing": ("error", "robots.txt does not answer 200"),
+    "robots-no-sitemap": ("error", "robots.txt names no sitemap"),
+    "sitemap-status": ("error", "a sitemap file does not answer 200"),
+    "sitemap-invalid": ("error", "a sitemap file is not valid against its schema"),
+    "sitemap-too-large": ("error", "a sitemap file holds over 50,000 URLs or 50 MiB"),
+    "page-status": ("error", "a listed URL does not answer 200"),
+    "page-redirect": ("error", "a listed URL redirects"),
+    "page-disallowed": ("error", "robots.txt disallows a listed URL"),
+    "canonical-mismatch": ("error", "the canonical names another URL"),
+    "canonical-multiple": ("error", "the page has more than one canonical"),
+    "page-noindex": ("error", "a listed page is noindex"),
+    "hreflang-mismatch": (
+        "error",
+        "the head's hreflang set differs from the sitemap's",
+    ),
+    "hreflang-no-return": ("error", "an hreflang target does not link back"),
+    "hreflang-no-x-default": ("error", "the hreflang set has no x-default"),
+    "image-not-absolute": ("error", "an og:image or twitter:image is not absolute"),
+    "image-status": ("error", "an image does not answer 200 with an image"),
+    "image-size-mismatch": (
+        "error",
+        "declared width and height differ from the image's",
+    ),
+    "jsonld-invalid": ("error", "a JSON-LD block does not parse"),
+    "jsonld-no-type": ("error", "a JSON-LD node has no @type"),
+    "canonical-missing": ("warning", "the page has no canonical"),
+    "title-missing": ("warning", "the page has no title"),
+    "title-too-long": ("warning", "the title is over 60 characters"),
+    "title-too-short": ("warning", "the title is under 10 characters"),
+    "title-duplicate": ("warning", "the same title is on several pages"),
+    "description-missing": ("warning", "the page has no description"),
+    "description-too-long": ("warning", "the description is over 160 characters"),
+    "description-too-short": ("warning", "the description is under 50 characters"),
+    "description-duplicate": ("warning", "the same description is on several pages"),
+    "card-no-image": ("warning", "summary_large_image has no image"),
+    "og-url-missing": ("warning", "the page has Open Graph tags but no og:url"),
+    "og-locale-format": ("warning", "og:locale is not language_TERRITORY"),
+    "image-too-small": ("warning", "an image is smaller than its card's minimum"),
+    "resource-disallowed": ("warning", "robots.txt blocks a script or stylesheet"),
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One mistake: its code, severity, the URL it is about, and what to do.
+
+    ``url`` is absolute, as the sitemap lists it (or as the page links it,
+    for an image, a script or an hreflang target).
+    """
+
+    code: str
+    severity: Severity
+    url: str
+    message: str
+
+    def as_dict(self) -> dict[str, str]:
+        """The finding as ``{"code", "severity", "url", "message"}``."""
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "url": self.url,
+            "message": self.message,
+        }
+
+
+def finding(code: str, url: str, message: str) -> Finding:
+    """A finding whose severity is the code's."""
+    return Finding(code, CODES[code][0], url, message)
+
+
+def _order(item: Finding) -> tuple[int, str, str, str]:
+    return (item.severity != "error", item.code, item.url, item.message)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What an audit found: the number of listed pages and the findings."""
+
+    #: The number of distinct URLs the sitemap lists.
+    pages: int
+    #: Errors first, then warnings; by code, then URL.
+    findings: tuple[Finding, ...]
+
+    @classmethod
+    def of(cls, pages: int, findings: Iterable[Finding]) -> Report:
+        """A report with its findings in a stable order, exact repeats removed."""
+        return cls(pages, tuple(sorted(set(findings), key=_order)))
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        """The findings that are errors."""
+        return tuple(f for f in self.findings if f.severity == "error")
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        """The findings that are warnings."""
+        return tuple(f for f in self.findings if f.severity == "warning")
+
+    def as_dict(self) -> dict[str, object]:
+        """``{"pages": N, "findings": [{"code", "severity", "url", "message"}]}``."""
+        return {"pages": self.pages, "findings": [f.as_dict() for f in self.findings]}
+
+    def to_json(self) -> str:
+        """The report as JSON (what ``flask marmeon audit --json`` prints)."""
+        return json.dumps(self.as_dict(), indent=2, ensure_ascii=False)
+
+    def table(self) -> str:
+        """The findings as text, grouped by code, with a summary line."""
+        lines: list[str] = []
+        current = None
+        for item in self.findings:
+            if item.code != current:
+                current = item.code
+                count = sum(1 for f in self.findings if f.code == item.code)
+                if lines:
+                    lines.append("")
+                lines.append(
+                    f"{item.severity.upper()}  {item.code}: {CODES[item.code][1]}"
+                    f" ({count})"
+                )
+            lines.append(f"  {item.url}")
+            lines.append(f"      {item.message}")
+        if lines:
+            lines.append("")
+        lines.append(self.summary())
+        return "\n".join(lines)
+
+    def summary(self) -> str:
+        """One line: pages, errors, warnings."""
+        errors, warnings = len(self.errors), len(self.warnings)
+        return (
+            f"{self.pages} page{'s' * (self.pages != 1)} audited:"
+            f" {errors} error{'s' * (errors != 1)},"
+            f" {warnings} warning{'s' * (warnings != 1)}."
+        )

@@ -1,0 +1,195 @@
+"""One audit: robots.txt, the sitemaps, every listed page, then across pages."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+
+from flask import Flask
+
+from .checks import check_answer, check_document
+from .document import Document, parse
+from .fetch import Fetched, Fetcher, app_origin, app_root
+from .findings import Finding, Report, finding
+from .images import Images
+from .site import Listed, Schemas, Site, read_site
+
+#: Findings about a file a page links (not the page): merged across pages.
+LINKED_CODES = frozenset(
+    {"resource-disallowed", "image-status", "image-size-mismatch", "image-too-small"}
+)
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class PageAudit:
+    """One listed page: what it answered, what it says, what is wrong."""
+
+    listed: Listed
+    answer: Fetched | None
+    document: Document | None
+    findings: list[Finding] = field(default_factory=list)
+
+
+class Auditor:
+    """Audits one app through its own answers.
+
+    ``user_agent`` is the crawler whose robots.txt rules apply (Protego
+    follows Google's reading of robots.txt).
+    """
+
+    def __init__(self, app: Flask, *, user_agent: str = "Googlebot") -> None:
+        self.fetcher = Fetcher(app, app_origin(app), app_root(app))
+        self.user_agent = user_agent
+        self.images = Images(self.fetcher)
+        self._schemas: Schemas | None = None
+
+    def site(self) -> Site:
+        """robots.txt and the sitemaps, with their findings."""
+        if self._schemas is None:
+            self._schemas = Schemas.load()
+        return read_site(self.fetcher, self._schemas, self.user_agent)
+
+    def page(self, site: Site, listed: Listed) -> PageAudit:
+        """Fetch and check one listed URL (nothing for another origin)."""
+        answer = self.fetcher.get(listed.url)
+        audit = PageAudit(listed, answer, None)
+        if answer is None:
+            return audit
+        if not site.allowed(listed.url, self.user_agent):
+            audit.findings.append(
+                finding(
+                    "page-disallowed",
+                    listed.url,
+                    "robots.txt disallows this listed URL, so crawlers never read"
+                    " it: allow it, or leave it out of the sitemap.",
+                )
+            )
+        audit.findings.extend(check_answer(listed, answer))
+        if answer.status == 200 and answer.mimetype in (
+            "text/html",
+            "application/xhtml+xml",
+        ):
+            audit.document = parse(answer)
+            audit.findings.extend(
+                check_document(listed, answer, audit.document, self.images)
+            )
+            audit.findings.extend(self._blocked(site, audit.document))
+        return audit
+
+    def _blocked(self, site: Site, doc: Document) -> Iterator[Finding]:
+        for url in doc.resources:
+            own = self.fetcher.own_path(url) is not None
+            if own and not site.allowed(url, self.user_agent):
+                yield finding(
+                    "resource-disallowed",
+                    url,
+                    "robots.txt disallows this file, so a search engine renders"
+                    " the page without it. Serve it at an allowed address.",
+                )
+
+    def run(self, progress: Progress | None = None) -> Report:
+        """The whole audit."""
+        site = self.site()
+        total = len(site.listed)
+        audits: list[PageAudit] = []
+        for done, listed in enumerate(site.listed.values(), 1):
+            audits.append(self.page(site, listed))
+            if progress is not None:
+                progress(done, total)
+        found: list[tuple[Finding, str | None]] = [(f, None) for f in site.findings]
+        found += [(item, a.listed.url) for a in audits for item in a.findings]
+        found += [(item, None) for item in self._across(audits)]
+        return Report.of(total, merge_linked(found))
+
+    def _across(self, audits: list[PageAudit]) -> Iterator[Finding]:
+        docs = {a.listed.url: a.document for a in audits if a.document is not None}
+        yield from duplicates(docs, "title", lambda d: d.title)
+        yield from duplicates(
+            docs, "description", lambda d: next(iter(d.descriptions), None)
+        )
+        yield from self._return_links(docs)
+
+    def _return_links(self, docs: dict[str, Document]) -> Iterator[Finding]:
+        linked: dict[str, Document | int] = dict(docs)
+        for url, doc in docs.items():
+            for lang, target in doc.hreflang:
+                if lang == "x-default" or target == url:
+                    continue
+                if target not in linked:
+                    answer = self.fetcher.get(target)
+                    if answer is None:
+                        continue  # another origin: not fetched
+                    ok = answer.status == 200 and answer.mimetype == "text/html"
+                    linked[target] = parse(answer) if ok else answer.status
+                other = linked[target]
+                if isinstance(other, int):
+                    yield finding(
+                        "hreflang-no-return",
+                        url,
+                        f"Its {lang!r} version {target} answers {other}.",
+                    )
+                elif url not in {href for _, href in other.hreflang}:
+                    yield finding(
+                        "hreflang-no-return",
+                        url,
+                        f"Its {lang!r} version {target} does not link back to it"
+                        " (hreflang links must go both ways).",
+                    )
+
+
+def duplicates(
+    docs: dict[str, Document], field: str, value: Callable[[Document], str | None]
+) -> Iterator[Finding]:
+    """The same title (or description) on pages that are not versions of one."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for url, doc in docs.items():
+        text = value(doc)
+        if text:
+            groups[text].append(url)
+    for text, urls in groups.items():
+        # Language versions of one page may share a text: they name each other.
+        clusters = {
+            frozenset(h for _, h in docs[u].hreflang) or frozenset([u]) for u in urls
+        }
+        if len(clusters) < 2:
+            continue
+        for url in urls:
+            others = [u for u in urls if u != url]
+            yield finding(
+                f"{field}-duplicate",
+                url,
+                f"The {field} {text!r} is also on {others[0]}"
+                + (f" and {len(others) - 1} other pages" if len(others) > 1 else "")
+                + ": each page needs its own.",
+            )
+
+
+def merge_linked(found: Iterable[tuple[Finding, str | None]]) -> list[Finding]:
+    """One finding per linked file and problem, naming the pages that link it."""
+    pages: dict[Finding, list[str]] = {}
+    for item, page in found:
+        pages.setdefault(item, [])
+        if page is not None and item.code in LINKED_CODES and page not in pages[item]:
+            pages[item].append(page)
+    merged = []
+    for item, where in pages.items():
+        if where:
+            more = f" and {len(where) - 1} other pages" if len(where) > 1 else ""
+            item = replace(
+                item, message=f"{item.message} Linked from {where[0]}{more}."
+            )
+        merged.append(item)
+    return merged
+
+
+def audit(app: Flask, *, progress: Progress | None = None) -> Report:
+    """Audit ``app`` as a search engine crawls it, through its own answers.
+
+    Fetches robots.txt, every sitemap it names and every URL they list,
+    in-process (no network); each page is a request of its own in a fresh
+    app context. ``progress(done, total)`` is called after each page.
+    """
+    return Auditor(app).run(progress)

@@ -1,0 +1,215 @@
+"""robots.txt and the sitemaps, as a crawler discovers them.
+
+robots.txt names the sitemaps; a sitemap index names its parts. Each file is
+checked against the sitemaps 0.9 schema (with the xhtml:link and image
+extensions) and the format's limits, and every listed URL is kept with the
+alternates the sitemap gives it.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from ._deps import require
+from .fetch import Fetched, Fetcher
+from .findings import Finding, finding
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+XHTML_NS = "http://www.w3.org/1999/xhtml"
+MAX_URLS = 50_000
+MAX_BYTES = 50 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A URL the sitemap lists, with its ``xhtml:link`` alternates."""
+
+    url: str
+    #: hreflang -> href, as the sitemap writes them (empty when it has none).
+    alternates: Mapping[str, str]
+
+
+@dataclass
+class Site:
+    """What robots.txt and the sitemaps say."""
+
+    robots_url: str
+    #: Protego's parser, or None when robots.txt did not answer (all allowed).
+    robots: Any
+    #: Listed URLs in the order of the files, each once.
+    listed: dict[str, Listed] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+    def allowed(self, url: str, user_agent: str) -> bool:
+        """Whether robots.txt lets ``user_agent`` crawl ``url``."""
+        return self.robots is None or bool(self.robots.can_fetch(url, user_agent))
+
+
+@dataclass(frozen=True)
+class Schemas:
+    """The compiled XSDs: one for a ``<urlset>``, one for a ``<sitemapindex>``."""
+
+    urlset: Any
+    index: Any
+
+    @classmethod
+    def load(cls) -> Schemas:
+        """Compile the schemas shipped in ``flask_marmeon/audit/schemas``."""
+        etree = require("lxml.etree")
+        folder = resources.files(__package__) / "schemas"
+        with resources.as_file(folder) as path:
+            urlset = etree.XMLSchema(etree.parse(str(path / "sitemap.xsd")))
+            index = etree.XMLSchema(etree.parse(str(path / "siteindex.xsd")))
+        return cls(urlset, index)
+
+
+def read_site(
+    fetcher: Fetcher, schemas: Schemas, user_agent: str = "Googlebot"
+) -> Site:
+    """Fetch robots.txt and every sitemap it names (and their parts)."""
+    protego = require("protego")
+    robots_url = f"{fetcher.origin}{fetcher.root}/robots.txt"
+    answer = fetcher.get(robots_url)
+    site = Site(robots_url, None)
+    sitemaps: list[str] = []
+    if answer is None or answer.status != 200:
+        status = "nothing" if answer is None else str(answer.status)
+        site.findings.append(
+            finding(
+                "robots-missing",
+                robots_url,
+                f"robots.txt answers {status}: a crawler then finds no sitemap"
+                " there. Mark a route with sitemap= (flask_marmeon then serves"
+                " it) or serve one that names the sitemap.",
+            )
+        )
+    else:
+        site.robots = protego.Protego.parse(answer.text())
+        sitemaps = list(site.robots.sitemaps)
+        if not sitemaps:
+            site.findings.append(
+                finding(
+                    "robots-no-sitemap",
+                    robots_url,
+                    "robots.txt has no 'Sitemap:' line, so crawlers must be told"
+                    " about the sitemap by hand. Add 'Sitemap: <absolute URL>'.",
+                )
+            )
+    if not sitemaps:
+        # Read the usual address anyway, so that the pages are still audited.
+        sitemaps = [f"{fetcher.origin}{fetcher.root}/sitemap.xml"]
+    seen: set[str] = set()
+    for url in sitemaps:
+        _read_file(fetcher, schemas, site, url, seen, nested=False)
+    return site
+
+
+def _read_file(
+    fetcher: Fetcher,
+    schemas: Schemas,
+    site: Site,
+    url: str,
+    seen: set[str],
+    *,
+    nested: bool,
+) -> None:
+    if url in seen:
+        return
+    seen.add(url)
+    answer = fetcher.get(url)
+    if answer is None:
+        return  # another origin: not fetched, not judged
+    report = _reporter(site, url)
+    if answer.status != 200:
+        report("sitemap-status", f"The sitemap answers {answer.status}, not 200.")
+        return
+    body = _body(answer)
+    if body is None or len(body) > MAX_BYTES:
+        report(
+            "sitemap-too-large",
+            "The file is over 50 MiB uncompressed, the format's limit:"
+            " split it with a sitemap index.",
+        )
+        if body is None:
+            return
+    etree = require("lxml.etree")
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+    try:
+        root = etree.fromstring(body, parser)
+    except etree.XMLSyntaxError as error:
+        report("sitemap-invalid", f"The file is not well-formed XML: {error}.")
+        return
+    if root.tag == f"{{{SITEMAP_NS}}}sitemapindex" and not nested:
+        _validate(schemas.index, root, report)
+        for loc in root.iterfind(f"{{{SITEMAP_NS}}}sitemap/{{{SITEMAP_NS}}}loc"):
+            _read_file(
+                fetcher, schemas, site, (loc.text or "").strip(), seen, nested=True
+            )
+    elif root.tag == f"{{{SITEMAP_NS}}}urlset":
+        _validate(schemas.urlset, root, report)
+        _read_urls(root, site, report)
+    else:
+        report(
+            "sitemap-invalid",
+            f"The root element is {root.tag!r}; a sitemap is a <urlset>, and only"
+            " robots.txt may name a <sitemapindex> (an index cannot hold one).",
+        )
+
+
+def _reporter(site: Site, url: str) -> Callable[[str, str], None]:
+    def report(code: str, message: str) -> None:
+        site.findings.append(finding(code, url, message))
+
+    return report
+
+
+def _body(answer: Fetched) -> bytes | None:
+    """The file's bytes, gunzipped when compressed; None when over the limit."""
+    body = answer.body
+    if body[:2] != b"\x1f\x8b":
+        return body
+    # Stop at the limit: a small compressed file may hold a huge one.
+    inflater = zlib.decompressobj(wbits=31)
+    data = inflater.decompress(body, MAX_BYTES + 1)
+    return None if len(data) > MAX_BYTES else data
+
+
+def _validate(schema: Any, root: Any, report: Callable[[str, str], None]) -> None:
+    if schema.validate(root):
+        return
+    errors = [f"line {e.line}: {e.message}" for e in list(schema.error_log)[:3]]
+    more = len(schema.error_log) - len(errors)
+    report(
+        "sitemap-invalid",
+        "Not valid against the sitemaps 0.9 schema: "
+        + "; ".join(errors)
+        + (f" (and {more} more)" if more > 0 else "")
+        + ".",
+    )
+
+
+def _read_urls(root: Any, site: Site, report: Callable[[str, str], None]) -> None:
+    count = 0
+    loc_tag, link_tag = f"{{{SITEMAP_NS}}}loc", f"{{{XHTML_NS}}}link"
+    for url in root.iterchildren(f"{{{SITEMAP_NS}}}url"):
+        count += 1
+        loc = url.find(loc_tag)
+        address = (loc.text or "").strip() if loc is not None else ""
+        if not address:
+            continue
+        alternates = {
+            str(link.get("hreflang", "")): str(link.get("href", ""))
+            for link in url.iterchildren(link_tag)
+            if link.get("rel") == "alternate"
+        }
+        site.listed.setdefault(address, Listed(address, alternates))
+    if count > MAX_URLS:
+        report(
+            "sitemap-too-large",
+            f"The file lists {count:,} URLs; the format's limit is 50,000."
+            " Split it with a sitemap index (MARMEON_SITEMAP_MAX_URLS).",
+        )

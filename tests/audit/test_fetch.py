@@ -1,0 +1,100 @@
+"""Fetching: through the app itself, one fresh app context per request."""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import pytest
+from flask import Flask, g
+
+from flask_marmeon.audit import audit
+from flask_marmeon.audit.fetch import Fetcher, app_origin, app_root
+
+from .conftest import DESCRIPTION_B, ORIGIN, TITLE_B, Site, codes, urlset
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any connection fails the test: the audit must not need the network."""
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the audit opened a network connection")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+
+
+def test_each_page_gets_a_fresh_app_context_even_inside_one(site: Site) -> None:
+    app = site.app()
+    seen: list[tuple[int, object]] = []
+
+    @app.before_request
+    def record() -> None:
+        seen.append((id(g._get_current_object()), g.get("mark")))
+        g.mark = "set by a request"
+
+    with app.app_context():
+        g.mark = "the caller's"
+        report = audit(app)
+        # The caller's context is untouched.
+        assert g.mark == "the caller's"
+    assert report.findings == ()
+    assert len(seen) == 5  # robots.txt, sitemap, two pages, the cover
+    assert all(mark is None for _, mark in seen)
+
+
+def test_the_origin_is_app_url_and_nothing_else(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = Flask("x")
+    with pytest.raises(ValueError, match="APP_URL"):
+        app_origin(app)
+    monkeypatch.setenv("APP_URL", "https://Notes.Example/some/path")
+    assert app_origin(app) == "https://notes.example"
+    app.config["APP_URL"] = "http://127.0.0.1:5000"
+    assert app_origin(app) == "http://127.0.0.1:5000"
+    app.config["APP_URL"] = "ftp://files.example"
+    with pytest.raises(ValueError, match="ftp://files.example"):
+        app_origin(app)
+
+
+def test_an_app_under_a_mount_path_is_called_with_it(site: Site) -> None:
+    site.config["APPLICATION_ROOT"] = "/blog/"
+    blog = f"{ORIGIN}/blog"
+    site.files["/robots.txt"] = (
+        200,
+        "text/plain",
+        f"User-agent: *\nDisallow:\n\nSitemap: {blog}/sitemap.xml\n",
+        {},
+    )
+    site.put(
+        "/sitemap.xml",
+        # The last one is outside the app's mount path: not the app's.
+        urlset(f"{blog}/a", f"{blog}/b", f"{ORIGIN}/elsewhere"),
+        type="application/xml",
+    )
+    site.page("/a", canonical=f"{blog}/a", image=None)
+    site.page(
+        "/b",
+        title=TITLE_B,
+        description=DESCRIPTION_B,
+        canonical=f"{blog}/b",
+        image=None,
+    )
+    app = site.app()
+    assert app_root(app) == "/blog"
+    report = audit(app)
+    assert codes(report) == []
+    assert site.hits == ["/robots.txt", "/sitemap.xml", "/a", "/b"]
+    assert report.pages == 3
+
+
+def test_the_query_of_a_listed_url_reaches_the_app(site: Site) -> None:
+    fetcher = Fetcher(site.app(), ORIGIN, "")
+    answer = fetcher.get(f"{ORIGIN}/a?page=2&q=%C3%BC")
+    assert answer is not None
+    assert answer.headers["X-Query"] == "page=2&q=%C3%BC"
+    assert fetcher.get("https://other.example/a") is None
+    assert fetcher.get("http://notes.example/a") is None  # another scheme
+    assert fetcher.requests == 1

@@ -1,0 +1,102 @@
+"""The development preview, through the test client."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from lxml import html
+
+from flask_marmeon import Marmeon
+from flask_marmeon.audit.preview import cut, page_path
+
+from .conftest import ORIGIN, TITLE_A, Site
+
+
+def text(page: html.HtmlElement, part: str) -> str | None:
+    """The text of a part of the search result (title, desc, ...)."""
+    (element,) = page.xpath(f"//div[@class='serp']/div[@class='{part}']")
+    return element.text  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def preview_app(site: Site) -> Flask:
+    app = site.app()
+    Marmeon(app)
+    app.debug = True
+    return app
+
+
+def test_production_answers_404(preview_app: Flask) -> None:
+    preview_app.debug = False
+    client = preview_app.test_client()
+    assert client.get("/_marmeon/preview").status_code == 404
+    assert client.get("/_marmeon/preview?path=/a").status_code == 404
+    preview_app.debug = True  # read at call time
+    assert client.get("/_marmeon/preview").status_code == 200
+
+
+def test_the_index_links_every_listed_url(preview_app: Flask) -> None:
+    response = preview_app.test_client().get("/_marmeon/preview")
+    assert response.headers["X-Robots-Tag"] == "noindex, nofollow"
+    page = html.document_fromstring(response.data)
+    links = [(a.get("href"), a.text) for a in page.xpath("//ul[@class='listed']//a")]
+    assert links == [("?path=/a", f"{ORIGIN}/a"), ("?path=/b", f"{ORIGIN}/b")]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "https://evil.example/a",
+        "//evil.example/a",
+        "/\\evil.example/a",
+        "\\\\evil.example",
+        "javascript:alert(1)",
+        "a",
+        "/a\nb",
+        "",
+    ],
+)
+def test_path_takes_only_a_path_on_the_app(preview_app: Flask, value: str) -> None:
+    client: FlaskClient = preview_app.test_client()
+    assert page_path(value) is None
+    response = client.get("/_marmeon/preview", query_string={"path": value})
+    assert response.status_code == 400
+
+
+def test_a_page_is_drawn_with_its_findings(site: Site, preview_app: Flask) -> None:
+    site.page("/b", title="Chains")
+    response = preview_app.test_client().get("/_marmeon/preview?path=/b")
+    assert response.status_code == 200
+    page = html.document_fromstring(response.data)
+    assert text(page, "title") == "Chains"
+    cards = page.xpath("//div[@data-platform]")
+    assert [(c.get("data-platform"), c.get("data-size")) for c in cards] == [
+        ("Facebook / LinkedIn", "large"),
+        ("Facebook / LinkedIn", "small"),
+        ("X", "large"),
+        ("X", "small"),
+        ("Slack", "large"),
+        ("Slack", "small"),
+    ]
+    # The real image, read through the app, in every card.
+    sources = [c.find(".//img").get("src") for c in cards]
+    assert all(src.startswith("data:image/png;base64,") for src in sources)
+    codes = [li.get("data-code") for li in page.xpath("//aside//li[@data-code]")]
+    # Across-page checks (the repeated description) are the audit's, not here.
+    assert codes == ["title-too-short"]
+
+
+def test_a_page_without_findings_says_so(preview_app: Flask) -> None:
+    page = html.document_fromstring(
+        preview_app.test_client().get("/_marmeon/preview?path=/a").data
+    )
+    assert page.xpath("//aside/p[@class='none']")[0].text == "No finding."
+    assert text(page, "title") == TITLE_A
+
+
+def test_search_results_are_cut_at_a_word() -> None:
+    assert cut("short", 60) == "short"
+    text = "word " * 20
+    assert cut(text, 60) == ("word " * 12).strip() + " …"
+    assert len(cut("x" * 200, 160)) == 162

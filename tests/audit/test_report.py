@@ -1,0 +1,99 @@
+"""The report: stable order, grouped table, JSON, and the codes' table."""
+
+from __future__ import annotations
+
+import json
+
+from flask_marmeon.audit import CODES, Finding, Report
+from flask_marmeon.audit.run import merge_linked
+
+
+def test_every_code_has_a_severity_and_a_meaning() -> None:
+    assert len(CODES) == 33
+    for code, (severity, meaning) in CODES.items():
+        assert code == code.lower() and " " not in code
+        assert severity in ("error", "warning")
+        assert meaning
+
+
+def report() -> Report:
+    return Report.of(
+        3,
+        [
+            Finding("title-too-long", "warning", "https://n.example/b", "Long."),
+            Finding("page-status", "error", "https://n.example/c", "Answers 404."),
+            Finding("title-too-long", "warning", "https://n.example/a", "Long."),
+            Finding("page-status", "error", "https://n.example/c", "Answers 404."),
+        ],
+    )
+
+
+def test_findings_are_ordered_errors_first_and_repeats_removed() -> None:
+    found = report()
+    assert [(f.code, f.url) for f in found.findings] == [
+        ("page-status", "https://n.example/c"),
+        ("title-too-long", "https://n.example/a"),
+        ("title-too-long", "https://n.example/b"),
+    ]
+    assert len(found.errors) == 1 and len(found.warnings) == 2
+
+
+def test_json_has_pages_and_the_four_keys_of_each_finding() -> None:
+    data = json.loads(report().to_json())
+    assert data["pages"] == 3
+    assert data["findings"][0] == {
+        "code": "page-status",
+        "severity": "error",
+        "url": "https://n.example/c",
+        "message": "Answers 404.",
+    }
+    assert all(
+        set(f) == {"code", "severity", "url", "message"} for f in data["findings"]
+    )
+
+
+def test_the_table_groups_by_finding() -> None:
+    lines = report().table().splitlines()
+    assert lines[0] == "ERROR  page-status: a listed URL does not answer 200 (1)"
+    group = lines.index("WARNING  title-too-long: the title is over 60 characters (2)")
+    assert lines[group + 1 : group + 5] == [
+        "  https://n.example/a",
+        "      Long.",
+        "  https://n.example/b",
+        "      Long.",
+    ]
+    assert lines[-1] == "3 pages audited: 1 error, 2 warnings."
+
+
+def test_an_empty_report_says_so() -> None:
+    assert Report.of(1, []).table() == "1 page audited: 0 errors, 0 warnings."
+
+
+def test_a_linked_file_is_one_finding_naming_its_pages() -> None:
+    script = Finding("resource-disallowed", "warning", "https://n.example/x.js", "Hi.")
+    page = Finding("title-missing", "warning", "https://n.example/a", "No title.")
+    merged = merge_linked(
+        [
+            (script, "https://n.example/a"),
+            (page, "https://n.example/a"),
+            (script, "https://n.example/b"),
+            (script, "https://n.example/c"),
+        ]
+    )
+    assert [f.message for f in merged] == [
+        "Hi. Linked from https://n.example/a and 2 other pages.",
+        "No title.",
+    ]
+
+
+def test_every_code_has_a_test_that_makes_that_mistake() -> None:
+    # Each code is asserted by name in a test of this folder.
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    text = "\n".join(
+        path.read_text()
+        for path in here.glob("test_*.py")
+        if path.name != "test_report.py"
+    )
+    assert [code for code in CODES if f'"{code}"' not in text] == []
