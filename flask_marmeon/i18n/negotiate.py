@@ -46,6 +46,14 @@ def best_locale(
     return None
 
 
+def fallback_locale(
+    accept: Iterable[tuple[str, float]], locales: Sequence[str]
+) -> str:
+    """The locale for a visitor whose languages match none of ``locales``:
+    the first that the visitor does not refuse (``q=0``), else the first."""
+    return best_locale([("*", 1), *accept], locales) or locales[0]
+
+
 def lookup(language_range: str, tags: Mapping[str, str]) -> str | None:
     """RFC 4647 lookup of one language range in ``tags`` (lower-case
     spelling -> tag as configured), or None.

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 from .._state import MarmeonState, get_state
 from .availability import available_locales
 from .errors import wrap_error_handlers
-from .negotiate import best_locale
+from .negotiate import best_locale, fallback_locale
 from .pages import QUERY_SAFE
 from .urls import LOCALE_ARG, build_path, is_localized_rule, root_adapter
 
@@ -58,7 +58,7 @@ def _localized_address(app: Flask, state: MarmeonState, path: str) -> str | None
         return None
     locales = state.settings.locales
     accept = request.accept_languages
-    first = best_locale(accept, locales) or locales[0]
+    first = best_locale(accept, locales) or fallback_locale(accept, locales)
     found = _match(adapter, path, first)
     if found is None:
         return None
@@ -68,7 +68,7 @@ def _localized_address(app: Flask, state: MarmeonState, path: str) -> str | None
         return None
     best = first
     if first not in available:
-        best = best_locale(accept, available) or available[0]
+        best = best_locale(accept, available) or fallback_locale(accept, available)
         # Another locale may be another route (a plain /de/... of the app).
         found = _match(adapter, path, best)
         if found is None:
