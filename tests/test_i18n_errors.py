@@ -58,7 +58,9 @@ def make_site(
     app.config["PROPAGATE_EXCEPTIONS"] = False
     if babel:
         flask_babel = pytest.importorskip("flask_babel")
-        flask_babel.Babel(app, locale_selector=app.extensions["marmeon"].extension.locale_selector)
+        flask_babel.Babel(
+            app, locale_selector=app.extensions["marmeon"].extension.locale_selector
+        )
     notes = localized(Blueprint("notes", __name__))
 
     @notes.get(

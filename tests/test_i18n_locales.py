@@ -81,9 +81,7 @@ def test_available_locales_in_app_locales_order(notes_app: Flask) -> None:
         )
         assert available_locales(state, show, {"note_id": 9}) == tuple(LOCALES)
         assert available_locales(state, rules["notes.pricing"], {}) == ("en", "fr")
-        assert available_locales(state, rules["notes.everywhere"], {}) == tuple(
-            LOCALES
-        )
+        assert available_locales(state, rules["notes.everywhere"], {}) == tuple(LOCALES)
         assert available_locales(state, rules["static"], {}) == ()
 
 
@@ -143,7 +141,9 @@ def test_the_redirect_picks_the_best_of_the_pages_locales(
     assert response.headers["Location"] == location
 
 
-def test_a_page_in_no_locale_is_not_redirected_to(make_app: Callable[..., Flask]) -> None:
+def test_a_page_in_no_locale_is_not_redirected_to(
+    make_app: Callable[..., Flask],
+) -> None:
     app = make_app(APP_URL="https://notes.example", APP_LOCALES=LOCALES)
     bp = localized(Blueprint("bp", __name__))
     bp.get("/gone/<int:n>", locales=lambda n: [])(lambda n: "never")

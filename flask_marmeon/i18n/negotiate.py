@@ -46,9 +46,7 @@ def best_locale(
     return None
 
 
-def fallback_locale(
-    accept: Iterable[tuple[str, float]], locales: Sequence[str]
-) -> str:
+def fallback_locale(accept: Iterable[tuple[str, float]], locales: Sequence[str]) -> str:
     """The locale for a visitor whose languages match none of ``locales``:
     the first that the visitor does not refuse (``q=0``), else the first."""
     return best_locale([("*", 1), *accept], locales) or locales[0]
