@@ -26,12 +26,11 @@ from typing import Any
 import html5lib
 import pytest
 from flask import Flask
+from mount_site import ORIGIN, create_app
 from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.test import Client, TestResponse
-
-from mount_site import ORIGIN, create_app
 
 FORGED = ["//evil.example", "https://evil.example", "/evil", r"\\evil.example"]
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
