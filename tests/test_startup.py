@@ -150,3 +150,35 @@ def test_without_the_call_the_first_request_is_refused() -> None:
         output, _ = process.communicate(timeout=30)
     assert "Running on" in output
     assert "StartupError" in output
+
+
+def test_a_gunicorn_on_starting_hook_stops_at_start(tmp_path: Path) -> None:
+    # docs/deployment.rst: the hook for an app one does not build oneself.
+    config = tmp_path / "gunicorn.conf.py"
+    config.write_text(
+        "preload_app = True\n\n"
+        "def on_starting(server):\n"
+        "    from startup_site import create_app\n"
+        "    from flask_marmeon.routing.checks import raise_on_problems\n\n"
+        "    raise_on_problems(create_app(check=False))\n"
+    )
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--config",
+            str(config),
+            "--bind",
+            f"127.0.0.1:{free_port()}",
+            "startup_site:create_app(check=False)",
+        ],
+        env=environ(),
+        cwd=TESTS,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    code, output = finish(process)
+    assert code != 0
+    assert "[H10]" in output and "Booting worker" not in output
