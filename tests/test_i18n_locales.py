@@ -267,3 +267,18 @@ def test_a_misspelled_option_suggests_locales(make_app: Callable[..., Flask]) ->
     app = make_app()
     with pytest.raises(TypeError, match=r"Did you mean locales=\?"):
         app.get("/a", locale=["en"])(lambda: "a")
+
+
+def test_the_apps_layouts_run_for_a_locale_the_page_lacks(
+    make_app: Callable[..., Flask],
+) -> None:
+    from flask import g
+
+    app = make_app(APP_URL="https://notes.example", APP_LOCALES=["en", "de"])
+    bp = localized(Blueprint("bp", __name__))
+    bp.get("/a", endpoint="a", locales=["en"])(lambda: "never in German")
+    app.register_blueprint(bp)
+    app.before_request(lambda: setattr(g, "layout", current_page().locale) or None)
+    app.register_error_handler(404, lambda e: (f"404 layout={g.layout}", 404))
+    response = app.test_client().get("/de/a")
+    assert (response.status_code, response.text) == (404, "404 layout=de")

@@ -10,7 +10,7 @@ The pieces follow Flask's own URL processors pattern
 - a URL value preprocessor pops ``locale`` (the view never sees it) and puts
   the :class:`~flask_marmeon.Page` on the request state, before any
   ``before_request`` hook runs; a locale the page does not exist in (its
-  ``locales=``) answers 404;
+  ``locales=``) answers 404 (set as the request's routing exception);
 - a URL defaults function keeps the current locale for ``url_for``.
 """
 
@@ -115,9 +115,13 @@ def _pull_locale(endpoint: str | None, values: dict[str, Any] | None) -> None:
     page = page_for(state, rule, endpoint, values, tag)
     if page is None:
         # The page does not exist in this locale: a 404, in the visitor's
-        # language, that names no address.
+        # language, that names no address. Routing says so, as for an
+        # address no route matches: the app's before_request hooks (its
+        # layouts) still run, then Flask raises it instead of calling the
+        # view.
         set_page(state, error_page(tag))
-        raise NotFound()
+        request.routing_exception = NotFound()
+        return
     set_page(state, page)
 
 
