@@ -94,7 +94,11 @@ def test_every_page_of_the_sitemap_answers_with_a_head_that_parses(
         # hreflang in the head and alternates in the sitemap agree, and only
         # localized pages have them.
         assert page.hreflang() == alternates, loc
-        assert page.meta("robots") in ([], ["index, follow"]), loc
+        assert page.meta("robots") in (
+            [],
+            ["index, follow"],
+            ["index, follow, max-image-preview:large"],  # the notes
+        ), loc
 
 
 def test_pages_left_out_of_the_sitemap_still_have_a_head_that_parses(

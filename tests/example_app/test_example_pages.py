@@ -38,7 +38,7 @@ def test_a_note_page_sets_every_field_of_the_head(
     assert page.title() == f"{note.title} · Marmeon Notes"
     assert page.one_meta("description") == note.summary
     assert page.canonical() == url
-    assert page.one_meta("robots") == "index, follow"
+    assert page.one_meta("robots") == "index, follow, max-image-preview:large"
     assert page.one_meta("og:type") == "article"
     assert page.one_meta("og:url") == url
     assert page.one_meta("og:title") == note.title
