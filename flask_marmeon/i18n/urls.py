@@ -13,7 +13,8 @@ import difflib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
+from flask.globals import request_ctx
 from werkzeug.routing import BaseConverter, Map, MapAdapter, Rule
 
 #: The name of the URL argument that carries the locale.
@@ -115,20 +116,21 @@ def locale_of_path(path: str, locales: Sequence[str]) -> str | None:
 def root_adapter(app: Flask, root: str) -> MapAdapter:
     """A URL adapter for the current request, bound under the mount path.
 
-    It builds what ``url_for`` builds (same host, subdomain and scheme), with
-    ``root`` in front of every path in place of the request's script root.
+    It builds what ``url_for`` builds (same host, subdomain and scheme: those
+    of the adapter Flask matched the request with), with ``root`` in front
+    of every path in place of the request's script root.
     """
-    adapter = app.create_url_adapter(request)
+    adapter = request_ctx.url_adapter
     if adapter is None:  # pragma: no cover - a request always has one
         raise RuntimeError("No URL adapter for the current request.")
-    return app.url_map.bind(
+    return MapAdapter(
+        app.url_map,
         adapter.server_name,
-        script_name=root or "/",
-        # Map.bind refuses a subdomain when hosts are matched.
-        subdomain=None if app.url_map.host_matching else adapter.subdomain,
-        url_scheme=adapter.url_scheme,
-        path_info=adapter.path_info,
-        default_method=adapter.default_method,
+        root or "/",
+        adapter.subdomain,
+        adapter.url_scheme,
+        adapter.path_info,
+        adapter.default_method,
     )
 
 
