@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from flask import current_app
 from flask_babel import LazyString, lazy_gettext
 
 
@@ -23,6 +24,8 @@ class Feature:
     title: LazyString
     summary: LazyString
     updated_at: date
+    #: The locales the page is written in; None for every locale of the app.
+    locales: tuple[str, ...] | None = None
 
 
 class FeatureCatalog:
@@ -38,6 +41,13 @@ class FeatureCatalog:
     def get(self, slug: str) -> Feature | None:
         """The feature with this slug, or None."""
         return self._features.get(slug)
+
+    def locales_of(self, feature: str) -> list[str]:
+        """The feature route's ``locales=``: called with the view's arguments."""
+        item = self.get(feature)
+        if item is None or item.locales is None:
+            return list(current_app.config["APP_LOCALES"])
+        return list(item.locales)
 
 
 def default_catalog() -> FeatureCatalog:
@@ -88,6 +98,17 @@ def default_catalog() -> FeatureCatalog:
                     " address that never comes from the request."
                 ),
                 date(2025, 5, 11),
+            ),
+            Feature(
+                "per-page-languages",
+                lazy_gettext("Pages in some languages only"),
+                lazy_gettext(
+                    "This page is written in English only: its head, the"
+                    " language switcher and the sitemap name no German"
+                    " version, and /de/features/per-page-languages is a 404."
+                ),
+                date(2025, 6, 1),
+                locales=("en",),
             ),
         ]
     )

@@ -61,7 +61,8 @@ def show(note_id: int) -> str:
         title=note.title,
         description=note.summary,
         canonical=canonical,
-        robots={"index": True, "follow": True},
+        # Google may show the cover large in results and Discover.
+        robots={"index": True, "follow": True, "max_image_preview": "large"},
         open_graph={
             "type": "article",
             "url": canonical,

@@ -89,5 +89,7 @@ def create_blueprint(catalog: FeatureCatalog) -> Blueprint:
         "/features/<feature>",
         view_func=ShowFeature.as_view("feature", catalog),
         sitemap=True,
+        # A feature page may be written in some languages only.
+        locales=catalog.locales_of,
     )
     return pages

@@ -12,7 +12,7 @@ from flask.cli import AppGroup
 
 from .audit import audit as run_audit
 from .errors import StartupError
-from .routing.checks import app_problems, route_statuses
+from .routing.checks import RouteStatus, app_problems, route_statuses
 
 marmeon_group = AppGroup("marmeon", help="flask_marmeon: check routes and sitemaps.")
 
@@ -22,13 +22,26 @@ def check_routes_command() -> None:
     """List every route marked for the sitemap with its status.
 
     Exits with status 1, naming every problem (code H10), when a marked route
-    cannot be in the sitemap or APP_URL is missing.
+    cannot be in the sitemap, APP_URL is missing, or a route's ``locales=``
+    is wrong.
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     statuses = route_statuses(app)
-    if not statuses:
+    if statuses:
+        _table(statuses)
+    else:
         click.echo("No route is marked for the sitemap.")
-        return
+    problems = [p for status in statuses for p in status.problems]
+    problems += app_problems(app, statuses)
+    if problems:
+        click.echo(f"\n{len(problems)} problem(s), code H10:", err=True)
+        for problem in problems:
+            click.echo(f"  - {problem}", err=True)
+        click.get_current_context().exit(1)
+
+
+def _table(statuses: list[RouteStatus]) -> None:
+    # Like Flask's "flask routes": one line per route, columns aligned.
     rows = [
         (
             str(status.rule.endpoint),
@@ -45,13 +58,6 @@ def check_routes_command() -> None:
     click.echo(line.format(*("-" * w for w in widths)).rstrip())
     for row in rows:
         click.echo(line.format(*row).rstrip())
-    problems = [p for status in statuses for p in status.problems]
-    problems += app_problems(app, statuses)
-    if problems:
-        click.echo(f"\n{len(problems)} problem(s), code H10:", err=True)
-        for problem in problems:
-            click.echo(f"  - {problem}", err=True)
-        click.get_current_context().exit(1)
 
 
 @marmeon_group.command("audit")

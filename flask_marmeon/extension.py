@@ -7,6 +7,7 @@ from flask import Flask
 from . import browser, i18n
 from ._state import MarmeonState, get_state
 from .audit import install as audit_install
+from .cli import marmeon_group
 from .config import apply_defaults, environ, load_settings
 from .head import render_head
 from .routing import rule as routing_rule
@@ -43,6 +44,7 @@ class Marmeon:
         app.extensions["marmeon"] = state
         app.jinja_env.globals["render_head"] = render_head
         routing_rule.init_app(app, state)
+        app.cli.add_command(marmeon_group)  # test_cli_runner and custom CLIs
         i18n.init_app(app, state)
         sitemap_views.init_app(app, state)
         browser.init_app(app, state)

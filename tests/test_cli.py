@@ -49,3 +49,20 @@ def test_every_problem_is_named_and_the_exit_status_is_1(
     rows = {line.split()[0]: line for line in result.output.splitlines() if line}
     assert rows["about"].rstrip().endswith("ok")
     assert rows["form"].rstrip().endswith("H10 (1)")
+
+
+def test_a_wrong_locales_option_fails_without_marked_routes(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app(APP_LOCALES=["en"])
+    app.get("/about", endpoint="about", locales=["en"])(view)
+    result = app.test_cli_runner().invoke(args=["marmeon", "check-routes"])
+    assert result.exit_code == 1
+    assert "No route is marked" in result.output
+    assert "route '/about' (endpoint 'about') has locales=" in result.output
+
+
+def test_the_group_is_on_app_cli(app: Flask) -> None:
+    from flask_marmeon.cli import marmeon_group
+
+    assert app.cli.commands["marmeon"] is marmeon_group

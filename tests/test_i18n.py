@@ -408,14 +408,19 @@ def test_the_page_is_there_before_before_request_hooks(
     assert app.test_client().get("/seen").text == "None"
 
 
-def test_addresses_keep_the_script_root(loc_app: Flask) -> None:
-    client = loc_app.test_client()
-    body = client.get("/en/about", base_url="http://localhost/app/").json
-    assert body is not None
-    assert body["canonical_path"] == "/app/en/about"
-    assert body["hreflang_paths"][-1] == ["x-default", "/app/about"]
-    response = client.get("/about", base_url="http://localhost/app/")
-    assert response.headers["Location"] == "/app/en/about"
+def test_addresses_start_with_application_root_not_the_script_root(
+    make_localized: Callable[..., Flask],
+) -> None:
+    # The contract changed (issue 9): the mount path is APPLICATION_ROOT; the
+    # request's SCRIPT_NAME, which a client can set, is never followed.
+    for config, prefix in (({}, ""), ({"APPLICATION_ROOT": "/app"}, "/app")):
+        client = make_localized(**config).test_client()
+        body = client.get("/en/about", base_url="http://localhost/app/").json
+        assert body is not None
+        assert body["canonical_path"] == f"{prefix}/en/about"
+        assert body["hreflang_paths"][-1] == ["x-default", f"{prefix}/about"]
+        response = client.get("/about", base_url="http://localhost/app/")
+        assert response.headers["Location"] == f"{prefix}/en/about"
 
 
 def test_the_jinja_global_page(loc_app: Flask) -> None:

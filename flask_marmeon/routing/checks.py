@@ -14,6 +14,7 @@ from werkzeug.routing import Rule
 
 from .._state import get_state
 from ..errors import StartupError
+from ..i18n import locales_problems
 from ..sitemap.entries import route_arguments
 from ..sitemap.providers import has_provider
 from .marks import api_blueprint, everyone, policy_name, policy_of_rule
@@ -93,6 +94,7 @@ def _problems_of_rule(app: Flask, rule: Rule) -> list[str]:
             " sitemap() method)"
         )
         reasons.append(f"has the parameters {names} but no sitemap provider: {how}")
+    reasons += locales_problems(rule, get_state(app).settings.locales)
     return reasons
 
 
@@ -111,9 +113,17 @@ def route_statuses(app: Flask) -> list[RouteStatus]:
 
 
 def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
-    """Problems of the app as a whole: APP_URL when some route is marked."""
+    """Problems beside the marked routes': ``locales=`` on a route that is
+    not marked, and APP_URL when some route is marked."""
+    locales = get_state(app).settings.locales
+    problems = [
+        RouteProblem(rule.rule, str(rule.endpoint), reason)
+        for rule in app.url_map.iter_rules()
+        if not is_marked(rule)
+        for reason in locales_problems(rule, locales)
+    ]
     if statuses and get_state(app).settings.app_url is None:
-        return [
+        return problems + [
             RouteProblem(
                 None,
                 None,
@@ -123,7 +133,7 @@ def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
                 " 'https://example.com'",
             )
         ]
-    return []
+    return problems
 
 
 def check_routes(app: Flask) -> list[RouteProblem]:
@@ -132,7 +142,9 @@ def check_routes(app: Flask) -> list[RouteProblem]:
     A marked route must answer GET, not be ``internal=True``, not belong to
     the api group, not sit behind ``authenticate`` or ``login_required``, say
     ``authorize=everyone``, and have a sitemap provider when it has
-    parameters; and APP_URL must be set when any route is marked.
+    parameters; and APP_URL must be set when any route is marked. Any
+    route's ``locales=`` must be on a localized route and name tags of
+    APP_LOCALES only.
     """
     statuses = route_statuses(app)
     problems = [problem for status in statuses for problem in status.problems]

@@ -1,5 +1,5 @@
-"""The url_rule_class that takes the route options ``sitemap=``, ``authorize=``
-and ``internal=``.
+"""The url_rule_class that takes the route options ``sitemap=``, ``authorize=``,
+``internal=`` and ``locales=``.
 
 Flask passes every keyword of ``app.route``, ``Blueprint.route``, ``.get`` and
 ``add_url_rule`` that it does not know on to ``app.url_rule_class``; installing
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from flask import Flask, abort, current_app, request
@@ -25,6 +25,7 @@ from werkzeug.routing import Rule
 
 from .._state import MarmeonState
 from ..i18n import RULE_PREFIX as LOCALIZED_RULE_PREFIX
+from ..i18n import LocalesOption
 from .marks import Policy, everyone, policy_of_rule
 
 #: The attribute of a rule that keeps its policy once looked up (None for
@@ -43,7 +44,7 @@ _RULE_ARGUMENTS = frozenset(
     if name not in ("self", "string")
     and parameter.kind is not inspect.Parameter.VAR_KEYWORD
 )
-_ROUTE_OPTIONS = ("sitemap", "authorize", "internal")
+_ROUTE_OPTIONS = ("sitemap", "authorize", "internal", "locales")
 
 
 def _unknown_option(string: str, name: str) -> str:
@@ -53,7 +54,7 @@ def _unknown_option(string: str, name: str) -> str:
     hint = f" Did you mean {close[0]}=?" if close else ""
     return (
         f"The route {string!r} got an unknown option {name}=. A route takes"
-        f" Flask's options and sitemap=, authorize= and internal=.{hint}"
+        f" Flask's options and sitemap=, authorize=, internal= and locales=.{hint}"
     )
 
 
@@ -66,6 +67,12 @@ class MarmeonRule(Rule):
     :param authorize: the route's policy, a callable without arguments that
         returns whether the request may proceed; ``everyone`` is the public one.
     :param internal: ``True`` for a route the outside never reaches.
+    :param locales: on a localized route, the locales its page exists in:
+        tags of ``APP_LOCALES``, or a callable that receives the view's
+        arguments as keywords and returns such tags. ``None`` (the default)
+        means every locale. Kept as ``marmeon_locales`` (a tuple, or the
+        callable); the start-up check (H10) refuses a tag that is not
+        configured, and the option on a route that is not localized.
     """
 
     #: Set to True by :func:`flask_marmeon.localized` on the routes it makes:
@@ -79,6 +86,7 @@ class MarmeonRule(Rule):
         sitemap: SitemapOption = False,
         authorize: Policy | None = None,
         internal: bool = False,
+        locales: LocalesOption = None,
         **kwargs: Any,
     ) -> None:
         unknown = set(kwargs) - _RULE_ARGUMENTS
@@ -104,6 +112,9 @@ class MarmeonRule(Rule):
                 f"internal= of the route {string!r} must be True or False,"
                 f" not {internal!r}."
             )
+        self.marmeon_locales: tuple[str, ...] | Callable[..., Iterable[str]] | None = (
+            _locales_option(string, locales)
+        )
         self.marmeon_sitemap: SitemapOption = sitemap
         self.marmeon_authorize: Policy | None = authorize
         self.marmeon_internal: bool = internal
@@ -119,6 +130,7 @@ class MarmeonRule(Rule):
             "sitemap": self.marmeon_sitemap,
             "authorize": self.marmeon_authorize,
             "internal": self.marmeon_internal,
+            "locales": self.marmeon_locales,
         }
 
     def empty(self) -> Rule:
@@ -128,23 +140,35 @@ class MarmeonRule(Rule):
         return rule
 
 
+def _locales_option(
+    string: str, locales: LocalesOption
+) -> tuple[str, ...] | Callable[..., Iterable[str]] | None:
+    if locales is None or callable(locales):
+        return locales
+    # A string is a sequence too: "en" would be the locales "e" and "n".
+    if not isinstance(locales, str) and isinstance(locales, Iterable):
+        tags = tuple(locales)
+        if all(isinstance(tag, str) for tag in tags):
+            return tags
+    raise TypeError(
+        f"locales= of the route {string!r} must be a list of locale tags such"
+        " as ['en', 'de-AT'], or a function of the view's arguments returning"
+        f" one, not {locales!r}."
+    )
+
+
 def is_marked(rule: Rule) -> bool:
     """Whether ``rule`` is marked for the sitemap."""
     return bool(getattr(rule, "marmeon_sitemap", False))
 
 
 def init_app(app: Flask, state: MarmeonState) -> None:
-    """Install the rule class on the app and add ``flask marmeon`` to ``app.cli``.
+    """Install the rule class on the app.
 
     The routes' policies are enforced from the first request on (see
     :func:`enforce_policies`).
     """
-    from ..cli import marmeon_group  # the CLI imports the checks, which import this
-
     app.url_rule_class = MarmeonRule  # type: ignore[assignment]
-    # The "flask.commands" entry point gives the flask command the group;
-    # app.cli gives it to app.test_cli_runner() and to custom CLIs as well.
-    app.cli.add_command(marmeon_group)
 
 
 def enforce_policies(app: Flask) -> None:

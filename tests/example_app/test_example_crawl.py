@@ -47,23 +47,31 @@ def test_sitemap_lists_every_note_and_every_page_in_each_language(
             f"{ORIGIN}/notes/{n.id}": n.updated.date().isoformat() for n in notes
         }
     assert len(notes) >= 24
-    localized = {"/about", "/features"} | {
-        f"/features/{feature.slug}" for feature in default_catalog().all()
+    # Each localized page in the languages it is written in (issue 12: a
+    # feature page may exist in some only).
+    localized = {"/about": LOCALES, "/features": LOCALES} | {
+        f"/features/{feature.slug}": feature.locales or LOCALES
+        for feature in default_catalog().all()
     }
+    assert any(len(locales) == 1 for locales in localized.values())
     expected = (
         {f"{ORIGIN}/"}
         | set(updated)
-        | {f"{ORIGIN}/{locale}{path}" for path in localized for locale in LOCALES}
+        | {
+            f"{ORIGIN}/{locale}{path}"
+            for path, locales in localized.items()
+            for locale in locales
+        }
     )
     assert set(urls) == expected
     for loc, date in updated.items():
         assert urls[loc][0] == date
     # The list changed when its latest note did.
     assert urls[f"{ORIGIN}/"][0] == max(updated.values())
-    for path in localized:
-        alternates = {locale: f"{ORIGIN}/{locale}{path}" for locale in LOCALES}
+    for path, locales in localized.items():
+        alternates = {locale: f"{ORIGIN}/{locale}{path}" for locale in locales}
         alternates["x-default"] = f"{ORIGIN}{path}"
-        for locale in LOCALES:
+        for locale in locales:
             assert urls[f"{ORIGIN}/{locale}{path}"][1] == alternates
 
 
@@ -86,7 +94,11 @@ def test_every_page_of_the_sitemap_answers_with_a_head_that_parses(
         # hreflang in the head and alternates in the sitemap agree, and only
         # localized pages have them.
         assert page.hreflang() == alternates, loc
-        assert page.meta("robots") in ([], ["index, follow"]), loc
+        assert page.meta("robots") in (
+            [],
+            ["index, follow"],
+            ["index, follow, max-image-preview:large"],  # the notes
+        ), loc
 
 
 def test_pages_left_out_of_the_sitemap_still_have_a_head_that_parses(

@@ -38,7 +38,7 @@ def test_a_note_page_sets_every_field_of_the_head(
     assert page.title() == f"{note.title} · Marmeon Notes"
     assert page.one_meta("description") == note.summary
     assert page.canonical() == url
-    assert page.one_meta("robots") == "index, follow"
+    assert page.one_meta("robots") == "index, follow, max-image-preview:large"
     assert page.one_meta("og:type") == "article"
     assert page.one_meta("og:url") == url
     assert page.one_meta("og:title") == note.title
@@ -171,12 +171,16 @@ def test_links_in_a_german_page_stay_in_german(
     page = get_page(site_client, parse, "/de/features")
     (switcher,) = [n for n in page.body.iter("nav") if n.get("class") == "languages"]
     # Every link but the language switcher's.
-    hrefs = [
-        a.get("href", "") for a in page.body.iter("a") if a not in switcher.iter("a")
-    ]
+    links = [a for a in page.body.iter("a") if a not in switcher.iter("a")]
+    hrefs = [a.get("href", "") for a in links]
     assert "/de/about" in hrefs
     assert "/de/features/head" in hrefs
-    assert not [h for h in hrefs if h.startswith("/en/")]
+    # Only a page that exists in English only is linked in English, and the
+    # link says so (issue 12).
+    english = [a for a in links if a.get("href", "").startswith("/en/")]
+    assert [(a.get("href"), a.get("hreflang")) for a in english] == [
+        ("/en/features/per-page-languages", "en")
+    ]
 
 
 def test_the_address_without_a_language_redirects_to_the_visitors(

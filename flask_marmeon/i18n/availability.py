@@ -1,0 +1,116 @@
+"""Which locales a page exists in: the route option ``locales=``.
+
+A localized route answers under every locale of ``APP_LOCALES`` unless it
+says otherwise::
+
+    @notes.get("/notes/<int:note_id>", locales=note_locales)
+    def show(note_id): ...
+
+    def note_locales(note_id):          # the view's arguments, as keywords
+        return Note.query.get_or_404(note_id).locales
+
+:class:`~flask_marmeon.routing.rule.MarmeonRule` keeps the option as
+``rule.marmeon_locales``: None (every locale), a tuple of tags, or a callable.
+:func:`available_locales` answers for one page; the page object, the
+redirect and the sitemap all ask it, so they never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from werkzeug.routing import Rule
+
+from .._state import MarmeonState
+from .urls import LOCALE_ARG, did_you_mean, is_localized_rule
+
+#: What ``locales=`` takes: tags, or a callable of the view's arguments
+#: returning tags.
+LocalesOption = Sequence[str] | Callable[..., Iterable[str]] | None
+
+
+def available_locales(
+    state: MarmeonState, rule: Rule, values: Mapping[str, Any]
+) -> tuple[str, ...]:
+    """The locales the page of ``rule`` with ``values`` exists in.
+
+    The tags as configured, in the order of ``APP_LOCALES``. ``values`` are
+    the URL's values; ``locale`` among them is ignored, and a callable
+    ``locales=`` receives the others as keywords. A rule that is not
+    localized has no locales: ``()``.
+
+    Raises :class:`TypeError` when the callable returns something other than
+    tags, and :class:`ValueError` naming the route when it returns a tag
+    that is not one of ``APP_LOCALES``.
+    """
+    locales = state.settings.locales
+    if not is_localized_rule(rule):
+        return ()
+    option: LocalesOption = getattr(rule, "marmeon_locales", None)
+    if option is None:
+        return locales
+    if callable(option):
+        arguments = {k: v for k, v in values.items() if k != LOCALE_ARG}
+        option = _tags_from(rule, option(**arguments))
+    wanted = {tag.lower() for tag in option}
+    found = tuple(tag for tag in locales if tag.lower() in wanted)
+    if len(found) != len(wanted):
+        unknown = sorted(wanted - {tag.lower() for tag in locales})
+        spellings = {tag.lower(): tag for tag in locales}
+        raise ValueError(
+            f"locales= of the route {rule.rule!r} gave {unknown[0]!r}, which is"
+            f" not one of APP_LOCALES {list(locales)!r}."
+            f"{did_you_mean(unknown[0], spellings)}"
+        )
+    return found
+
+
+def _tags_from(rule: Rule, result: object) -> tuple[str, ...]:
+    # A string is iterable too: "en" would give "e" and "n".
+    if isinstance(result, str) or not isinstance(result, Iterable):
+        raise TypeError(
+            f"locales= of the route {rule.rule!r} must return a list of"
+            f" locale tags such as ['en', 'de-AT'], not {result!r}."
+        )
+    tags = tuple(result)
+    for tag in tags:
+        if not isinstance(tag, str):
+            raise TypeError(
+                f"locales= of the route {rule.rule!r} returned {tag!r}: each"
+                " locale must be a tag (a str) of APP_LOCALES."
+            )
+    return tags
+
+
+def locales_problems(rule: Rule, locales: Sequence[str]) -> list[str]:
+    """Why the ``locales=`` of ``rule`` stops the start (H10), if it does.
+
+    The option is for localized routes, and each tag it names must be one
+    of ``APP_LOCALES``. A callable is only called for a page, so only its
+    place is checked here.
+    """
+    option: LocalesOption = getattr(rule, "marmeon_locales", None)
+    if option is None:
+        return []
+    if not is_localized_rule(rule):
+        return [
+            "has locales=, but is not a localized route: put it in a"
+            " blueprint marked with localized(bp), or remove locales="
+        ]
+    if callable(option):
+        return []
+    spellings = {tag.lower(): tag for tag in locales}
+    reasons = [
+        f"has locales= naming {tag!r}, which is not one of APP_LOCALES"
+        f" {list(locales)!r}: add it to APP_LOCALES, or remove it from"
+        f" locales=.{did_you_mean(tag, spellings)}"
+        for tag in option
+        if tag.lower() not in spellings
+    ]
+    if not option:
+        reasons.append(
+            "has locales=[] and so exists in no locale: name at least one"
+            " of APP_LOCALES, or remove the route"
+        )
+    return reasons

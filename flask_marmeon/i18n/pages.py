@@ -1,0 +1,160 @@
+"""The page object of a localized page, and the locale for Flask-Babel."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import quote
+
+from flask import Flask, current_app, request
+from werkzeug.routing import Rule
+
+from .._context import peek_request_state, request_state
+from .._state import MarmeonState
+from ..page import Alternate, Page
+from .availability import available_locales
+from .urls import LOCALE_ARG, X_DEFAULT, build_path, root_adapter
+
+# Characters a query string may keep as they are; everything else (spaces,
+# quotes, angle brackets, bytes beyond ASCII) is percent-encoded, and "%" is
+# kept so that what the client already encoded stays encoded once.
+QUERY_SAFE = "!#$%&'()*+,/:;=?@[]~"
+
+
+def make_page(
+    locales: Sequence[str],
+    locale: str,
+    paths: Mapping[str, str],
+    x_default: str,
+    query: str = "",
+) -> Page:
+    """The page object of a localized page.
+
+    ``locales`` are the locales the page exists in, ``paths`` maps each to
+    the page's path in it (no query); ``x_default`` is the path without a
+    locale; ``query`` is the request's query string (already URL-safe), kept
+    in the alternates only.
+    """
+    suffix = f"?{query}" if query else ""
+    alternates = [
+        Alternate(locale=tag, hreflang=tag, href=paths[tag] + suffix) for tag in locales
+    ]
+    hreflang = tuple((tag, paths[tag]) for tag in locales)
+    return Page(
+        locale=locale,
+        alternates=alternates,
+        canonical_path=paths[locale],
+        hreflang_paths=(*hreflang, (X_DEFAULT, x_default)),
+    )
+
+
+def error_page(locale: str) -> Page:
+    """The page object of an error page rendered for a localized URL.
+
+    It keeps the visitor's locale (templates and Flask-Babel speak it) and
+    names no address: an error page has no canonical and no alternates.
+    """
+    return Page(locale=locale)
+
+
+def strip_locale(path: str, locale: str, root: str = "") -> str:
+    """The address without a locale: ``/app/de-at/about`` -> ``/app/about``.
+
+    ``root`` is the mount path that ``path`` starts with.
+    """
+    segment = "/" + locale.lower()
+    rest = path[len(root) :] if path.startswith(root) else path
+    if rest == segment or rest.startswith(segment + "/"):
+        rest = rest[len(segment) :]
+    return root + (rest or "/")
+
+
+def page_for(
+    state: MarmeonState,
+    rule: Rule,
+    endpoint: str,
+    values: Mapping[str, Any],
+    locale: str,
+) -> Page | None:
+    """The page of the current request, or None when the page does not exist
+    in ``locale`` (its ``locales=`` leaves it out)."""
+    available = available_locales(state, rule, values)
+    if locale not in available:
+        return None
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    root = state.settings.root
+    adapter = root_adapter(app, root)
+    # Built like url_for, so each address is the canonical spelling of the
+    # endpoint, but under the configured mount path.
+    paths = {
+        tag: build_path(app, adapter, endpoint, {**values, LOCALE_ARG: tag})
+        for tag in available
+    }
+    x_default = strip_locale(paths[locale], locale, root)
+    query = quote(request.query_string, safe=QUERY_SAFE)
+    return make_page(available, locale, paths, x_default, query)
+
+
+def current_page() -> Page:
+    """The page object of the current request, for a language switcher.
+
+    On a localized route, ``locale`` is the page's locale (the tag as
+    configured) and ``alternates`` holds one ``{"locale", "hreflang",
+    "href"}`` per locale the page exists in, ``href`` keeping the query
+    string. On an error page for a localized URL, ``locale`` is the URL's
+    and there are no alternates. On any other route, ``locale`` is None and
+    there are no alternates. Templates read the same object as ``page``.
+    """
+    page = request_state("current_page()").page
+    return page if page is not None else Page()
+
+
+def template_page() -> Page:
+    """The Jinja global ``page``: outside a request (a template rendered for
+    an e-mail) it is an empty page rather than an error."""
+    rs = peek_request_state()
+    if rs is None or rs.page is None:
+        return Page()
+    return rs.page
+
+
+def selected_locale() -> str | None:
+    """The locale of the current localized route in Babel's spelling, or None.
+
+    ``"de-AT"`` is returned as ``"de_AT"``, the form ``babel.Locale.parse``
+    reads, so that it can serve as Flask-Babel's ``locale_selector``.
+    """
+    rs = peek_request_state()
+    if rs is None or rs.page is None or rs.page.locale is None:
+        return None
+    return rs.page.locale.replace("-", "_")
+
+
+def set_page(state: MarmeonState, page: Page) -> None:
+    """Put ``page`` on the request and let Flask-Babel know its locale."""
+    request_state("the locale preprocessor").page = page
+    tell_babel(current_app._get_current_object(), state)  # type: ignore[attr-defined]
+
+
+def tell_babel(app: Flask, state: MarmeonState) -> None:
+    """Make Flask-Babel see the page's locale, when Babel asks marmeon.
+
+    Flask-Babel caches the locale per app context. With marmeon's selector,
+    or with no selector of the app's own, the route's locale must win even
+    if something asked Babel before the URL was matched.
+    """
+    babel = app.extensions.get("babel")
+    if babel is None:
+        return
+    selector = getattr(babel, "locale_selector", None)
+    if selector is None:
+        # No selector of the app's own: the route's locale is the answer on
+        # localized routes, Babel's default elsewhere (ours returns None).
+        babel.locale_selector = state.extension.locale_selector
+    elif (
+        getattr(selector, "__func__", None) is not type(state.extension).locale_selector
+    ):
+        return  # the app's own selector decides
+    # Flask-Babel is optional: it is imported only when the app has set it up.
+    importlib.import_module("flask_babel").refresh()

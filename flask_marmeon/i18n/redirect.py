@@ -1,0 +1,107 @@
+"""The address without a locale (``/about``) redirects to the visitor's locale.
+
+The redirect is no rule: a ``before_request`` hook, added to the app with its
+first localized blueprint, acts on a GET or HEAD whose routing ended in 404,
+so that a route of the app, a catch-all included, always wins over it. It
+goes to the best of the locales the page exists in (its ``locales=``), by
+``Accept-Language``, else to the first of them. Its ``Location`` starts with
+the configured mount path, never with the request's ``SCRIPT_NAME``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+from flask import Flask, current_app, redirect, request
+from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.routing import MapAdapter, RequestRedirect, Rule
+from werkzeug.wrappers import Response
+
+from .._state import MarmeonState, get_state
+from .availability import available_locales
+from .errors import wrap_error_handlers
+from .negotiate import best_locale, fallback_locale
+from .pages import QUERY_SAFE
+from .urls import LOCALE_ARG, build_path, is_localized_rule, root_adapter
+
+
+def redirect_to_locale() -> Response | None:
+    """The ``before_request`` hook: the redirect, or None to let Flask go on."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    state = get_state(app)
+    wrap_error_handlers(app, state)
+    # The routing exception first: most requests have none.
+    if not isinstance(request.routing_exception, NotFound):
+        return None
+    if request.method not in ("GET", "HEAD"):
+        return None
+    target = _localized_address(app, state, request.path)
+    if target is None:
+        return None
+    if request.query_string:
+        target += "?" + quote(request.query_string, safe=QUERY_SAFE)
+    response = redirect(target, code=302)
+    response.vary.add("Accept-Language")
+    # The answer depends on the visitor's languages: a shared cache must not
+    # keep one visitor's redirect for the next.
+    response.headers["Cache-Control"] = "private"
+    return response
+
+
+def _localized_address(app: Flask, state: MarmeonState, path: str) -> str | None:
+    """The address of ``path`` in the visitor's best locale among those the
+    page exists in, if a localized route answers it there."""
+    adapter = app.create_url_adapter(request)
+    if adapter is None:  # pragma: no cover - a request always has one
+        return None
+    locales = state.settings.locales
+    accept = request.accept_languages
+    first = best_locale(accept, locales) or fallback_locale(accept, locales)
+    found = _match(adapter, path, first)
+    if found is None:
+        return None
+    rule, args = found
+    available = available_locales(state, rule, args)
+    if not available:
+        return None
+    best = first
+    if first not in available:
+        best = best_locale(accept, available) or fallback_locale(accept, available)
+        # Another locale may be another route (a plain /de/... of the app).
+        found = _match(adapter, path, best)
+        if found is None:
+            return None
+        rule, args = found
+    return build_path(
+        app,
+        root_adapter(app, state.settings.root),
+        str(rule.endpoint),
+        {**args, LOCALE_ARG: best},
+    )
+
+
+def _match(
+    adapter: MapAdapter, path: str, locale: str
+) -> tuple[Rule, Mapping[str, Any]] | None:
+    """The localized rule that answers ``path`` in ``locale``, and its values."""
+    candidates = [f"/{locale.lower()}{path}"]
+    if path == "/":
+        candidates.append(f"/{locale.lower()}")
+    for candidate in candidates:
+        try:
+            try:
+                rule, args = adapter.match(candidate, method="GET", return_rule=True)
+            except RequestRedirect:
+                # The route ends in a slash ("/docs/"): go there at once
+                # rather than through a second redirect.
+                rule, args = adapter.match(
+                    candidate + "/", method="GET", return_rule=True
+                )
+        except HTTPException:  # no such page in that locale
+            continue
+        if not is_localized_rule(rule):
+            return None
+        return rule, args
+    return None

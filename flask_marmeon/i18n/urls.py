@@ -1,0 +1,145 @@
+"""The locale in a URL: the converter, the rule mark, and paths under the mount.
+
+Every path this package writes (a page's addresses, the redirect's
+``Location``) starts with the mount path of the configuration
+(:attr:`~flask_marmeon.config.Settings.root`, from ``APPLICATION_ROOT``) and
+never with the request's ``SCRIPT_NAME``, which a client can set through
+ProxyFix's ``X-Forwarded-Prefix`` or gunicorn's ``SCRIPT_NAME`` header.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import Flask
+from flask.globals import request_ctx
+from werkzeug.routing import BaseConverter, Map, MapAdapter, Rule
+
+#: The name of the URL argument that carries the locale.
+LOCALE_ARG = "locale"
+#: The converter that matches the app's locales.
+CONVERTER = "marmeon_locale"
+#: What every localized rule starts with.
+RULE_PREFIX = f"/<{CONVERTER}:{LOCALE_ARG}>"
+#: The hreflang value of the address without a locale.
+X_DEFAULT = "x-default"
+
+
+class LocaleConverter(BaseConverter):
+    """Matches one of the app's locales, in lower case, as a path segment.
+
+    ``to_python`` gives the tag as configured (``"de-at"`` -> ``"de-AT"``);
+    ``to_url`` takes any spelling of a configured tag and writes it in lower
+    case. Each app gets a subclass that knows its locales.
+    """
+
+    #: Lower-case spelling -> the tag as configured.
+    tags: Mapping[str, str] = {}
+
+    def __init__(self, map: Map, *args: Any, **kwargs: Any) -> None:
+        super().__init__(map, *args, **kwargs)
+        # Longest first, so that "en" does not stop "en-gb" short.
+        spellings = sorted(self.tags, key=len, reverse=True)
+        self.regex = "(?:" + "|".join(_regex_escape(s) for s in spellings) + ")"
+        if not spellings:
+            self.regex = "(?!)"  # no locales: matches nothing
+
+    def to_python(self, value: str) -> str:
+        """The tag as configured for the lower-case spelling in the URL."""
+        return self.tags[value]
+
+    def to_url(self, value: Any) -> str:
+        """The lower-case spelling of a configured tag, for ``url_for``."""
+        if not isinstance(value, str):
+            raise TypeError(
+                f"locale= must be one of APP_LOCALES {list(self.tags.values())!r},"
+                f" not {type(value).__name__} {value!r}."
+            )
+        spelling = value.lower()
+        if spelling not in self.tags:
+            raise ValueError(
+                f"locale={value!r} is not one of APP_LOCALES"
+                f" {list(self.tags.values())!r}.{did_you_mean(value, self.tags)}"
+            )
+        return spelling
+
+
+def _regex_escape(text: str) -> str:
+    # BCP 47 tags hold letters, digits and "-" only (config.py checks them);
+    # "-" needs no escape outside a character class.
+    return "".join(c if c.isalnum() or c == "-" else "\\" + c for c in text)
+
+
+def did_you_mean(value: str, tags: Mapping[str, str]) -> str:
+    """`` Did you mean 'de-AT'?`` for a tag close to one of ``tags``, else ""."""
+    # "de" for "de-AT": the same language is the likeliest meaning.
+    language = value.lower().split("-")[0]
+    close = [s for s in tags if s.split("-")[0] == language]
+    close = close or difflib.get_close_matches(value.lower(), list(tags), n=1)
+    return f" Did you mean {tags[close[0]]!r}?" if close else ""
+
+
+def converter_for(locales: Sequence[str]) -> type[LocaleConverter]:
+    """A converter class for one app's locales."""
+    tags = {tag.lower(): tag for tag in locales}
+    return type("LocaleConverter", (LocaleConverter,), {"tags": tags})
+
+
+def is_localized_rule(rule: Rule) -> bool:
+    """Whether ``rule`` comes from a localized blueprint.
+
+    Only such rules get alternates: a plain route whose URL looks localized
+    (``/de/about``, ``/<lang>/about``) is not one.
+    """
+    # The rule string is the source of truth: only localized() puts the
+    # converter first. MarmeonRule also carries it as ``marmeon_localized``.
+    return bool(getattr(rule, "marmeon_localized", False)) or rule.rule.startswith(
+        RULE_PREFIX
+    )
+
+
+def locale_of_path(path: str, locales: Sequence[str]) -> str | None:
+    """The configured tag that the first segment of ``path`` spells, or None.
+
+    ``/de-at/notes/9`` gives ``"de-AT"`` (the converter's lower-case
+    spelling); a path under no locale gives None.
+    """
+    segment = path.lstrip("/").split("/", 1)[0]
+    for tag in locales:
+        if tag.lower() == segment:
+            return tag
+    return None
+
+
+def root_adapter(app: Flask, root: str) -> MapAdapter:
+    """A URL adapter for the current request, bound under the mount path.
+
+    It builds what ``url_for`` builds (same host, subdomain and scheme: those
+    of the adapter Flask matched the request with), with ``root`` in front
+    of every path in place of the request's script root.
+    """
+    adapter = request_ctx.url_adapter
+    if adapter is None:  # pragma: no cover - a request always has one
+        raise RuntimeError("No URL adapter for the current request.")
+    return MapAdapter(
+        app.url_map,
+        adapter.server_name,
+        root or "/",
+        adapter.subdomain,
+        adapter.url_scheme,
+        adapter.path_info,
+        adapter.default_method,
+    )
+
+
+def build_path(
+    app: Flask, adapter: MapAdapter, endpoint: str, values: Mapping[str, Any]
+) -> str:
+    """``url_for(endpoint, **values)`` through ``adapter`` (see
+    :func:`root_adapter`): the app's URL defaults apply as they do for
+    ``url_for``."""
+    values = dict(values)
+    app.inject_url_defaults(endpoint, values)
+    return adapter.build(endpoint, values)
