@@ -13,6 +13,7 @@ from .config import Settings
 
 if TYPE_CHECKING:
     from .extension import Marmeon
+    from .head.app import HeadState
 
 
 @dataclass(eq=False)
@@ -39,6 +40,14 @@ class MarmeonState:
     sitemap_cache: Any = None
     #: Free slots for the modules that own a step, keyed by module name.
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The head's part (flask_marmeon.head.app), made with the state.
+    head: HeadState = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Imported here: the head's modules import this one.
+        from .head.app import HeadState
+
+        self.head = HeadState.for_settings(self.settings)
 
 
 def get_state(app: Flask | None = None) -> MarmeonState:

@@ -57,6 +57,6 @@ assert html.count('property="article:tag"') == 2
 # twitter:* as name=; its title is the page's, never open_graph's.
 assert '<meta name="twitter:card" content="summary_large_image"' in html
 assert '<meta name="twitter:title" content="Sourdough"' in html
-assert '<script type="application/ld+json" data-marmeon>{"@context"' in html
+assert '<script type="application/ld+json" data-marmeon data-turbo-eval="false">' in html
 # No og:url unless you set one: canonical is a separate field.
 assert "og:url" not in html

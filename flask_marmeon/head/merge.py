@@ -34,6 +34,10 @@ class MergedHead:
     json_ld: tuple[Any, ...] = ()
 
 
+#: The head of a page that called head() never.
+EMPTY = MergedHead()
+
+
 def _merge_into(
     merged: Mapping[str, Any] | None, update: Mapping[str, Any]
 ) -> Mapping[str, Any]:

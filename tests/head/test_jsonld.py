@@ -189,7 +189,13 @@ def test_the_nonce_from_marmeon_csp_nonce(
     app = make_app(APP_URL="https://notes.example", MARMEON_CSP_NONCE=nonce)
     el = head_of(app, {"json_ld": [{"@type": "A"}, {"@type": "B"}]})
     all_scripts = list(el.iter("script"))
-    assert len(all_scripts) == 4  # two blocks, the data and the module
+    # Two blocks and the module: with APP_URL set there is no browser data.
+    assert [s.get("type") for s in all_scripts] == [
+        "application/ld+json",
+        "application/ld+json",
+        "module",
+    ]
+    assert [s.get("data-turbo-eval") for s in all_scripts[:2]] == ["false", "false"]
     assert {s.get("nonce") for s in all_scripts} == {'abc"123'}
     assert calls
     none_app = make_app(MARMEON_CSP_NONCE=lambda: None)

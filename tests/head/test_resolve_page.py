@@ -60,10 +60,11 @@ def test_an_explicit_canonical_wins_and_keeps_its_query(
 def test_og_locale_and_its_alternates(localized_app: Flask, head_of: RenderFn) -> None:
     el = head_of(localized_app, {"open_graph": {}}, page=PAGE)
     assert meta(el, "og:locale") == ["de_AT"]
-    assert meta(el, "og:locale:alternate") == ["en", "fr"]
+    # A tag without a region gets CLDR's likely one (issue 12).
+    assert meta(el, "og:locale:alternate") == ["en_US", "fr_FR"]
     el = head_of(localized_app, {"open_graph": {"locale": "de_DE"}}, page=PAGE)
     assert meta(el, "og:locale") == ["de_DE"]
-    assert meta(el, "og:locale:alternate") == ["en", "fr"]
+    assert meta(el, "og:locale:alternate") == ["en_US", "fr_FR"]
     el = head_of(localized_app, {"title": "no og"}, page=PAGE)
     assert meta(el, "og:locale") == [] and meta(el, "og:locale:alternate") == []
 
@@ -146,5 +147,5 @@ def test_a_real_localized_route_gives_its_page_to_the_head(
         ("fr", "https://notes.example/fr/about"),
         ("x-default", "https://notes.example/about"),
     ]
-    assert meta(el, "og:locale") == ["fr"]
-    assert meta(el, "og:locale:alternate") == ["en", "de_AT"]
+    assert meta(el, "og:locale") == ["fr_FR"]
+    assert meta(el, "og:locale:alternate") == ["en_US", "de_AT"]
