@@ -33,7 +33,7 @@ def init_app(app: Flask, state: MarmeonState) -> None:
     """Hash the module once and, unless MARMEON_BROWSER_SCRIPT is off, serve it."""
     source = files("flask_marmeon").joinpath("static").joinpath(_MODULE).read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:12]
-    state.extra["browser_module_path"] = f"{_PREFIX}{digest}.js"
+    state.browser_module_path = f"{_PREFIX}{digest}.js"
     if state.settings.browser_script:
         # At the extension's WSGI edge (sitemap/views.py), in front of the
         # start-up check: one wrapper for both, one check per request.
@@ -46,8 +46,7 @@ def module_path(state: MarmeonState) -> str:
     The path is relative to the app's root: prefix ``request.script_root``
     when the app is mounted below one.
     """
-    path: str = state.extra["browser_module_path"]
-    return path
+    return state.browser_module_path
 
 
 class ModuleEndpoint:

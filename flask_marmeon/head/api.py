@@ -24,9 +24,10 @@ from .._state import MarmeonState, get_state
 from . import jsonld
 from .app import JSON_LD_ERRORS_SIZE
 from .elements import Slot
-from .fields import JsonLd, OpenGraph, Robots, Text, Twitter, build_fragment
+from .fields import build_fragment
 from .merge import EMPTY, merge
 from .resolve import resolve
+from .types import JsonLd, OpenGraph, Robots, Text, Twitter
 from .urls import explain
 from .write import write_head
 

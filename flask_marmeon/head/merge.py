@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .fields import HeadFragment, frozen
+from .fields import HeadFragment
+from .schema import frozen
 
 
 @dataclass(frozen=True)

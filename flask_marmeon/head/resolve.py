@@ -32,10 +32,11 @@ from .elements import (
     Element,
     Slot,
 )
-from .fields import Image, clean_text, clean_url
 from .locales import og_locale
 from .merge import MergedHead
 from .robots import robots_content
+from .schema import Image
+from .text import clean_text, clean_url
 from .urls import UrlPolicy
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 
-from flask_marmeon.head.fields import clean_text
+from flask_marmeon.head.text import clean_text
 from flask_marmeon.head.urls import decide
 
 from .conftest import RenderFn, links, meta, parse_head, title
@@ -30,7 +30,7 @@ TEXTS = [
     "<![CDATA[ x ]]>",
     "\u2028\u2029",
 ]
-# Characters HTML cannot carry: replaced (see fields.clean_text).
+# Characters HTML cannot carry: replaced (see text.clean_text).
 UNCARRIABLE = [
     "nul\x00here",
     "controls \x01\x08\x0b\x0e\x1f\x7f\x80\x85\x9f",
