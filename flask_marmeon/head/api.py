@@ -190,4 +190,5 @@ def render_head() -> Markup:
         nonce=_nonce(state, req),
         module_src=module_src,
         dev=dev,
+        html=state.head.html,
     )

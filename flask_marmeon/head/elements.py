@@ -1,7 +1,7 @@
 """The head's elements: a constant :class:`Slot` and the values that vary.
 
 A resolved head (:mod:`flask_marmeon.head.resolve`) is one list of
-:class:`Element`: a slot (which tag, which fixed attributes, which attribute
+:data:`Element`: a slot (which tag, which fixed attributes, which attribute
 holds the value) and the final value, already decided on by the URL policy.
 The writer (:mod:`flask_marmeon.head.write`) prepares each slot's HTML once.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TypeAlias
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,13 +42,10 @@ class Slot:
         return out
 
 
-class Element(NamedTuple):
-    """One managed element: its slot, its value (an attribute's or the text),
-    and the value of ``slot.extra_attr`` (the hreflang of a link)."""
-
-    slot: Slot
-    value: str
-    extra: str | None = None
+#: One managed element: its slot, its value (an attribute's or the text), and
+#: the value of ``slot.extra_attr`` (the hreflang of a link) or None. A plain
+#: tuple: a page makes a few dozen per request.
+Element: TypeAlias = "tuple[Slot, str, str | None]"
 
 
 def _meta(kind: str, key: str, field: str | None = None) -> Slot:

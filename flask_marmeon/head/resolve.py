@@ -66,21 +66,16 @@ _KEPT, _DROPPED = 0, -1
 class _Builder:
     """Collects the elements in output order (see the module's docstring)."""
 
-    __slots__ = ("at", "carry", "elements", "group", "left_out", "missing", "policy")
+    __slots__ = ("carry", "elements", "group", "left_out", "missing", "policy")
 
     def __init__(self, policy: UrlPolicy) -> None:
         self.policy = policy
         self.elements: list[Element] = []
         self.missing: list[Missing] = []
         self.left_out: list[tuple[Slot, str]] = []
-        self.at = self.group = 0
+        self.group = 0
         #: _KEPT, _DROPPED, or the number of the group being carried.
         self.carry = _KEPT
-
-    def add(self, slot: Slot, value: str) -> None:
-        """An element on its own."""
-        self.elements.append(Element(slot, value))
-        self.at += 1
 
     def url(self, slot: Slot, raw: str, extra: str | None = None) -> None:
         """An element holding a URL: it starts a group."""
@@ -88,14 +83,13 @@ class _Builder:
         href = self.policy(raw)
         if href is not None:
             self.carry = _KEPT
-            self.elements.append(Element(slot, href, extra))
-            self.at += 1
+            self.elements.append((slot, href, extra))
             return
         self.left_out.append((slot, raw))
         if self.policy.carried(raw):
             self.carry = self.group
-            self.missing.append(Missing(self.at, Element(slot, raw, extra), self.group))
-            self.at += 1
+            at = len(self.elements) + len(self.missing)
+            self.missing.append(Missing(at, (slot, raw, extra), self.group))
         else:
             self.carry = _DROPPED
 
@@ -103,12 +97,10 @@ class _Builder:
         """An element that goes with the last URL (kept, carried or dropped)."""
         carry = self.carry
         if carry == _KEPT:
-            self.elements.append(Element(slot, value))
-        elif carry == _DROPPED:
-            return
-        else:
-            self.missing.append(Missing(self.at, Element(slot, value), carry))
-        self.at += 1
+            self.elements.append((slot, value, None))
+        elif carry != _DROPPED:
+            at = len(self.elements) + len(self.missing)
+            self.missing.append(Missing(at, (slot, value, None), carry))
 
 
 def resolve(
@@ -126,14 +118,20 @@ def resolve(
     ``indexable``, robots says ``noindex, nofollow`` whatever the page set.
     """
     out = _Builder(policy)
-    add = out.add
+    elements = out.elements
     title = merged.title
     description = merged.description
     if title is not None:
         template = merged.title_template
-        add(TITLE, template.replace("%s", title) if template is not None else title)
+        elements.append(
+            (
+                TITLE,
+                template.replace("%s", title) if template is not None else title,
+                None,
+            )
+        )
     if description is not None:
-        add(DESCRIPTION, description)
+        elements.append((DESCRIPTION, description, None))
 
     # The page's own addresses, unless it has none (an error page on a
     # localized URL has no canonical_path, and no hreflang either).
@@ -146,7 +144,7 @@ def resolve(
 
     content = robots_content(merged.robots, indexable=indexable)
     if content is not None:
-        add(ROBOTS, content)
+        elements.append((ROBOTS, content, None))
 
     if own is not None:
         for hreflang, path in own.hreflang_paths:
@@ -161,20 +159,20 @@ def resolve(
         for key in ("card", "site", "creator"):
             value = tw.get(key)
             if value is not None:
-                add(TWITTER["twitter:" + key], value)
+                elements.append((TWITTER["twitter:" + key], value, None))
         tw_title = tw.get("title", title)
         if tw_title is not None:
-            add(TWITTER["twitter:title"], tw_title)
+            elements.append((TWITTER["twitter:title"], tw_title, None))
         tw_description = tw.get("description", description)
         if tw_description is not None:
-            add(TWITTER["twitter:description"], tw_description)
+            elements.append((TWITTER["twitter:description"], tw_description, None))
         tw_image: Image | None = tw.get("image")
         if tw_image is not None:
             out.url(TWITTER["twitter:image"], tw_image.url)
             if tw_image.alt is not None:
                 out.follow(TWITTER["twitter:image:alt"], tw_image.alt)
     for block in json_ld:
-        add(JSON_LD, block)
+        elements.append((JSON_LD, block, None))
     return ResolvedHead(out.elements, out.missing, out.left_out)
 
 
@@ -186,32 +184,32 @@ def _open_graph(
     localized: Page | None,
 ) -> None:
     """Add the og:* and article:* elements."""
-    add = out.add
+    elements = out.elements
     og_title = og.get("title", title)
     if og_title is not None:
-        add(OG["og:title"], og_title)
+        elements.append((OG["og:title"], og_title, None))
     og_description = og.get("description", description)
     if og_description is not None:
-        add(OG["og:description"], og_description)
+        elements.append((OG["og:description"], og_description, None))
     og_type = og.get("type")
     if og_type is not None:
-        add(OG["og:type"], og_type)
+        elements.append((OG["og:type"], og_type, None))
     url = og.get("url")
     if url is not None:
         out.url(OG["og:url"], url)
     site_name = og.get("site_name")
     if site_name is not None:
-        add(OG["og:site_name"], site_name)
+        elements.append((OG["og:site_name"], site_name, None))
     locale = og.get("locale")
     if locale is None and localized is not None and localized.locale is not None:
         locale = og_locale(localized.locale)
     if locale is not None:
-        add(OG["og:locale"], locale)
+        elements.append((OG["og:locale"], locale, None))
     if localized is not None:
         # The page's other languages: those it exists in (its hreflang).
         for hreflang, _ in localized.hreflang_paths:
             if hreflang != "x-default" and hreflang != localized.locale:
-                add(OG["og:locale:alternate"], og_locale(hreflang))
+                elements.append((OG["og:locale:alternate"], og_locale(hreflang), None))
     image: Image | None = og.get("image")
     if image is not None:
         out.url(OG["og:image"], image.url)
@@ -224,10 +222,14 @@ def _open_graph(
     article: Mapping[str, Any] | None = og.get("article")
     if og_type == "article" and article is not None:
         if "published_time" in article:
-            add(OG["article:published_time"], article["published_time"])
+            elements.append(
+                (OG["article:published_time"], article["published_time"], None)
+            )
         if "modified_time" in article:
-            add(OG["article:modified_time"], article["modified_time"])
+            elements.append(
+                (OG["article:modified_time"], article["modified_time"], None)
+            )
         for name in article.get("authors", ()):
-            add(OG["article:author"], name)
+            elements.append((OG["article:author"], name, None))
         for name in article.get("tags", ()):
-            add(OG["article:tag"], name)
+            elements.append((OG["article:tag"], name, None))
