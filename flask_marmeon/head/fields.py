@@ -15,9 +15,9 @@ from .schema import (
     ROBOTS,
     SCHEMA,
     TWITTER,
+    frozen,
     hint,
     kind_of,
-    frozen,
 )
 
 
@@ -34,7 +34,7 @@ class HeadFragment:
     title_template: str | None = None
     description: str | None = None
     canonical: str | None = None
-    robots: Mapping[str, bool] | None = None
+    robots: Mapping[str, Any] | None = None
     open_graph: Mapping[str, Any] | None = None
     twitter: Mapping[str, Any] | None = None
     json_ld: tuple[Any, ...] = ()

@@ -208,14 +208,28 @@ def dumps(value: Any) -> str:
     return text.replace("<", "\\u003c")
 
 
+#: The most characters of a block's @type that a message quotes.
+QUOTED = 100
+
+
+def _quote(kind: object) -> str:
+    """``repr`` of an @type, cut to ``QUOTED`` characters with an ellipsis:
+    the @type may be text from anyone, of any length."""
+    if isinstance(kind, str) and len(kind) > QUOTED:
+        return repr(kind[:QUOTED]) + "…"
+    return repr(kind)[: QUOTED + 2]
+
+
 def describe(block: Any) -> str:
-    """Name a block in a message: its ``@type``, or its graph's node count."""
+    """Name a block in a message: its ``@type`` (at most ``QUOTED`` characters
+    of it), or its graph's node count."""
     if isinstance(block, Mapping):
         kind = block.get("@type")
         if isinstance(kind, str):
-            return f"@type {kind!r}"
+            return f"@type {_quote(kind)}"
         if isinstance(kind, (list, tuple)) and kind:
-            return "@type " + ", ".join(repr(k) for k in kind)
+            text = "@type " + ", ".join(_quote(k) for k in kind[:3])
+            return text + (", …" if len(kind) > 3 else "")
         graph = block.get("@graph")
         if isinstance(graph, (list, tuple)):
             return f"graph of {len(graph)} node{'s' if len(graph) != 1 else ''}"

@@ -29,7 +29,7 @@ class MergedHead:
     title_template: str | None = None
     description: str | None = None
     canonical: str | None = None
-    robots: Mapping[str, bool] | None = None
+    robots: Mapping[str, Any] | None = None
     open_graph: Mapping[str, Any] | None = None
     twitter: Mapping[str, Any] | None = None
     json_ld: tuple[Any, ...] = ()

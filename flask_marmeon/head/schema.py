@@ -14,7 +14,7 @@ import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any, Literal, TypeVar, Union
 
 from .text import _plain, clean_text, clean_url
@@ -148,6 +148,44 @@ class SizeField(Field):
         return int(value)
 
 
+class LimitField(Field):
+    """A count for Google's robots directives: -1 for no limit, else >= 0."""
+
+    annotation = int
+    expected = "a whole number, -1 for no limit"
+
+    def check(self, value: object, path: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.wrong(value, path)
+        if value < -1:
+            raise ValueError(
+                f"{path} is {value!r}: write a number of at least 0, or -1 for"
+                " no limit."
+            )
+        return int(value)
+
+
+class MomentField(Field):
+    """A moment with its time zone, written in ISO 8601.
+
+    A naive datetime is refused: a crawler reads the time in the zone the
+    text names, and the server's own zone is not the reader's.
+    """
+
+    annotation = datetime
+    expected = "a datetime with a time zone"
+
+    def check(self, value: object, path: str) -> str:
+        if not isinstance(value, datetime):
+            raise self.wrong(value, path)
+        if value.utcoffset() is None:
+            raise ValueError(
+                f"{path} {value!r} has no time zone, so it names no moment."
+                " Give it one: datetime(2025, 7, 1, tzinfo=timezone.utc)."
+            )
+        return value.isoformat()
+
+
 class ChoiceField(Field):
     def __init__(self, *choices: str) -> None:
         self.choices = choices
@@ -264,7 +302,19 @@ class ImageField(Field):
         raise self.wrong(value, path)
 
 
-ROBOTS = ObjectField(Robots, {"index": BoolField(), "follow": BoolField()})
+ROBOTS = ObjectField(
+    Robots,
+    {
+        "index": BoolField(),
+        "follow": BoolField(),
+        "max_image_preview": ChoiceField("none", "standard", "large"),
+        "max_snippet": LimitField(),
+        "max_video_preview": LimitField(),
+        "nosnippet": BoolField(),
+        "noimageindex": BoolField(),
+        "unavailable_after": MomentField(),
+    },
+)
 ARTICLE = ObjectField(
     OpenGraphArticle,
     {

@@ -7,7 +7,7 @@ running code; ``tests/head/test_fields.py`` keeps the two equal.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import Literal, Protocol, TypeAlias, TypedDict, Union
 
 
@@ -53,10 +53,23 @@ JsonLd: TypeAlias = Union[  # noqa: UP007 (a runtime value)
 
 
 class Robots(TypedDict, total=False):
-    """``robots=``: only what is set is written (``{"index": False}`` -> noindex)."""
+    """``robots=``: only what is set is written (``{"index": False}`` -> noindex).
+
+    Google's directives follow ``index``/``follow``: ``max_image_preview``
+    (``"none"``, ``"standard"``, ``"large"``), ``max_snippet`` and
+    ``max_video_preview`` (-1 for no limit), ``nosnippet`` and
+    ``noimageindex`` (written when True), ``unavailable_after`` (a datetime
+    with a time zone).
+    """
 
     index: bool | None
     follow: bool | None
+    max_image_preview: Literal["none", "standard", "large"] | None
+    max_snippet: int | None
+    max_video_preview: int | None
+    nosnippet: bool | None
+    noimageindex: bool | None
+    unavailable_after: datetime | None
 
 
 class _OpenGraphImageUrl(TypedDict):
