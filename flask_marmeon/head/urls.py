@@ -22,6 +22,9 @@ from __future__ import annotations
 import ada_url
 
 _SCHEMES = frozenset(("http:", "https:"))
+#: An origin no site has (.invalid is reserved), to tell a relative URL that
+#: stays on the page's origin from one that names another host.
+_PLACEHOLDER = "https://marmeon.invalid"
 
 
 # A path that starts with one "/" and holds only characters that a URL's
@@ -120,17 +123,22 @@ class UrlPolicy:
         return href
 
     def carried(self, value: str) -> bool:
-        """Whether a value the policy left out goes to the browser to resolve:
-        a relative URL when APP_URL is unset (never a bad scheme or a value
-        that names another host)."""
-        if self.origin is not None:
+        """Whether a value the policy left out goes to the browser to resolve.
+
+        Only when APP_URL is unset, and only a relative URL that stays on
+        whatever origin it is resolved against: never a bad scheme, never
+        ``//other.example/x`` or ``/\\other.example/x``, which name another host
+        whatever the page's origin is.
+        """
+        if self.origin is not None or ada_url.check_url(value):
             return False
         try:
-            ada_url.parse_url(value, attributes=("protocol",))
+            resolved = ada_url.parse_url(
+                ada_url.join_url(_PLACEHOLDER, value), attributes=("origin",)
+            )
         except ValueError:
-            # It does not parse on its own: relative, for location.origin.
-            return True
-        return False
+            return False
+        return bool(resolved["origin"] == _PLACEHOLDER)
 
 
 def make_policy(origin: str | None, size: int = 2048) -> UrlPolicy:

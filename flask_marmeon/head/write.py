@@ -156,7 +156,10 @@ def write_head(
         out.append(html(element, nonce_attr))
     if head.missing:
         out += (
-            '\n<script type="application/json" data-marmeon-data',
+            # data-turbo-eval="false", as on JSON-LD: Turbo copies a script
+            # it has not seen by setting its text, which Trusted Types refuses.
+            '\n<script type="application/json" data-marmeon-data'
+            ' data-turbo-eval="false"',
             nonce_attr,
             ">",
             missing_data(head.missing),

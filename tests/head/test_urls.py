@@ -287,12 +287,18 @@ def test_the_corpus_through_head_and_the_browser_data(
             assert item["attrs"] == {"rel": "canonical", "href": case["input"]}
             assert item["url"] == "href" and item["at"] == 0
             assert not ada_url.check_url(case["input"])
-        else:
+        elif ada_url.check_url(case["input"]):
             # Left out for good: it parses alone, with a scheme not http(s).
             assert ada_url.parse_url(case["input"])["protocol"] not in (
                 "http:",
                 "https:",
             )
+        else:
+            # Left out for good: relative, but to another host whatever the
+            # origin (//evil.example, /\\evil.example), or no URL at all
+            # (against an https origin: "http:" alone would be http's page).
+            for origin in ("https://a.example", "https://b.example:8443"):
+                assert decide(case["input"], origin) is None
     assert wrong == []
 
 
