@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, g, render_template_string, send_file
 from flask.typing import ResponseReturnValue
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from flask_marmeon import Marmeon
@@ -38,6 +39,11 @@ PAGE = """<!doctype html>
 <html lang="{{ lang }}">
 <head>
 <meta charset="utf-8">
+{%- if trusted_types %}
+<script{{ nonce_attr }}>
+trustedTypes.createPolicy("default", {createHTML: (html) => html})
+</script>
+{%- endif %}
 <meta name="app-own" content="written by the app">
 {% if own_head %}<title>{{ heading }}</title>{% else %}{{ render_head() }}{% endif %}
 {%- if router == "htmx-nocache" %}
@@ -68,14 +74,19 @@ def make_site(
     debug: bool = False,
     router: str = "",
     csp: str | None = None,
+    trusted_types: bool = False,
 ) -> Flask:
     """Build the site.
 
     ``router`` is "", ``"htmx"`` (boosted body), ``"htmx-nocache"`` (htmx
     without its history cache: back fetches the page) or ``"turbo"``. ``csp`` is
     a Content-Security-Policy whose ``{nonce}`` is filled in per response;
-    the head's scripts carry that nonce.
+    the head's scripts carry that nonce. ``trusted_types`` sends
+    ``require-trusted-types-for 'script'`` and gives the page the default
+    policy a router needs to parse pages (HTML only: no script text passes).
     """
+    if trusted_types:
+        csp = "script-src 'nonce-{nonce}'; require-trusted-types-for 'script'"
     app = Flask(__name__)
     app.debug = debug
     app.config.update(
@@ -92,9 +103,11 @@ def make_site(
             heading=heading,
             lang=lang,
             router=router,
-            nonce_attr=f' nonce="{nonce}"' if nonce else "",
+            # token_urlsafe: nothing in the nonce to escape.
+            nonce_attr=Markup(f' nonce="{nonce}"') if nonce else "",
             alternates=extra.get("alternates", ()),
             own_head=extra.get("own_head", False),
+            trusted_types=trusted_types,
         )
 
     @app.before_request
