@@ -60,7 +60,7 @@ const want = (page) => {
   let missing = []
   try {
     const data = JSON.parse(h.querySelector(DATA)?.textContent)
-    if (data.v == 2) missing = data.missing
+    if (data.v == 2 && Array.isArray(data.missing)) missing = data.missing
   } catch {}
   const dropped = new Set()
   const found = missing.map((item, i) => {
@@ -95,7 +95,7 @@ const want = (page) => {
 // (after its last element, else before its data or the module) when first
 // needed.
 const end = doc.createTextNode("")
-let endsAt
+let endsAt = []
 
 // The page last applied, and every page's, for Turbo's cached snapshots.
 let current
@@ -207,7 +207,7 @@ if (!window.marmeon) {
   else pages.set(here(), current)
 
   doc.addEventListener("turbo:before-fetch-response", ({ target, detail: d }) => {
-    if (target.closest("turbo-frame")) return
+    if (target.closest?.("turbo-frame")) return
     responses.push(d.fetchResponse.responseHTML.catch(() => ""))
     if (responses.length > 4) responses.shift()
   })

@@ -11,6 +11,8 @@ from typing import Any
 
 import html5lib
 from flask import Flask
+from werkzeug.exceptions import NotFound
+from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.serving import make_server
 
 #: One managed head element as both sides report it: tag, attributes
@@ -34,20 +36,25 @@ class LiveServer:
     """A werkzeug server on 127.0.0.1, on a port of its own, in a thread.
 
     The app is built once the port is known, so that it may take its own
-    origin as APP_URL. ``hits`` counts the requests by path.
+    origin as APP_URL. ``hits`` counts the requests by path. With ``mount``
+    the app is served below that path (werkzeug's DispatcherMiddleware, as a
+    deployment under a prefix does) and the root answers 404.
     """
 
-    def __init__(self, factory: Callable[[str], Flask]) -> None:
+    def __init__(self, factory: Callable[[str], Flask], mount: str = "") -> None:
         self.hits: Counter[str] = Counter()
         self.server = make_server("127.0.0.1", 0, self.wsgi, threaded=True)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.app = factory(self.url)
+        self.served: Any = self.app
+        if mount:
+            self.served = DispatcherMiddleware(NotFound(), {mount: self.app})
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
     def wsgi(self, environ: dict[str, Any], start_response: Any) -> Any:
         self.hits[environ["PATH_INFO"]] += 1
-        return self.app(environ, start_response)
+        return self.served(environ, start_response)
 
     def fetch(self, path: str) -> tuple[str, dict[str, str]]:
         """The document exactly as the server sends it, and its headers."""
@@ -140,6 +147,8 @@ def visit_and_come_back(page: Any, site: LiveServer, scripts: bool = True) -> No
         ("back", None, "/en/about"),
         ("forward", None, "/en/contact"),
         ("forward", None, "/de/contact"),
+        # A page seen before: Turbo shows its cached copy, then the fresh one.
+        ("click", "#lang-en", "/en/contact"),
     ]
     for action, selector, path in steps:
         if action == "click":

@@ -75,6 +75,7 @@ def make_site(
     router: str = "",
     csp: str | None = None,
     trusted_types: bool = False,
+    **config: Any,
 ) -> Flask:
     """Build the site.
 
@@ -84,6 +85,7 @@ def make_site(
     the head's scripts carry that nonce. ``trusted_types`` sends
     ``require-trusted-types-for 'script'`` and gives the page the default
     policy a router needs to parse pages (HTML only: no script text passes).
+    Other keywords go into ``app.config``.
     """
     if trusted_types:
         csp = "script-src 'nonce-{nonce}'; require-trusted-types-for 'script'"
@@ -94,6 +96,7 @@ def make_site(
     )
     if app_url is not None:
         app.config["APP_URL"] = app_url
+    app.config.update(config)
     Marmeon(app)
 
     def render(heading: str, lang: str = "en", **extra: Any) -> str:

@@ -290,3 +290,20 @@ def test_no_request_beyond_the_module(page: Any, with_app_url: LiveServer) -> No
     page.wait_for_load_state("networkidle")
     path = module[len(with_app_url.url) :]
     assert with_app_url.hits[path] - before.get(path, 0) == 1
+
+
+def test_module_under_a_mount_path(page: Any, serve: Callable[..., LiveServer]) -> None:
+    # Mounted under /blog (APPLICATION_ROOT), the page loads the module from
+    # /blog/marmeon.<hash>.js, and without APP_URL the module adds the
+    # canonical with the mount path in it.
+    site = serve(lambda origin: make_site(APPLICATION_ROOT="/blog"), mount="/blog")
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(site.url + "/blog/de/about")
+    wait_for_module(page)
+    assert re.fullmatch(
+        re.escape(site.url) + r"/blog/marmeon\.[0-9a-f]{12}\.js", requested[1]
+    )
+    assert page.evaluate(
+        "() => document.querySelector('link[rel=canonical]').href"
+    ) == (site.url + "/blog/de/about")

@@ -98,7 +98,7 @@ def test_turbo_visits_arrive_under_trusted_types(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     visit_and_come_back(page, site)
-    assert [b["name"] for b in page.evaluate(BLOCKS)] == ["Kontakt"]
+    assert [b["name"] for b in page.evaluate(BLOCKS)] == ["Contact"]
     assert errors == []
     assert _warnings(page) == []
     assert not [m.text for m in page.console if "Trusted Type" in m.text]
@@ -122,8 +122,8 @@ def test_htmx_visits_remove_the_block_under_trusted_types(
     assert errors == []
     warnings = _warnings(page)
     if debug:
-        # One for each visit (six) that brought a block.
-        assert len(warnings) == 6
+        # One for each visit (seven) that brought a block.
+        assert len(warnings) == 7
         assert all("JSON-LD" in w and "Trusted Types" in w for w in warnings)
     else:
         assert warnings == []
