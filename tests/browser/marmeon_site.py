@@ -60,6 +60,7 @@ trustedTypes.createPolicy("default", {createHTML: (html) => html})
 <a id="to-about" href="{{ url_for('pages.about') }}">about</a>
 <a id="to-contact" href="{{ url_for('pages.contact') }}">contact</a>
 <a id="to-own" href="/own">a page with a head of its own</a>
+<a id="to-hostile-text" href="/hostile-text">hostile text</a>
 {%- for alt in alternates %}
 <a id="lang-{{ alt.locale }}" href="{{ alt.href }}">{{ alt.locale }}</a>
 {%- endfor %}
@@ -183,6 +184,17 @@ def make_site(
             twitter={"image": {"url": "javascript:alert(1)", "alt": "gone too"}},
         )
         return render("Hostile")
+
+    @app.get("/hostile-text")
+    def hostile_text() -> str:
+        # Every text field holds markup that would run if it were parsed.
+        head(
+            title=HOSTILE_TEXT,
+            description=HOSTILE_TEXT + " \"quoted\" & 'single'",
+            open_graph={"title": HOSTILE_TEXT, "url": "/hostile-text?a=1&b=<2>"},
+            json_ld={"@type": "Thing", "name": HOSTILE_TEXT, "x": "]]></script>"},
+        )
+        return render("Hostile text")
 
     @app.get("/own")
     def own() -> str:

@@ -11,6 +11,7 @@ from browser_tools import (
     browser_head,
     server_head,
     visit_and_come_back,
+    wait_for_head,
     wait_for_module,
 )
 from marmeon_site import HOSTILE_TEXT, make_site
@@ -127,3 +128,25 @@ def test_htmx_visits_remove_the_block_under_trusted_types(
         assert all("JSON-LD" in w and "Trusted Types" in w for w in warnings)
     else:
         assert warnings == []
+
+
+@pytest.mark.parametrize("router", ["htmx", "turbo"])
+def test_hostile_text_stays_text_on_visits(
+    page: Any, serve: Callable[..., LiveServer], router: str
+) -> None:
+    # Title, description, Open Graph and JSON-LD hold markup that would run
+    # if any of it were parsed as HTML: a visit writes them all as text.
+    site = serve(lambda origin: make_site(app_url=origin, router=router))
+    page.goto(site.url + "/en/about")
+    wait_for_module(page)
+    page.evaluate("() => { window.sameDocument = true }")
+    page.click("#to-hostile-text")
+    page.wait_for_url(site.url + "/hostile-text")
+    expected = server_head(site.fetch("/hostile-text")[0])
+    wait_for_head(page, expected)
+    assert expected[0] == ("title", (), HOSTILE_TEXT + " · Notes")
+    assert page.evaluate("() => document.title") == HOSTILE_TEXT + " · Notes"
+    assert [b["name"] for b in page.evaluate(BLOCKS)] == [HOSTILE_TEXT]
+    assert page.evaluate(
+        "() => [window.sameDocument, window.pwned, document.images.length]"
+    ) == [True, None, 0]
