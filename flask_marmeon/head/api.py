@@ -25,11 +25,12 @@ from . import jsonld
 from .app import JSON_LD_ERRORS_SIZE
 from .elements import Slot
 from .fields import build_fragment
+from .memo import head_key
 from .merge import EMPTY, merge
 from .resolve import resolve
 from .types import JsonLd, OpenGraph, Robots, Text, Twitter
 from .urls import explain
-from .write import write_head
+from .write import nonce_attribute, write_head
 
 
 def head(
@@ -173,22 +174,32 @@ def render_head() -> Markup:
         page = request_state_.page
     else:
         merged, json_ld, page = EMPTY, (), None
-    resolved = resolve(
-        merged, page, state.head.policy, json_ld, indexable=settings.indexable
-    )
-    if dev:
-        # Development warns for each URL left out, on every page.
-        for slot, raw in resolved.left_out:
-            _warn_left_out(slot, raw, state)
     module_src = None
     if settings.browser_script:
         # The mount path from the configuration, never the request's.
         module_src = settings.root + browser.module_path(state)
-    return write_head(
-        resolved,
-        app_url=settings.app_url,
-        nonce=_nonce(state, req),
-        module_src=module_src,
-        dev=dev,
-        html=state.head.html,
-    )
+
+    def write(nonce_attr: str) -> str:
+        resolved = resolve(
+            merged, page, state.head.policy, json_ld, indexable=settings.indexable
+        )
+        if dev:
+            # Development warns for each URL left out, on every page.
+            for slot, raw in resolved.left_out:
+                _warn_left_out(slot, raw, state)
+        return write_head(
+            resolved,
+            app_url=settings.app_url,
+            nonce_attr=nonce_attr,
+            module_src=module_src,
+            dev=dev,
+        )
+
+    nonce_attr = nonce_attribute(_nonce(state, req))
+    if dev:
+        text = write(nonce_attr)
+    else:
+        key = head_key(merged, page, json_ld)
+        text = nonce_attr.join(state.head.pages.pieces(key, write))
+    # The text is HTML already: str.__new__ spares Markup's look for __html__.
+    return str.__new__(Markup, text)

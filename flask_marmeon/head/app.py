@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..config import Settings
+from .memo import HeadMemo
 from .urls import UrlPolicy
-from .write import HtmlMemo
 
 #: How many kinds of JSON-LD error (a block's description) production logs.
 JSON_LD_ERRORS_SIZE = 256
@@ -22,8 +22,8 @@ class HeadState:
     #: JSON_LD_ERRORS_SIZE, so that blocks with ever new @types (text from
     #: users, say) cannot grow it without end.
     json_ld_errors: set[str] = field(default_factory=set)
-    #: The elements' HTML written before.
-    html: HtmlMemo = field(default_factory=HtmlMemo)
+    #: Heads written before (flask_marmeon.head.memo).
+    pages: HeadMemo = field(default_factory=HeadMemo)
 
     @classmethod
     def for_settings(cls, settings: Settings) -> HeadState:

@@ -14,12 +14,12 @@ something was left out for the browser to resolve, then the module.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from markupsafe import Markup, escape
+from markupsafe import escape
 
-from .elements import ALL_SLOTS, JSON_LD, Element, Slot
+from .elements import ALL_SLOTS, JSON_LD, Slot
 from .resolve import Missing, ResolvedHead
 
 #: The attribute that marks an element the browser module manages.
@@ -66,51 +66,6 @@ def escape_text(value: str) -> str:
     return value
 
 
-def element_html(element: Element, nonce_attr: str = "") -> str:
-    """One element's HTML, starting with the newline that separates elements."""
-    slot, value, extra = element
-    if slot is JSON_LD:
-        return f"{_JSON_LD_OPEN}{nonce_attr}>{value}</script>"
-    before, between, after = _PIECES[slot]
-    if extra is None:
-        return before + escape_text(value) + after
-    return before + escape_text(extra) + between + escape_text(value) + after
-
-
-class HtmlMemo:
-    """:func:`element_html` with a memo: the one speed trick of the writer.
-
-    Most elements repeat from request to request (a layout's, a page visited
-    again), so their HTML is kept, keyed on the element (its slot, which is
-    compared by identity, and its plain ``str`` values): at most ``size``
-    elements with values of at most ``longest`` characters, the memo starting
-    again when full. JSON-LD blocks, which carry the request's nonce, are
-    written each time. ``tests/head/test_write.py`` keeps it equal to
-    :func:`element_html`.
-    """
-
-    __slots__ = ("known", "longest", "size")
-
-    def __init__(self, size: int = 4096, longest: int = 2048) -> None:
-        self.size = size
-        self.longest = longest
-        self.known: dict[Element, str] = {}
-
-    def __call__(self, element: Element, nonce_attr: str = "") -> str:
-        """The element's HTML, as :func:`element_html` writes it."""
-        known = self.known
-        try:
-            return known[element]
-        except KeyError:
-            pass
-        html = element_html(element, nonce_attr)
-        if element[0] is not JSON_LD and len(element[1]) <= self.longest:
-            if len(known) >= self.size:
-                known.clear()
-            known[element] = html
-        return html
-
-
 def script_json(value: object) -> str:
     """``value`` as JSON that is safe inside ``<script>``: ASCII only (so
     nothing an HTML parser reports as an error), every ``<`` as ``\\u003c``."""
@@ -133,27 +88,43 @@ def missing_data(missing: Sequence[Missing]) -> str:
     return script_json({"v": VERSION, "missing": items})
 
 
+def nonce_attribute(nonce: str | None) -> str:
+    """`` nonce="..."``, or "" without a nonce."""
+    return "" if nonce is None else f' nonce="{escape_text(nonce)}"'
+
+
 def write_head(
     head: ResolvedHead,
     *,
     app_url: str | None,
-    nonce: str | None,
+    nonce_attr: str,
     module_src: str | None,
     dev: bool,
-    html: Callable[[Element, str], str] = element_html,
-) -> Markup:
+) -> str:
     """The whole head as HTML (see the module's docstring).
 
-    ``module_src`` is the browser module's path, None for no module;
-    ``dev`` marks it ``data-marmeon-dev`` so that it warns. ``html`` writes
-    one element (an :class:`HtmlMemo` gives the same text, faster).
+    ``nonce_attr`` is :func:`nonce_attribute`'s, written on every script;
+    ``module_src`` the browser module's path, None for no module; ``dev``
+    marks it ``data-marmeon-dev`` so that it warns.
     """
-    nonce_attr = "" if nonce is None else f' nonce="{escape(nonce)}"'
     out: list[str] = []
     if app_url is not None:
-        out.append(f'\n<meta name="marmeon:app-url" content="{escape(app_url)}">')
-    for element in head.elements:
-        out.append(html(element, nonce_attr))
+        out.append(f'\n<meta name="marmeon:app-url" content="{escape_text(app_url)}">')
+    # A page repeats its title and description (og:, twitter:): each value
+    # is escaped once.
+    escaped: dict[str, str] = {}
+    for slot, value, extra in head.elements:
+        if slot is JSON_LD:
+            out.append(f"{_JSON_LD_OPEN}{nonce_attr}>{value}</script>")
+            continue
+        before, between, after = _PIECES[slot]
+        text = escaped.get(value)
+        if text is None:
+            text = escaped[value] = escape_text(value)
+        if extra is None:
+            out.append(before + text + after)
+        else:
+            out.append(before + escape_text(extra) + between + text + after)
     if head.missing:
         out += (
             # data-turbo-eval="false", as on JSON-LD: Turbo copies a script
@@ -168,7 +139,7 @@ def write_head(
     if module_src is not None:
         dev_attr = " data-marmeon-dev" if dev else ""
         out.append(
-            f'\n<script type="module" src="{escape(module_src)}"'
+            f'\n<script type="module" src="{escape_text(module_src)}"'
             f"{nonce_attr}{dev_attr}></script>"
         )
-    return Markup("".join(out)[1:])
+    return "".join(out)[1:]
