@@ -215,6 +215,8 @@ if (!window.marmeon) {
   doc.addEventListener("turbo:before-render", ({ detail: d }) =>
     fromTurbo(d.newBody.ownerDocument == doc ? d.newBody : d.newBody.cloneNode(true)),
   )
+  // A visit that was redirected ends at another address than it rendered at.
+  doc.addEventListener("turbo:load", () => pages.set(here(), current))
 
   // htmx 2 swaps the body only: read the new page's head from its response
   // (parsed, not run), and keep each page's head with htmx's history entries.

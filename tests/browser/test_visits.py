@@ -116,3 +116,25 @@ def test_visit_to_a_page_without_our_head(
     page.go_back()
     page.wait_for_url(site.url + "/en/about")
     wait_for_head(page, server_head(site.fetch("/en/about")[0]))
+
+
+def test_turbo_back_to_a_page_reached_through_a_redirect(
+    page: Any, serve: Callable[..., LiveServer]
+) -> None:
+    # /about redirects to the visitor's language: Turbo renders /en/about
+    # and then corrects the address; back to it comes from Turbo's cache.
+    site = serve(lambda origin: make_site(app_url=origin, router="turbo"))
+    page.goto(site.url + "/de/contact")
+    wait_for_module(page)
+    page.evaluate("() => { window.sameDocument = true; Turbo.visit('/about') }")
+    page.wait_for_url(site.url + "/en/about")
+    wait_for_head(page, expected_head(site, "/en/about"))
+    page.click("#to-contact")
+    page.wait_for_url(site.url + "/en/contact")
+    wait_for_head(page, expected_head(site, "/en/contact"))
+    page.go_back()
+    page.wait_for_url(site.url + "/en/about")
+    wait_for_head(page, expected_head(site, "/en/about"))
+    assert page.evaluate(
+        "() => [window.sameDocument, document.documentElement.lang]"
+    ) == [True, "en"]
