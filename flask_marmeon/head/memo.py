@@ -25,8 +25,11 @@ NONCE_MARK = "\x00"
 def _items(mapping: Mapping[str, Any] | None) -> Hashable:
     if mapping is None:
         return None
+    if "article" not in mapping:
+        # Its values are text, numbers, bools and Images: hashable as they are.
+        return tuple(mapping.items())
     return tuple(
-        (key, tuple(value.items()) if type(value) is dict else value)
+        (key, tuple(value.items()) if key == "article" else value)
         for key, value in mapping.items()
     )
 

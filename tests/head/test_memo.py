@@ -99,3 +99,19 @@ def test_the_memo_is_bounded(make_app: Callable[..., Flask]) -> None:
         head(title="x" * 500)
         render_head()
     assert all(sum(map(len, pieces)) <= 400 for pieces in memo.pages.values())
+
+
+def test_an_article_head_is_kept(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL="https://notes.example")
+    memo = get_state(app).head.pages
+    call = {
+        "open_graph": {
+            "type": "article",
+            "article": {"published_time": "2024-01-01", "tags": ["a", "b"]},
+        }
+    }
+    for _ in range(2):
+        with app.test_request_context("/"):
+            head(**call)
+            assert 'property="article:tag" content="b"' in str(render_head())
+    assert len(memo.pages) == 1
