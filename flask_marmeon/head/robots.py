@@ -38,8 +38,10 @@ def robots_content(
             parts.append("follow" if follow else "nofollow")
     else:
         parts = ["noindex", "nofollow"]
-    for key, form in _DIRECTIVES:
-        value = robots.get(key)
-        if value is not None and value is not False:
-            parts.append(form.format(value))
+    if len(robots) > ("index" in robots) + ("follow" in robots):
+        # Google's directives, when any is set (most pages set none).
+        for key, form in _DIRECTIVES:
+            value = robots.get(key)
+            if value is not None and value is not False:
+                parts.append(form.format(value))
     return ", ".join(parts) if parts else None
