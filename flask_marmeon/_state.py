@@ -29,6 +29,8 @@ class MarmeonState:
 
     settings: Settings
     extension: Marmeon
+    #: The head's part (flask_marmeon.head.app.HeadState).
+    head: HeadState
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: Keys already warned about: "once" means once per app and process.
     once: set[Hashable] = field(default_factory=set)
@@ -44,14 +46,6 @@ class MarmeonState:
     #: The browser module's path below the mount path (``/marmeon.<hash>.js``
     #: style), set by flask_marmeon.browser's init_app.
     browser_module_path: str = ""
-    #: The head's part (flask_marmeon.head.app), made with the state.
-    head: HeadState = field(init=False)
-
-    def __post_init__(self) -> None:
-        # Imported here: the head's modules import this one.
-        from .head.app import HeadState
-
-        self.head = HeadState.for_settings(self.settings)
 
 
 def get_state(app: Flask | None = None) -> MarmeonState:

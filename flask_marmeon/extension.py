@@ -8,6 +8,7 @@ from . import browser, i18n
 from ._state import MarmeonState, get_state
 from .config import apply_defaults, environ, load_settings
 from .head import render_head
+from .head.app import HeadState
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views
 
@@ -38,7 +39,9 @@ class Marmeon:
             )
         apply_defaults(app.config, environ())
         settings = load_settings(app.config)
-        state = MarmeonState(settings=settings, extension=self)
+        state = MarmeonState(
+            settings=settings, extension=self, head=HeadState.for_settings(settings)
+        )
         app.extensions["marmeon"] = state
         app.jinja_env.globals["render_head"] = render_head
         routing_rule.init_app(app, state)
