@@ -70,11 +70,11 @@ class HeadMemo:
         """
         pages = self.pages
         try:
-            return pages[key]
-        except KeyError:
-            pass
+            found = pages.get(key)
         except TypeError:  # something unhashable: written each time
             return tuple(write(NONCE_MARK).split(NONCE_MARK))
+        if found is not None:
+            return found
         text = write(NONCE_MARK)
         found = tuple(text.split(NONCE_MARK))
         if len(text) <= self.longest:
