@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flask import Flask, current_app
 
@@ -13,32 +13,39 @@ from .config import Settings
 
 if TYPE_CHECKING:
     from .extension import Marmeon
+    from .head.app import HeadState
+    from .sitemap.build import Sitemap
+    from .sitemap.cache import SitemapCache
+    from .sitemap.views import SitemapEdge
 
 
 @dataclass(eq=False)
 class MarmeonState:
-    """Everything the extension keeps for one app.
+    """Everything the extension keeps for one app, made in ``init_app``.
 
-    Modules that own a step keep their part here (the sitemap cache, the
-    localized blueprints), never in module globals, so two apps in one
-    process never share anything.
+    Modules that own a step keep their part here, each in a typed field,
+    never in module globals, so two apps in one process never share anything.
     """
 
     settings: Settings
     extension: Marmeon
+    #: The head's part (flask_marmeon.head.app.HeadState).
+    head: HeadState
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: Keys already warned about: "once" means once per app and process.
     once: set[Hashable] = field(default_factory=set)
     #: Names of blueprints marked with localized().
     localized_blueprints: set[str] = field(default_factory=set)
-    #: Names of blueprints marked with api().
-    api_blueprints: set[str] = field(default_factory=set)
-    #: Whether the H10 checks have run and passed for this app.
-    checked: bool = False
-    #: The sitemap cache (flask_marmeon.sitemap.cache), made on first use.
-    sitemap_cache: Any = None
-    #: Free slots for the modules that own a step, keyed by module name.
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: The sitemap's files (flask_marmeon.sitemap.cache), set by init_app.
+    sitemap_cache: SitemapCache[Sitemap] | None = None
+    #: The WSGI wrapper of app.wsgi_app, set by init_app.
+    edge: SitemapEdge | None = None
+    #: The largest sitemap file in bytes; None for the format's 50 MiB (tests
+    #: lower it to reach the limit with a small file).
+    sitemap_max_bytes: int | None = None
+    #: The browser module's path below the mount path (``/marmeon.<hash>.js``
+    #: style), set by flask_marmeon.browser's init_app.
+    browser_module_path: str = ""
 
 
 def get_state(app: Flask | None = None) -> MarmeonState:

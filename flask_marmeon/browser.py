@@ -1,15 +1,18 @@
-"""Serves the browser module under ``/_marmeon/``.
+"""Serves the browser module at ``/marmeon.<hash>.js`` below the mount path.
 
 The module is answered at the WSGI edge, in front of the app, as the
 sitemap endpoints are: a file that every page loads and that caches keep for
 a year must carry no session cookie, and the app's hooks have nothing to add
 to it. Its URL holds a hash of its content, so a new release is a new URL
-and the old one answers 404.
+and the old one answers 404. It lives outside ``/_marmeon/``, which the
+extension's robots.txt disallows: a crawler that renders a page may fetch
+every resource the page loads, and audit tools list a blocked one.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from importlib.resources import files
 from typing import TYPE_CHECKING
@@ -24,7 +27,11 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
 
 _MODULE = "marmeon.js"
-_PREFIX = "/_marmeon/marmeon."
+#: What the edge hands to the endpoint: every path that starts so.
+_PREFIX = "/marmeon."
+#: The module's address with any hash: the current one is served, another is
+#: 404; any other path (an app's own /marmeon.config.js) is the app's.
+_PATH = re.compile(r"/marmeon\.[0-9a-f]{12}\.js")
 #: A year, the longest that HTTP caches are asked to keep anything.
 _MAX_AGE = 31_536_000
 
@@ -33,31 +40,31 @@ def init_app(app: Flask, state: MarmeonState) -> None:
     """Hash the module once and, unless MARMEON_BROWSER_SCRIPT is off, serve it."""
     source = files("flask_marmeon").joinpath("static").joinpath(_MODULE).read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:12]
-    state.extra["browser_module_path"] = f"{_PREFIX}{digest}.js"
+    state.browser_module_path = f"{_PREFIX}{digest}.js"
     if state.settings.browser_script:
-        # At the extension's WSGI edge (sitemap/views.py), in front of the
-        # start-up check: one wrapper for both, one check per request.
+        # At the extension's WSGI edge, in front of the start-up check: one
+        # wrapper for every front endpoint, one check per request.
         add_front(state, _PREFIX, ModuleEndpoint(source, digest))
 
 
 def module_path(state: MarmeonState) -> str:
-    """The module's URL path, with its content hash: ``/_marmeon/marmeon.<hash>.js``.
+    """The module's path as the app sees it: ``/marmeon.<hash>.js``.
 
-    The path is relative to the app's root: prefix ``request.script_root``
-    when the app is mounted below one.
+    The page's ``src`` is ``Settings.root`` (the mount path, from
+    ``APPLICATION_ROOT``) followed by this path, never the request's
+    ``SCRIPT_NAME``, which a client can set.
     """
-    path: str = state.extra["browser_module_path"]
-    return path
+    return state.browser_module_path
 
 
 class ModuleEndpoint:
-    """Answer ``GET``/``HEAD /_marmeon/marmeon.<hash>.js`` before the app does.
+    """Answer ``GET``/``HEAD /marmeon.<hash>.js`` before the app does.
 
     The current hash gets the module with ``Content-Type: text/javascript``
-    and ``Cache-Control: public, max-age=31536000, immutable``; any other hash
-    gets 404, so that no cache keeps an old URL alive with new content.
-    Everything else (another method, another path) is left to the app: the
-    call returns None.
+    and ``Cache-Control: public, max-age=31536000, immutable``; any other
+    hash (twelve hex digits) gets 404, so that no cache keeps an old URL alive
+    with new content. Everything else (another method, another path) is left
+    to the app: the call returns None.
     """
 
     def __init__(self, source: bytes, digest: str) -> None:
@@ -69,8 +76,7 @@ class ModuleEndpoint:
     ) -> Iterable[bytes] | None:
         path: str = environ.get("PATH_INFO", "")
         method: str = environ.get("REQUEST_METHOD", "GET")
-        ours = path.startswith(_PREFIX) and path.endswith(".js")
-        if not ours or method not in ("GET", "HEAD"):
+        if method not in ("GET", "HEAD") or not _PATH.fullmatch(path):
             return None
         if path[len(_PREFIX) : -len(".js")] != self.digest:
             response = Response("Not Found", status=404, mimetype="text/plain")

@@ -10,6 +10,7 @@ from .audit import install as audit_install
 from .cli import marmeon_group
 from .config import apply_defaults, environ, load_settings
 from .head import render_head
+from .head.app import HeadState
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views
 
@@ -40,7 +41,9 @@ class Marmeon:
             )
         apply_defaults(app.config, environ())
         settings = load_settings(app.config)
-        state = MarmeonState(settings=settings, extension=self)
+        state = MarmeonState(
+            settings=settings, extension=self, head=HeadState.for_settings(settings)
+        )
         app.extensions["marmeon"] = state
         app.jinja_env.globals["render_head"] = render_head
         routing_rule.init_app(app, state)

@@ -79,7 +79,8 @@ def test_a_localized_page_names_all_its_languages(
         ("x-default", "https://notes.example/about"),
     ]
     assert metas(el, "og:locale") == ["de_AT"]
-    assert metas(el, "og:locale:alternate") == ["en"]
+    # Completed with CLDR's likely region (issue 12).
+    assert metas(el, "og:locale:alternate") == ["en_US"]
 
 
 def test_the_request_host_never_reaches_the_head(
@@ -139,5 +140,5 @@ def test_og_locale_is_in_open_graph_form_whatever_the_configured_case(
     app = site(make_app, APP_URL="https://notes.example", APP_LOCALES=["pt-br", "EN"])
     el = parse_head(app.test_client().get("/pt-br/about").text)
     assert metas(el, "og:locale") == ["pt_BR"]
-    assert metas(el, "og:locale:alternate") == ["en"]
+    assert metas(el, "og:locale:alternate") == ["en_US"]
     assert ("pt-br", "https://notes.example/pt-br/about") in links(el, "alternate")

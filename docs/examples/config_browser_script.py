@@ -18,5 +18,5 @@ def index() -> str:
 
 html = app.test_client().get("/").text
 assert "<title data-marmeon>Notes</title>" in html
-assert "marmeon-head" not in html
+assert "data-marmeon-data" not in html
 assert 'type="module"' not in html

@@ -34,5 +34,5 @@ def index() -> str:
 
 response = app.test_client().get("/")
 nonce = response.headers["Content-Security-Policy"].split("'nonce-")[1].rstrip("'")
-# The JSON-LD block, the browser data and the browser module carry it.
-assert response.text.count(f'nonce="{nonce}"') == 3
+# The JSON-LD block and the browser module carry it.
+assert response.text.count(f'nonce="{nonce}"') == 2

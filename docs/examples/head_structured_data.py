@@ -31,7 +31,8 @@ with app.test_request_context("/"):
     head(json_ld=[article])  # the page's: blocks add up, in call order
     html = str(render_head())
 
-scripts = html.split('<script type="application/ld+json" data-marmeon>')[1:]
+opening = '<script type="application/ld+json" data-marmeon data-turbo-eval="false">'
+scripts = html.split(opening)[1:]
 assert len(scripts) == 2
 texts = [s.split("</script>")[0] for s in scripts]
 # Every "<" is written \u003c, so user text cannot end the script ...

@@ -28,4 +28,5 @@ assert 'hreflang="de-AT" href="https://notes.example/de-at/about"' in html
 assert 'hreflang="x-default" href="https://notes.example/about"' in html
 # With open_graph set, og:locale in Open Graph's form, and the others.
 assert '<meta property="og:locale" content="de_AT"' in html
-assert '<meta property="og:locale:alternate" content="en"' in html
+# A tag without a region gets CLDR's likely one: en is en_US.
+assert '<meta property="og:locale:alternate" content="en_US"' in html

@@ -5,15 +5,15 @@ from __future__ import annotations
 from .api import head as head
 from .api import render_head as render_head
 from .fields import HeadFragment as HeadFragment
-from .fields import JsonLd as JsonLd
-from .fields import JsonLdGraph as JsonLdGraph
-from .fields import JsonLdNode as JsonLdNode
-from .fields import OpenGraph as OpenGraph
-from .fields import OpenGraphArticle as OpenGraphArticle
-from .fields import OpenGraphImage as OpenGraphImage
-from .fields import Robots as Robots
-from .fields import Twitter as Twitter
-from .fields import TwitterImage as TwitterImage
+from .types import JsonLd as JsonLd
+from .types import JsonLdGraph as JsonLdGraph
+from .types import JsonLdNode as JsonLdNode
+from .types import OpenGraph as OpenGraph
+from .types import OpenGraphArticle as OpenGraphArticle
+from .types import OpenGraphImage as OpenGraphImage
+from .types import Robots as Robots
+from .types import Twitter as Twitter
+from .types import TwitterImage as TwitterImage
 
 __all__ = [
     "HeadFragment",

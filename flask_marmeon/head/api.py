@@ -6,7 +6,6 @@ and lives in the sibling modules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from flask import (
@@ -20,16 +19,18 @@ from markupsafe import Markup
 
 from .. import browser
 from .._context import current_request_state, request_state
-from .._log import first_time, logger, warn_once
+from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
-from . import jsonld, serialize
-from .fields import JsonLd, OpenGraph, Robots, Text, Twitter, build_fragment
-from .merge import merge
-from .render import HeadWriter, app_url_meta
-from .resolve import Place, Slot, resolve
-from .urls import explain, make_policy
-
-_EXTRA_KEY = "head"
+from . import jsonld
+from .app import JSON_LD_ERRORS_SIZE
+from .elements import Slot
+from .fields import build_fragment
+from .memo import head_key
+from .merge import EMPTY, merge
+from .resolve import resolve
+from .types import JsonLd, OpenGraph, Robots, Text, Twitter
+from .urls import explain
+from .write import nonce_attribute, write_head
 
 
 def head(
@@ -72,43 +73,6 @@ def head(
     )
 
 
-@dataclass(frozen=True)
-class _AppHead:
-    """What is computed once per app for the head."""
-
-    app_url: str | None
-    head_meta: str
-    writer: HeadWriter
-    module_src: str | None
-    #: The browser data's opening text, in production and in development.
-    data_openings: tuple[str, str]
-
-
-def _app_head(state: MarmeonState) -> _AppHead:
-    found: _AppHead | None = state.extra.get(_EXTRA_KEY)
-    if found is not None:
-        return found
-    with state.lock:
-        found = state.extra.get(_EXTRA_KEY)
-        if found is None:
-            settings = state.settings
-            module_src = None
-            if settings.browser_script:
-                module_src = browser.module_path(state)
-            found = _AppHead(
-                app_url=settings.app_url,
-                head_meta=app_url_meta(settings.app_url),
-                writer=HeadWriter(make_policy(settings.app_url), settings.app_url),
-                module_src=module_src,
-                data_openings=(
-                    serialize.opening(dev=False, app_url=settings.app_url),
-                    serialize.opening(dev=True, app_url=settings.app_url),
-                ),
-            )
-            state.extra[_EXTRA_KEY] = found
-    return found
-
-
 def _nonce(state: MarmeonState, req: Request | None) -> str | None:
     if req is None:
         return None
@@ -129,7 +93,12 @@ def _nonce(state: MarmeonState, req: Request | None) -> str | None:
 
 
 def _json_ld(blocks: tuple[Any, ...], state: MarmeonState, dev: bool) -> list[str]:
-    """Write each block's JSON; a block JSON cannot write is a bug in the app."""
+    """Write each block's JSON; a block JSON cannot write is a bug in the app.
+
+    Development raises. Production leaves the block out and logs it once per
+    kind of block (its @type), for at most ``JSON_LD_ERRORS_SIZE`` kinds: the
+    memo and the log stay bounded whatever the blocks hold.
+    """
     out: list[str] = []
     for block in blocks:
         try:
@@ -142,19 +111,32 @@ def _json_ld(blocks: tuple[Any, ...], state: MarmeonState, dev: bool) -> list[st
                     f" exactly: {error}. Pass only str, int, float, bool, None,"
                     " lists and dicts with str keys (a date as its ISO string)."
                 ) from error
-            if first_time(state, ("head.json_ld", what)):
-                logger.error(
-                    "The JSON-LD block with %s is left out of the page: %s.",
-                    what,
-                    error,
-                )
+            _log_json_ld_error(state, what, error)
             continue
         out.append(text)
     return out
 
 
-def _warn_left_out(slot: Slot, raw: str, app: _AppHead, state: MarmeonState) -> None:
-    if slot.from_page and app.app_url is None:
+def _log_json_ld_error(state: MarmeonState, what: str, error: Exception) -> None:
+    seen = state.head.json_ld_errors
+    with state.lock:
+        if what in seen or len(seen) > JSON_LD_ERRORS_SIZE:
+            return
+        seen.add(what)
+        full = len(seen) > JSON_LD_ERRORS_SIZE
+    if full:
+        logger.error(
+            "More than %d kinds of JSON-LD block were left out of pages; the"
+            " next ones are left out without a log line.",
+            JSON_LD_ERRORS_SIZE,
+        )
+        return
+    logger.error("The JSON-LD block with %s is left out of the page: %s.", what, error)
+
+
+def _warn_left_out(slot: Slot, raw: str, state: MarmeonState) -> None:
+    app_url = state.settings.app_url
+    if slot.from_page and app_url is None:
         warn_once(
             state,
             "head.hreflang-without-app-url",
@@ -164,7 +146,7 @@ def _warn_left_out(slot: Slot, raw: str, app: _AppHead, state: MarmeonState) -> 
         )
         return
     logger.warning(
-        "The head leaves out %s %r: %s.", slot.field, raw, explain(raw, app.app_url)
+        "The head leaves out %s %r: %s.", slot.field, raw, explain(raw, app_url)
     )
 
 
@@ -184,34 +166,40 @@ def render_head() -> Markup:
         return Markup("")
     flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
     state = get_state(flask_app)
-    app = _app_head(state)
+    settings = state.settings
     dev: bool = flask_app.debug
-    places: list[Place] = []
-    values: list[str] = []
-    json_ld: list[str] = []
     if request_state_ is not None:
         merged = merge(request_state_.fragments)
-        places, values = resolve(merged, request_state_.page, state.settings.locales)
-        if merged.json_ld:
-            json_ld = _json_ld(merged.json_ld, state, dev)
-    module_src = app.module_src
-    if module_src is not None and req is not None and req.script_root:
-        # The module's path is relative to the app's root (see browser.py).
-        module_src = req.script_root + module_src
+        json_ld = _json_ld(merged.json_ld, state, dev) if merged.json_ld else ()
+        page = request_state_.page
+    else:
+        merged, json_ld, page = EMPTY, (), None
+    module_src = None
+    if settings.browser_script:
+        # The mount path from the configuration, never the request's.
+        module_src = settings.root + browser.module_path(state)
 
-    left_out = None
+    def write(nonce_attr: str) -> str:
+        resolved = resolve(
+            merged, page, state.head.policy, json_ld, indexable=settings.indexable
+        )
+        if dev:
+            # Development warns for each URL left out, on every page.
+            for slot, raw in resolved.left_out:
+                _warn_left_out(slot, raw, state)
+        return write_head(
+            resolved,
+            app_url=settings.app_url,
+            nonce_attr=nonce_attr,
+            module_src=module_src,
+            dev=dev,
+        )
+
+    nonce_attr = nonce_attribute(_nonce(state, req))
     if dev:
-
-        def left_out(slot: Slot, raw: str) -> None:
-            _warn_left_out(slot, raw, app, state)
-
-    return app.writer.render(
-        places,
-        values,
-        json_ld,
-        head_meta=app.head_meta,
-        nonce=_nonce(state, req),
-        data_opening=app.data_openings[dev],
-        module_src=module_src,
-        left_out=left_out,
-    )
+        text = write(nonce_attr)
+    else:
+        key = head_key(merged, page, json_ld)
+        text = nonce_attr.join(state.head.pages.pieces(key, write))
+    # The text is HTML already: str.__new__ spares Markup's look for __html__.
+    return str.__new__(Markup, text)

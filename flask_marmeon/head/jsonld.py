@@ -21,8 +21,6 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
-from ._chars import escape_for_script, has_surrogate, needs_script_escape
-
 #: Beyond this, a browser's JSON.parse rounds an integer.
 MAX_SAFE_INTEGER = 2**53 - 1
 
@@ -143,8 +141,8 @@ def _default(value: Any) -> Any:
     return str(value)
 
 
-def _encoder() -> Callable[[Any], str]:
-    """A compact JSON encoder that writes non-ASCII as it is.
+def _encoder(ascii_only: bool = False) -> Callable[[Any], str]:
+    """A compact JSON encoder that writes non-ASCII as it is (or escaped).
 
     CPython's C encoder is made once and called directly: json.dumps would
     make a new one for every block, which costs as much as the writing.
@@ -152,7 +150,7 @@ def _encoder() -> Callable[[Any], str]:
     make = getattr(json.encoder, "c_make_encoder", None)
     if make is None:  # pragma: no cover - Python without the C accelerator
         return json.JSONEncoder(
-            ensure_ascii=False,
+            ensure_ascii=ascii_only,
             allow_nan=False,
             separators=(",", ":"),
             check_circular=False,
@@ -161,7 +159,11 @@ def _encoder() -> Callable[[Any], str]:
     encode = make(
         None,
         _default,
-        json.encoder.encode_basestring,
+        (
+            json.encoder.encode_basestring_ascii
+            if ascii_only
+            else json.encoder.encode_basestring
+        ),
         None,
         ":",
         ",",
@@ -177,6 +179,7 @@ def _encoder() -> Callable[[Any], str]:
 
 
 _encode = _encoder()
+_encode_ascii = _encoder(ascii_only=True)
 
 
 def dumps(value: Any) -> str:
@@ -189,24 +192,44 @@ def dumps(value: Any) -> str:
         _check(value, None, set())
     except RecursionError:
         raise JsonLdError("is nested too deeply to write", None) from None
-    text = _encode(value).replace("<", "\\u003c")
-    # JSON escapes the C0 controls itself. Whatever else needs a look is
-    # something str.isprintable() refuses (DEL alone in ASCII text).
-    if needs_script_escape(text):
-        if has_surrogate(text):
-            raise JsonLdError("holds a lone surrogate, which UTF-8 cannot write", None)
-        text = escape_for_script(text)
-    return text
+    text = _encode(value)
+    # JSON escapes the C0 controls itself. What else HTML reports as an error
+    # (DEL, C1 controls, noncharacters) is something str.isprintable()
+    # refuses: such a block is written all in ASCII, every other character
+    # escaped (rare, and means the same).
+    if "\x7f" in text if text.isascii() else not text.isprintable():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise JsonLdError(
+                "holds a lone surrogate, which UTF-8 cannot write", None
+            ) from None
+        text = _encode_ascii(value)
+    return text.replace("<", "\\u003c")
+
+
+#: The most characters of a block's @type that a message quotes.
+QUOTED = 100
+
+
+def _quote(kind: object) -> str:
+    """``repr`` of an @type, cut to ``QUOTED`` characters with an ellipsis:
+    the @type may be text from anyone, of any length."""
+    if isinstance(kind, str) and len(kind) > QUOTED:
+        return repr(kind[:QUOTED]) + "…"
+    return repr(kind)[: QUOTED + 2]
 
 
 def describe(block: Any) -> str:
-    """Name a block in a message: its ``@type``, or its graph's node count."""
+    """Name a block in a message: its ``@type`` (at most ``QUOTED`` characters
+    of it), or its graph's node count."""
     if isinstance(block, Mapping):
         kind = block.get("@type")
         if isinstance(kind, str):
-            return f"@type {kind!r}"
+            return f"@type {_quote(kind)}"
         if isinstance(kind, (list, tuple)) and kind:
-            return "@type " + ", ".join(repr(k) for k in kind)
+            text = "@type " + ", ".join(_quote(k) for k in kind[:3])
+            return text + (", …" if len(kind) > 3 else "")
         graph = block.get("@graph")
         if isinstance(graph, (list, tuple)):
             return f"graph of {len(graph)} node{'s' if len(graph) != 1 else ''}"

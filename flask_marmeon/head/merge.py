@@ -17,7 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .fields import HeadFragment, frozen
+from .fields import HeadFragment
+from .schema import frozen
 
 
 @dataclass(frozen=True)
@@ -28,10 +29,14 @@ class MergedHead:
     title_template: str | None = None
     description: str | None = None
     canonical: str | None = None
-    robots: Mapping[str, bool] | None = None
+    robots: Mapping[str, Any] | None = None
     open_graph: Mapping[str, Any] | None = None
     twitter: Mapping[str, Any] | None = None
     json_ld: tuple[Any, ...] = ()
+
+
+#: The head of a page that called head() never.
+EMPTY = MergedHead()
 
 
 def _merge_into(

@@ -19,12 +19,12 @@ serializes it (its ``href``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache
-
 import ada_url
 
 _SCHEMES = frozenset(("http:", "https:"))
+#: An origin no site has (.invalid is reserved), to tell a relative URL that
+#: stays on the page's origin from one that names another host.
+_PLACEHOLDER = "https://marmeon.invalid"
 
 
 # A path that starts with one "/" and holds only characters that a URL's
@@ -93,18 +93,57 @@ def decide_with_parser(value: str, origin: str | None) -> str | None:
     return resolved["href"]
 
 
-def make_policy(origin: str | None, size: int = 2048) -> Callable[[str], str | None]:
+class UrlPolicy:
     """:func:`decide` for one app, with a bounded memo of its decisions.
 
     Most values repeat from request to request (a layout's image, each page's
-    canonical), so the answers are kept; the memo lives in the app's state.
+    canonical), so the answers are kept, at most ``size`` of them (the memo
+    starts again when full); the policy lives in the app's state.
     """
 
-    @lru_cache(maxsize=size)
-    def policy(value: str) -> str | None:
-        return decide(value, origin)
+    __slots__ = ("memo", "origin", "size")
 
-    return policy
+    def __init__(self, origin: str | None, size: int = 2048) -> None:
+        #: APP_URL's origin, or None.
+        self.origin = origin
+        self.size = size
+        self.memo: dict[str, str | None] = {}
+
+    def __call__(self, value: str) -> str | None:
+        """The absolute URL to write for ``value``, or None to leave it out."""
+        memo = self.memo
+        try:
+            return memo[value]
+        except KeyError:
+            pass
+        href = decide(value, self.origin)
+        if len(memo) >= self.size:
+            memo.clear()
+        memo[value] = href
+        return href
+
+    def carried(self, value: str) -> bool:
+        """Whether a value the policy left out goes to the browser to resolve.
+
+        Only when APP_URL is unset, and only a relative URL that stays on
+        whatever origin it is resolved against: never a bad scheme, never
+        ``//other.example/x`` or ``/\\other.example/x``, which name another host
+        whatever the page's origin is.
+        """
+        if self.origin is not None or ada_url.check_url(value):
+            return False
+        try:
+            resolved = ada_url.parse_url(
+                ada_url.join_url(_PLACEHOLDER, value), attributes=("origin",)
+            )
+        except ValueError:
+            return False
+        return bool(resolved["origin"] == _PLACEHOLDER)
+
+
+def make_policy(origin: str | None, size: int = 2048) -> UrlPolicy:
+    """The URL policy of an app whose APP_URL has the origin ``origin``."""
+    return UrlPolicy(origin, size)
 
 
 def explain(value: str, origin: str | None) -> str:

@@ -498,7 +498,7 @@ def _build(app: Flask) -> Sitemap:
         origin = settings.app_url
         assert origin is not None  # the H10 checks ran before any build
         # The format's 50 MiB; the slot lets tests reach it with a small file.
-        max_bytes = int(state.extra.get("sitemap_max_bytes", MAX_BYTES))
+        max_bytes = state.sitemap_max_bytes or MAX_BYTES
         writer = UrlsetWriter(
             settings.sitemap_max_urls, max_bytes, split=settings.sitemap_index
         )

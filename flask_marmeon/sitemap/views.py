@@ -38,7 +38,6 @@ SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"
 # What the parts' <int(min=1)> rule answers, leading zeros included.
 _PART = re.compile(r"/sitemap-0*[1-9][0-9]*\.xml")
-_EDGE = "wsgi_edge"
 _ENDPOINTS = {
     SITEMAP_PATH: "marmeon_sitemap",
     ROBOTS_PATH: "marmeon_robots",
@@ -83,7 +82,8 @@ def _unavailable(retry_after: int) -> Response:
 
 
 def _cache(state: MarmeonState) -> SitemapCache[Sitemap]:
-    cache: SitemapCache[Sitemap] = state.sitemap_cache
+    cache = state.sitemap_cache
+    assert cache is not None, "made by sitemap.views.init_app()"
     return cache
 
 
@@ -176,7 +176,6 @@ class SitemapEdge:
             self.served = _register(self.app, self.state)
             enforce_policies(self.app)
             self.prefixes = self._prefixes()
-            self.state.checked = True
             self.started = True
 
     def _prefixes(self) -> tuple[str, ...]:
@@ -237,12 +236,13 @@ def init_app(app: Flask, state: MarmeonState) -> None:
         retry_after=settings.sitemap_retry_after,
     )
     edge = SitemapEdge(app, state, app.wsgi_app)
-    state.extra[_EDGE] = edge
+    state.edge = edge
     app.wsgi_app = edge  # type: ignore[method-assign]
 
 
 def add_front(state: MarmeonState, prefix: str, endpoint: FrontEndpoint) -> None:
     """Answer the paths that start with ``prefix`` with ``endpoint``, in front
     of the app and of the start-up check (call it from ``init_app``)."""
-    edge: SitemapEdge = state.extra[_EDGE]
+    edge = state.edge
+    assert edge is not None, "add_front() runs after sitemap.views.init_app()"
     edge.front = (*edge.front, (prefix, endpoint))

@@ -36,11 +36,12 @@ def page(browser: Any) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def serve() -> Iterator[Callable[[Callable[[str], Flask]], LiveServer]]:
-    """Start servers for this test module: ``serve(lambda origin: app)``."""
+    """Start servers for this test module: ``serve(lambda origin: app)``, or
+    ``serve(factory, mount="/blog")`` below a path."""
     servers: list[LiveServer] = []
 
-    def start(factory: Callable[[str], Flask]) -> LiveServer:
-        server = LiveServer(factory)
+    def start(factory: Callable[[str], Flask], mount: str = "") -> LiveServer:
+        server = LiveServer(factory, mount)
         servers.append(server)
         return server
 

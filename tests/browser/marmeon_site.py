@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, g, render_template_string, send_file
 from flask.typing import ResponseReturnValue
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from flask_marmeon import Marmeon
@@ -38,6 +39,11 @@ PAGE = """<!doctype html>
 <html lang="{{ lang }}">
 <head>
 <meta charset="utf-8">
+{%- if trusted_types %}
+<script{{ nonce_attr }}>
+trustedTypes.createPolicy("default", {createHTML: (html) => html})
+</script>
+{%- endif %}
 <meta name="app-own" content="written by the app">
 {% if own_head %}<title>{{ heading }}</title>{% else %}{{ render_head() }}{% endif %}
 {%- if router == "htmx-nocache" %}
@@ -54,6 +60,7 @@ PAGE = """<!doctype html>
 <a id="to-about" href="{{ url_for('pages.about') }}">about</a>
 <a id="to-contact" href="{{ url_for('pages.contact') }}">contact</a>
 <a id="to-own" href="/own">a page with a head of its own</a>
+<a id="to-hostile-text" href="/hostile-text">hostile text</a>
 {%- for alt in alternates %}
 <a id="lang-{{ alt.locale }}" href="{{ alt.href }}">{{ alt.locale }}</a>
 {%- endfor %}
@@ -68,14 +75,21 @@ def make_site(
     debug: bool = False,
     router: str = "",
     csp: str | None = None,
+    trusted_types: bool = False,
+    **config: Any,
 ) -> Flask:
     """Build the site.
 
     ``router`` is "", ``"htmx"`` (boosted body), ``"htmx-nocache"`` (htmx
     without its history cache: back fetches the page) or ``"turbo"``. ``csp`` is
     a Content-Security-Policy whose ``{nonce}`` is filled in per response;
-    the head's scripts carry that nonce.
+    the head's scripts carry that nonce. ``trusted_types`` sends
+    ``require-trusted-types-for 'script'`` and gives the page the default
+    policy a router needs to parse pages (HTML only: no script text passes).
+    Other keywords go into ``app.config``.
     """
+    if trusted_types:
+        csp = "script-src 'nonce-{nonce}'; require-trusted-types-for 'script'"
     app = Flask(__name__)
     app.debug = debug
     app.config.update(
@@ -83,6 +97,7 @@ def make_site(
     )
     if app_url is not None:
         app.config["APP_URL"] = app_url
+    app.config.update(config)
     Marmeon(app)
 
     def render(heading: str, lang: str = "en", **extra: Any) -> str:
@@ -92,9 +107,11 @@ def make_site(
             heading=heading,
             lang=lang,
             router=router,
-            nonce_attr=f' nonce="{nonce}"' if nonce else "",
+            # token_urlsafe: nothing in the nonce to escape.
+            nonce_attr=Markup(f' nonce="{nonce}"') if nonce else "",
             alternates=extra.get("alternates", ()),
             own_head=extra.get("own_head", False),
+            trusted_types=trusted_types,
         )
 
     @app.before_request
@@ -167,6 +184,17 @@ def make_site(
             twitter={"image": {"url": "javascript:alert(1)", "alt": "gone too"}},
         )
         return render("Hostile")
+
+    @app.get("/hostile-text")
+    def hostile_text() -> str:
+        # Every text field holds markup that would run if it were parsed.
+        head(
+            title=HOSTILE_TEXT,
+            description=HOSTILE_TEXT + " \"quoted\" & 'single'",
+            open_graph={"title": HOSTILE_TEXT, "url": "/hostile-text?a=1&b=<2>"},
+            json_ld={"@type": "Thing", "name": HOSTILE_TEXT, "x": "]]></script>"},
+        )
+        return render("Hostile text")
 
     @app.get("/own")
     def own() -> str:

@@ -1,8 +1,13 @@
-"""Hydration: after the module runs, the head is the server's, element for element."""
+"""Hydration: after the module runs, the head is the server's, element for element.
+
+With APP_URL the module touches nothing; without it, it adds the elements the
+server left out for a relative URL, resolved against the page's origin.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -46,25 +51,51 @@ def _with(elements: list[Any], field: str, *names: str) -> list[Any]:
     return [el for el in elements if dict(el[1]).get(field) in names]
 
 
-def test_with_app_url_the_module_writes_the_servers_head(
-    page: Any, with_app_url: LiveServer
+#: Records every change to the head once the document is parsed, before the
+#: module (deferred, as every module script) runs.
+WATCH_HEAD = """
+    document.addEventListener("readystatechange", () => {
+        if (document.readyState != "interactive") return
+        window.headChanges = []
+        new MutationObserver((records) => {
+            for (const r of records) window.headChanges.push(r.type + " " +
+                (r.target.localName || "#text") + " " + (r.attributeName || ""))
+        }).observe(document.head, {subtree: true, childList: true,
+            attributes: true, characterData: true})
+    })
+"""
+
+
+def test_with_app_url_the_head_is_left_as_the_server_wrote_it(
+    page: Any, with_app_url: LiveServer, without_app_url: LiveServer
 ) -> None:
     html, _ = with_app_url.fetch("/de/contact")
     expected = server_head(html)
     assert len(expected) > 20
+    # The document carries nothing but its head: no copy, no data.
+    assert "data-marmeon-data" not in html
+    page.add_init_script(WATCH_HEAD)
     page.goto(with_app_url.url + "/de/contact")
     wait_for_module(page)
     assert browser_head(page) == expected
-    # Not only left alone: written from the data alone, the head is the same.
-    page.evaluate("""() => {
+    assert page.evaluate("() => window.headChanges") == []
+    # Written from the document alone, the head is the same.
+    page.evaluate(
+        """(html) => {
         for (const el of document.querySelectorAll("[data-marmeon]")) el.remove()
-        marmeon.apply(JSON.parse(document.getElementById("marmeon-head").textContent))
-    }""")
+        marmeon.apply(html)
+    }""",
+        html,
+    )
     assert browser_head(page) == expected
+    # The watch sees what a module changes: without APP_URL it adds elements.
+    page.goto(without_app_url.url + "/de/contact")
+    wait_for_module(page)
+    assert "childList head " in page.evaluate("() => window.headChanges")
 
 
 def test_urls_resolve_against_app_url_not_the_pages_origin(
-    page: Any, elsewhere: LiveServer
+    page: Any, elsewhere: LiveServer, without_app_url: LiveServer
 ) -> None:
     html, _ = elsewhere.fetch("/en/about")
     expected = server_head(html)
@@ -75,34 +106,41 @@ def test_urls_resolve_against_app_url_not_the_pages_origin(
     ) in expected
     page.goto(elsewhere.url + "/en/about")
     wait_for_module(page)
-    page.evaluate("""() => {
-        for (const el of document.querySelectorAll("[data-marmeon]")) el.remove()
-        marmeon.apply(JSON.parse(document.getElementById("marmeon-head").textContent))
-    }""")
+    assert browser_head(page) == expected
+    # A page that carries relative URLs (written without APP_URL) resolves
+    # them against the first document's APP_URL, not against 127.0.0.1.
+    relative, _ = without_app_url.fetch("/en/about")
+    assert "data-marmeon-data" in relative
+    page.evaluate("(html) => marmeon.apply(html)", relative)
     assert browser_head(page) == expected
 
 
 def test_hydration_keeps_the_servers_elements(
-    page: Any, with_app_url: LiveServer
+    page: Any, without_app_url: LiveServer
 ) -> None:
     # Tag each element as it is parsed; a head written anew would lose the tags.
     page.add_init_script("""
         new MutationObserver((records) => {
             for (const r of records) for (const n of r.addedNodes)
-                if (n.nodeType == 1 && n.hasAttribute("data-marmeon"))
+                if (n.nodeType == 1 && n.hasAttribute("data-marmeon")
+                    && !window.marmeon)
                     n.fromServer = true
         }).observe(document, {childList: true, subtree: true})
     """)
-    page.goto(with_app_url.url + "/en/about")
+    html, _ = without_app_url.fetch("/en/about")
+    sent = len(server_head(html))
+    page.goto(without_app_url.url + "/en/about")
     wait_for_module(page)
-    assert page.evaluate("""() => [...document.querySelectorAll("[data-marmeon]")]
-        .every((el) => el.fromServer)""")
+    # The server's elements are the same nodes; the module added the others.
+    kept = page.evaluate("""() => [...document.querySelectorAll("[data-marmeon]")]
+        .filter((el) => el.fromServer).length""")
+    assert kept == sent
+    assert len(browser_head(page)) > sent
 
 
 def test_without_app_url_the_browser_adds_the_urls(
     page: Any,
     without_app_url: LiveServer,
-    serve: Callable[..., LiveServer],
 ) -> None:
     html, _ = without_app_url.fetch("/de/about")
     sent = server_head(html)
@@ -146,25 +184,73 @@ def test_urls_left_out_in_the_browser_too(page: Any, dev: LiveServer) -> None:
         "twitter:image",
         "twitter:image:alt",
     }
-    html = page.content()
-    assert "evil.example" not in html.split('id="marmeon-head"')[0]
-    assert "javascript:" not in html.split('id="marmeon-head"')[0]
+    written = json.dumps(browser_head(page))
+    assert "evil.example" not in written
+    assert "javascript:" not in written
+
+
+def _page_with_missing(html: str, missing: list[dict[str, Any]]) -> str:
+    """``html`` with its data replaced by a list of left-out elements."""
+    data = json.dumps({"v": 2, "missing": missing}).replace("<", "\\u003c")
+    script = f'<script type="application/json" data-marmeon-data>{data}</script>'
+    html = re.sub(r"<script[^>]*data-marmeon-data[^>]*>.*?</script>", "", html)
+    return html.replace("</head>", script + "</head>")
+
+
+HOSTILE_MISSING = [
+    {
+        "at": 1,
+        "tag": "link",
+        "attrs": {"rel": "canonical", "href": "//evil.example/x"},
+        "url": "href",
+        "group": 1,
+    },
+    {
+        "at": 2,
+        "tag": "meta",
+        "attrs": {"property": "og:image", "content": "javascript:alert(1)"},
+        "url": "content",
+        "group": 2,
+    },
+    {
+        "at": 3,
+        "tag": "meta",
+        "attrs": {"property": "og:image:alt", "content": "gone with it"},
+        "group": 2,
+    },
+    {
+        "at": 4,
+        "tag": "meta",
+        "attrs": {"property": "og:url", "content": "/kept"},
+        "url": "content",
+        "group": 3,
+    },
+]
 
 
 def test_warnings_only_in_development(
     page: Any, dev: LiveServer, without_app_url: LiveServer
 ) -> None:
-    page.goto(dev.url + "/hostile")
-    wait_for_module(page)
-    warnings = [m.text for m in page.console if m.type == "warning"]
-    assert len(warnings) == 3
-    assert any("canonical" in w and "//evil.example/x" in w for w in warnings)
-    assert any("open_graph.image" in w for w in warnings)
-    assert any("twitter.image" in w and "javascript:" in w for w in warnings)
-    page.console.clear()
-    page.goto(without_app_url.url + "/hostile")
-    wait_for_module(page)
-    assert [m.text for m in page.console] == []
+    # Whatever a page carries, the browser's policy decides as the server's
+    # does (an image goes with its alt), and development names each URL it
+    # leaves out.
+    html, _ = without_app_url.fetch("/own")
+    crafted = _page_with_missing(html, HOSTILE_MISSING)
+    for site in (dev, without_app_url):
+        page.console.clear()
+        page.goto(site.url + "/en/about")
+        wait_for_module(page)
+        assert page.evaluate("(html) => marmeon.apply(html)", crafted) is True
+        assert browser_head(page) == [
+            ("meta", (("property", "og:url"), ("content", site.url + "/kept")), "")
+        ]
+        warnings = [m.text for m in page.console if m.type == "warning"]
+        if site is dev:
+            assert len(warnings) == 2
+            assert any("canonical" in w and "//evil.example/x" in w for w in warnings)
+            assert any("og:image" in w and "javascript:alert(1)" in w for w in warnings)
+        else:
+            assert warnings == []
 
 
 def test_module_and_data_carry_the_csp_nonce(page: Any, under_csp: LiveServer) -> None:
@@ -172,7 +258,11 @@ def test_module_and_data_carry_the_csp_nonce(page: Any, under_csp: LiveServer) -
     nonce = headers["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
     document = html5lib.parse(html, namespaceHTMLElements=False)
     scripts = {el.get("type"): el.get("nonce") for el in document.iter("script")}
-    assert scripts["module"] == scripts["application/json"] == nonce
+    assert scripts == {
+        "module": nonce,
+        "application/json": nonce,
+        "application/ld+json": nonce,
+    }
     page.goto(under_csp.url + "/en/about")
     wait_for_module(page)
     # The module ran under the policy: without APP_URL it added the canonical.
@@ -189,9 +279,10 @@ def test_no_request_beyond_the_module(page: Any, with_app_url: LiveServer) -> No
     page.goto(with_app_url.url + "/en/about")
     wait_for_module(page)
     page.wait_for_load_state("networkidle")
-    data = json.loads(page.evaluate("document.getElementById('marmeon-head').text"))
     module = page.evaluate("document.querySelector('script[type=module]').src")
-    assert data["v"] == 1
+    assert re.fullmatch(
+        re.escape(with_app_url.url) + r"/marmeon\.[0-9a-f]{12}\.js", module
+    )
     assert requested == [with_app_url.url + "/en/about", module]
     # A second page loads the module from the cache, not from the server.
     page.goto(with_app_url.url + "/en/contact")
@@ -199,3 +290,20 @@ def test_no_request_beyond_the_module(page: Any, with_app_url: LiveServer) -> No
     page.wait_for_load_state("networkidle")
     path = module[len(with_app_url.url) :]
     assert with_app_url.hits[path] - before.get(path, 0) == 1
+
+
+def test_module_under_a_mount_path(page: Any, serve: Callable[..., LiveServer]) -> None:
+    # Mounted under /blog (APPLICATION_ROOT), the page loads the module from
+    # /blog/marmeon.<hash>.js, and without APP_URL the module adds the
+    # canonical with the mount path in it.
+    site = serve(lambda origin: make_site(APPLICATION_ROOT="/blog"), mount="/blog")
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(site.url + "/blog/de/about")
+    wait_for_module(page)
+    assert re.fullmatch(
+        re.escape(site.url) + r"/blog/marmeon\.[0-9a-f]{12}\.js", requested[1]
+    )
+    assert page.evaluate(
+        "() => document.querySelector('link[rel=canonical]').href"
+    ) == (site.url + "/blog/de/about")

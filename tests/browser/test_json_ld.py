@@ -2,28 +2,24 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
-import html5lib
 import pytest
-from browser_tools import LiveServer, browser_head, server_head, wait_for_module
+from browser_tools import (
+    LiveServer,
+    browser_head,
+    server_head,
+    visit_and_come_back,
+    wait_for_head,
+    wait_for_module,
+)
 from marmeon_site import HOSTILE_TEXT, make_site
 
 pytestmark = pytest.mark.browser
 
-TRUSTED_TYPES = "script-src 'nonce-{nonce}'; require-trusted-types-for 'script'"
 BLOCKS = """() => [...document.querySelectorAll('script[type="application/ld+json"]')]
     .map((el) => JSON.parse(el.textContent))"""
-
-
-def page_data(html: str) -> Any:
-    """The browser data that a document carries."""
-    document = html5lib.parse(html, namespaceHTMLElements=False)
-    script = document.find(".//script[@id='marmeon-head']")
-    assert script is not None
-    return json.loads(script.text)
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +33,7 @@ def trusted_types(
 ) -> LiveServer:
     debug = request.param
     return serve(
-        lambda origin: make_site(app_url=origin, debug=debug, csp=TRUSTED_TYPES)
+        lambda origin: make_site(app_url=origin, debug=debug, trusted_types=True)
     )
 
 
@@ -45,7 +41,7 @@ def test_block_is_set_as_text(page: Any, plain: LiveServer) -> None:
     page.goto(plain.url + "/en/about")
     wait_for_module(page)
     html, _ = plain.fetch("/de/contact")
-    page.evaluate("(data) => marmeon.apply(data)", page_data(html))
+    page.evaluate("(html) => marmeon.apply(html)", html)
     blocks = page.evaluate(BLOCKS)
     # The text came through exactly: no entity decoded, no tag ended, nothing ran.
     assert [block["text"] for block in blocks] == [HOSTILE_TEXT]
@@ -60,7 +56,7 @@ def test_trusted_types_remove_the_block(page: Any, trusted_types: LiveServer) ->
     # Hydration writes no text: the first document's block stays.
     assert [b["name"] for b in page.evaluate(BLOCKS)] == ["About us"]
     html, _ = trusted_types.fetch("/de/contact")
-    page.evaluate("(data) => marmeon.apply(data)", page_data(html))
+    page.evaluate("(html) => marmeon.apply(html)", html)
     # The browser refuses to set a script's text: the block goes, the rest
     # of the head is the new page's.
     assert page.evaluate(BLOCKS) == []
@@ -75,3 +71,82 @@ def test_trusted_types_remove_the_block(page: Any, trusted_types: LiveServer) ->
     first, _ = trusted_types.fetch("/en/about")
     assert [el for el in server_head(first) if el[0] == "script"]
     assert '"@type":"WebPage","name":"About us"' in first
+
+
+def _warnings(page: Any) -> list[str]:
+    return [m.text for m in page.console if m.type == "warning"]
+
+
+@pytest.mark.parametrize(
+    ("debug", "app_url"),
+    [(True, True), (False, True), (True, False)],
+    ids=["dev", "production", "dev-without-app-url"],
+)
+def test_turbo_visits_arrive_under_trusted_types(
+    page: Any, serve: Callable[..., LiveServer], debug: bool, app_url: bool
+) -> None:
+    # Turbo moves the new page's block, parsed, into the head (the block says
+    # data-turbo-eval="false", as the data does): no script text is set, by
+    # Turbo or by the module. Without APP_URL the module adds the URLs.
+    site = serve(
+        lambda origin: make_site(
+            app_url=origin if app_url else None,
+            debug=debug,
+            router="turbo",
+            trusted_types=True,
+        )
+    )
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    visit_and_come_back(page, site)
+    assert [b["name"] for b in page.evaluate(BLOCKS)] == ["Contact"]
+    assert errors == []
+    assert _warnings(page) == []
+    assert not [m.text for m in page.console if "Trusted Type" in m.text]
+
+
+@pytest.mark.parametrize("debug", [True, False], ids=["dev", "production"])
+def test_htmx_visits_remove_the_block_under_trusted_types(
+    page: Any, serve: Callable[..., LiveServer], debug: bool
+) -> None:
+    # htmx hands over the page's HTML: the module would have to set a block's
+    # text, which Trusted Types refuse. The block goes, the rest follows.
+    site = serve(
+        lambda origin: make_site(
+            app_url=origin, debug=debug, router="htmx", trusted_types=True
+        )
+    )
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    visit_and_come_back(page, site, scripts=False)
+    assert page.evaluate(BLOCKS) == []
+    assert errors == []
+    warnings = _warnings(page)
+    if debug:
+        # One for each visit (seven) that brought a block.
+        assert len(warnings) == 7
+        assert all("JSON-LD" in w and "Trusted Types" in w for w in warnings)
+    else:
+        assert warnings == []
+
+
+@pytest.mark.parametrize("router", ["htmx", "turbo"])
+def test_hostile_text_stays_text_on_visits(
+    page: Any, serve: Callable[..., LiveServer], router: str
+) -> None:
+    # Title, description, Open Graph and JSON-LD hold markup that would run
+    # if any of it were parsed as HTML: a visit writes them all as text.
+    site = serve(lambda origin: make_site(app_url=origin, router=router))
+    page.goto(site.url + "/en/about")
+    wait_for_module(page)
+    page.evaluate("() => { window.sameDocument = true }")
+    page.click("#to-hostile-text")
+    page.wait_for_url(site.url + "/hostile-text")
+    expected = server_head(site.fetch("/hostile-text")[0])
+    wait_for_head(page, expected)
+    assert expected[0] == ("title", (), HOSTILE_TEXT + " · Notes")
+    assert page.evaluate("() => document.title") == HOSTILE_TEXT + " · Notes"
+    assert [b["name"] for b in page.evaluate(BLOCKS)] == [HOSTILE_TEXT]
+    assert page.evaluate(
+        "() => [window.sameDocument, window.pwned, document.images.length]"
+    ) == [True, None, 0]

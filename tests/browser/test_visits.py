@@ -8,17 +8,17 @@ from typing import Any
 
 import pytest
 from browser_tools import (
-    BROWSER_HEAD,
     LiveServer,
     browser_head,
+    expected_head,
     server_head,
+    visit_and_come_back,
+    wait_for_head,
     wait_for_module,
 )
 from marmeon_site import make_site
 
 pytestmark = pytest.mark.browser
-
-PATHS = ["/en/about", "/en/contact", "/de/contact"]
 
 
 @pytest.fixture(
@@ -41,31 +41,6 @@ def site(
     )
 
 
-def expected_head(site: LiveServer, path: str) -> list[Any]:
-    """The server's head for ``path``; without APP_URL, what a server whose
-    APP_URL is the page's own origin writes, as the browser resolves it so."""
-    if site.app.config.get("APP_URL"):
-        return server_head(site.fetch(path)[0])
-    with make_site(app_url=site.url).test_client() as client:
-        return server_head(client.get(path).get_data(as_text=True))
-
-
-def wait_for_head(page: Any, expected: list[Any]) -> None:
-    """Wait until the managed head is ``expected``, then check it stays so."""
-    want = json.dumps(expected, ensure_ascii=False, separators=(",", ":"))
-    try:
-        page.wait_for_function(
-            f"(want) => JSON.stringify(({BROWSER_HEAD})()) == want",
-            arg=want,
-            timeout=10_000,
-        )
-    except Exception:  # noqa: S110 - the assertion below shows the difference
-        pass
-    assert browser_head(page) == expected
-    page.wait_for_timeout(150)
-    assert browser_head(page) == expected
-
-
 def test_head_follows_visits_across_languages_and_back(
     page: Any, site: LiveServer
 ) -> None:
@@ -83,54 +58,6 @@ def test_htmx_history_without_items_of_ours(
     visit_and_come_back(page, site)
 
 
-def visit_and_come_back(page: Any, site: LiveServer) -> None:
-    """Two pages, two languages, back and forward: the head follows."""
-    expected = {path: expected_head(site, path) for path in PATHS}
-    # The pages differ in every field the visits must carry over.
-    assert len({json.dumps(head) for head in expected.values()}) == len(PATHS)
-    page.goto(site.url + "/en/about")
-    wait_for_module(page)
-    page.evaluate("""() => {
-        window.sameDocument = true
-        document.querySelector('meta[name="app-own"]').mine = true
-    }""")
-
-    steps = [
-        ("click", "#to-contact", "/en/contact"),
-        ("click", "#lang-de", "/de/contact"),
-        ("back", None, "/en/contact"),
-        ("back", None, "/en/about"),
-        ("forward", None, "/en/contact"),
-        ("forward", None, "/de/contact"),
-    ]
-    for action, selector, path in steps:
-        if action == "click":
-            page.click(selector)
-        elif action == "back":
-            page.go_back()
-        else:
-            page.go_forward()
-        page.wait_for_url(site.url + path)
-        wait_for_head(page, expected[path])
-        state = page.evaluate("""() => ({
-            same: window.sameDocument,
-            own: [...document.querySelectorAll('meta[name="app-own"]')]
-                .map((el) => el.mine),
-            data: document.querySelectorAll("[data-marmeon-data]").length,
-            pwned: window.pwned,
-            images: document.querySelectorAll("img").length,
-        })""")
-        # A client-side visit, not a page load; the app's own element is the
-        # same node; one data script; the JSON-LD stayed text.
-        assert state == {
-            "same": True,
-            "own": [True],
-            "data": 1,
-            "pwned": None,
-            "images": 0,
-        }
-
-
 def test_apply_from_html_for_other_routers(page: Any, site: LiveServer) -> None:
     page.goto(site.url + "/en/about")
     wait_for_module(page)
@@ -138,23 +65,37 @@ def test_apply_from_html_for_other_routers(page: Any, site: LiveServer) -> None:
     expected = expected_head(site, "/de/contact")
     assert page.evaluate("(html) => marmeon.apply(html)", html) is True
     assert browser_head(page) == expected
-    # Data in the body is not the page's head: an injected copy changes nothing.
+    assert page.evaluate("() => document.documentElement.lang") == "de"
+    # Elements and data in the body are not the page's head: an injected
+    # element or list of left-out URLs changes nothing.
     fake = {
-        "v": 1,
-        "dev": False,
-        "appUrl": None,
-        "head": [{"tag": "title", "attrs": {}, "text": "Injected"}],
+        "v": 2,
+        "missing": [
+            {
+                "at": 0,
+                "tag": "link",
+                "attrs": {"rel": "canonical", "href": "/injected"},
+                "url": "href",
+                "group": 1,
+            }
+        ],
     }
     injected = html.replace(
         "</body>",
-        '<script type="application/json" data-marmeon-data>'
-        f"{json.dumps(fake)}</script></body>",
+        '<title data-marmeon>Injected</title><script type="application/json"'
+        f" data-marmeon-data>{json.dumps(fake)}</script></body>",
     )
-    page.evaluate("(html) => marmeon.apply(html)", injected)
+    assert page.evaluate("(html) => marmeon.apply(html)", injected) is True
     assert browser_head(page) == expected
-    # A page without our data changes nothing.
+    # A page without a head of ours takes ours away (as a visit to it does);
+    # the app's own elements stay.
     assert page.evaluate("() => marmeon.apply('<title>x</title>')") is False
-    assert browser_head(page) == expected
+    assert browser_head(page) == []
+    assert (
+        page.evaluate("""() => document.querySelectorAll('meta[name="app-own"]')
+        .length""")
+        == 1
+    )
 
 
 @pytest.mark.parametrize("router", ["htmx", "turbo"])
@@ -175,3 +116,25 @@ def test_visit_to_a_page_without_our_head(
     page.go_back()
     page.wait_for_url(site.url + "/en/about")
     wait_for_head(page, server_head(site.fetch("/en/about")[0]))
+
+
+def test_turbo_back_to_a_page_reached_through_a_redirect(
+    page: Any, serve: Callable[..., LiveServer]
+) -> None:
+    # /about redirects to the visitor's language: Turbo renders /en/about
+    # and then corrects the address; back to it comes from Turbo's cache.
+    site = serve(lambda origin: make_site(app_url=origin, router="turbo"))
+    page.goto(site.url + "/de/contact")
+    wait_for_module(page)
+    page.evaluate("() => { window.sameDocument = true; Turbo.visit('/about') }")
+    page.wait_for_url(site.url + "/en/about")
+    wait_for_head(page, expected_head(site, "/en/about"))
+    page.click("#to-contact")
+    page.wait_for_url(site.url + "/en/contact")
+    wait_for_head(page, expected_head(site, "/en/contact"))
+    page.go_back()
+    page.wait_for_url(site.url + "/en/about")
+    wait_for_head(page, expected_head(site, "/en/about"))
+    assert page.evaluate(
+        "() => [window.sameDocument, document.documentElement.lang]"
+    ) == [True, "en"]

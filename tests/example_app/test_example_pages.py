@@ -128,8 +128,8 @@ def test_about_in_german_is_translated_and_names_both_languages(
     page = get_page(site_client, parse, "/de/about")
     assert page.root.get("lang") == "de"
     assert page.title() == "Über uns · Marmeon Notes"
-    assert page.one_meta("og:locale") == "de"
-    assert page.meta("og:locale:alternate") == ["en"]
+    assert page.one_meta("og:locale") == "de_DE"
+    assert page.meta("og:locale:alternate") == ["en_US"]
     assert page.canonical() == f"{ORIGIN}/de/about"
     assert page.hreflang() == {
         "en": f"{ORIGIN}/en/about",
@@ -140,7 +140,7 @@ def test_about_in_german_is_translated_and_names_both_languages(
     assert h1.text == "Über uns"
     english = get_page(site_client, parse, "/en/about")
     assert english.title() == "About · Marmeon Notes"
-    assert english.one_meta("og:locale") == "en"
+    assert english.one_meta("og:locale") == "en_US"
 
 
 def test_the_language_switcher_is_built_from_page_alternates(

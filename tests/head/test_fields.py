@@ -1,4 +1,4 @@
-"""head(): every argument and key is checked at the call (fields.py)."""
+"""head(): every argument and key is checked at the call (fields.py, schema.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from flask_babel import Babel, lazy_gettext
 
 from flask_marmeon import HeadFragment, head
 from flask_marmeon._context import request_state
-from flask_marmeon.head import fields
-from flask_marmeon.head.fields import Image, make_fragment
+from flask_marmeon.head import api, schema, types
+from flask_marmeon.head.fields import make_fragment
+from flask_marmeon.head.schema import Image
 
 
 def fragment(app: Flask, **kwargs: Any) -> HeadFragment:
@@ -24,27 +25,27 @@ def fragment(app: Flask, **kwargs: Any) -> HeadFragment:
 
 def test_the_schema_equals_the_typeddicts() -> None:
     pairs = [
-        (fields.Robots, fields.ROBOTS),
-        (fields.OpenGraph, fields.OPEN_GRAPH),
-        (fields.OpenGraphImage, fields.OPEN_GRAPH_IMAGE),
-        (fields.OpenGraphArticle, fields.ARTICLE),
-        (fields.Twitter, fields.TWITTER),
-        (fields.TwitterImage, fields.TWITTER_IMAGE),
+        (types.Robots, schema.ROBOTS),
+        (types.OpenGraph, schema.OPEN_GRAPH),
+        (types.OpenGraphImage, schema.OPEN_GRAPH_IMAGE),
+        (types.OpenGraphArticle, schema.ARTICLE),
+        (types.Twitter, schema.TWITTER),
+        (types.TwitterImage, schema.TWITTER_IMAGE),
     ]
-    for typed, schema in pairs:
+    for typed, obj in pairs:
         hints = get_type_hints(typed)
-        assert set(hints) == set(schema.fields), typed.__name__
-        assert set(typed.__required_keys__) == set(schema.required), typed.__name__
-        for key, field in schema.fields.items():
+        assert set(hints) == set(obj.fields), typed.__name__
+        assert set(typed.__required_keys__) == set(obj.required), typed.__name__
+        for key, field in obj.fields.items():
             expected = field.annotation
-            if key not in schema.required:
+            if key not in obj.required:
                 expected = Optional[expected]  # noqa: UP045 (compares to a Union)
             assert hints[key] == expected, f"{typed.__name__}.{key}"
-        assert schema.annotation is typed
+        assert obj.annotation is typed
     # The keyword arguments of head() are the schema's, plus json_ld.
-    params = get_type_hints(head, localns=vars(fields))
-    assert set(params) - {"return", "unknown"} == set(fields.ARGUMENTS)
-    for name, field in fields.SCHEMA.items():
+    params = get_type_hints(head, localns={**vars(types), **vars(api)})
+    assert set(params) - {"return", "unknown"} == set(schema.ARGUMENTS)
+    for name, field in schema.SCHEMA.items():
         assert params[name] == Optional[field.annotation], name  # noqa: UP045
 
 

@@ -14,8 +14,11 @@ import pytest
 from flask import Flask, render_template_string
 from flask_talisman import Talisman
 
-from flask_marmeon import head
+from flask_marmeon import Marmeon, head, render_head
+from flask_marmeon._state import get_state
 from flask_marmeon.head import jsonld
+from flask_marmeon.head.app import JSON_LD_ERRORS_SIZE
+from flask_marmeon.head.jsonld import QUOTED
 
 from .conftest import RenderFn, parse_head
 
@@ -155,6 +158,37 @@ def test_production_leaves_the_block_out_logs_once_per_type_and_renders_the_rest
     assert "'Article'" in messages[0] and "'Event'" in messages[1]
 
 
+def test_the_memo_of_errors_and_the_log_stay_bounded(
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Issue 9: @types from users (5,000 distinct ones) cannot grow the memo
+    # or the log without end, and a huge @type is quoted cut.
+    state = get_state(app)
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        with app.test_request_context("/"):
+            for i in range(5000):
+                head(json_ld={"@type": f"Type{i}", "bad": {i}})
+            html = str(render_head())
+    assert "ld+json" not in html
+    assert len(state.head.json_ld_errors) <= JSON_LD_ERRORS_SIZE + 1
+    assert len(caplog.records) <= JSON_LD_ERRORS_SIZE + 1
+    assert "next ones are left out without a log line" in caplog.messages[-1]
+    # A 60 KB @type: the memo is full, so a fresh app.
+    caplog.clear()
+    fresh = type(app)("fresh")
+    fresh.config["APP_URL"] = "https://notes.example"
+    Marmeon(fresh)
+    huge = "T" * 60_000
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        with fresh.test_request_context("/"):
+            head(json_ld={"@type": huge, "bad": {1}})
+            render_head()
+    [message] = caplog.messages
+    assert len(message) < 400
+    assert "'" + "T" * QUOTED + "'…" in message
+    assert all(len(key) < 200 for key in get_state(fresh).head.json_ld_errors)
+
+
 def test_one_script_per_block_in_call_order_parsing_back_exactly(
     app: Flask, head_of: RenderFn
 ) -> None:
@@ -189,7 +223,13 @@ def test_the_nonce_from_marmeon_csp_nonce(
     app = make_app(APP_URL="https://notes.example", MARMEON_CSP_NONCE=nonce)
     el = head_of(app, {"json_ld": [{"@type": "A"}, {"@type": "B"}]})
     all_scripts = list(el.iter("script"))
-    assert len(all_scripts) == 4  # two blocks, the data and the module
+    # Two blocks and the module: with APP_URL set there is no browser data.
+    assert [s.get("type") for s in all_scripts] == [
+        "application/ld+json",
+        "application/ld+json",
+        "module",
+    ]
+    assert [s.get("data-turbo-eval") for s in all_scripts[:2]] == ["false", "false"]
     assert {s.get("nonce") for s in all_scripts} == {'abc"123'}
     assert calls
     none_app = make_app(MARMEON_CSP_NONCE=lambda: None)

@@ -1,4 +1,4 @@
-"""The head's HTML (render.py): any text parses back, without a parse error."""
+"""The head's HTML (write.py): any text parses back, without a parse error."""
 
 from __future__ import annotations
 
@@ -10,9 +10,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 
-from flask_marmeon._state import get_state
-from flask_marmeon.head.fields import clean_text
-from flask_marmeon.head.render import LAYOUTS_SIZE, PAGE_TEXT, PAGES_SIZE, SEEN_SIZE
+from flask_marmeon.head.text import clean_text
 from flask_marmeon.head.urls import decide
 
 from .conftest import RenderFn, links, meta, parse_head, title
@@ -32,7 +30,7 @@ TEXTS = [
     "<![CDATA[ x ]]>",
     "\u2028\u2029",
 ]
-# Characters HTML cannot carry: replaced (see fields.clean_text).
+# Characters HTML cannot carry: replaced (see text.clean_text).
 UNCARRIABLE = [
     "nul\x00here",
     "controls \x01\x08\x0b\x0e\x1f\x7f\x80\x85\x9f",
@@ -100,19 +98,33 @@ def test_urls_are_escaped_in_attributes(app: Flask, head_of: RenderFn) -> None:
     ]
 
 
-def test_the_browser_scripts_follow_the_managed_elements(
+def test_the_module_follows_the_managed_elements_and_no_copy(
     app: Flask, render_calls: Callable[..., str]
 ) -> None:
-    html = render_calls(app, {"title": "T"})
+    # Version 2 of the output (issue 10): with APP_URL set the elements are
+    # final, and no JSON copy of the head is written.
+    html = render_calls(app, {"title": "T", "canonical": "/a"})
     el = parse_head(html)
     tags = [(e.tag, e.get("type")) for e in el]
-    assert tags[-2:] == [("script", "application/json"), ("script", "module")]
-    data, module = list(el)[-2:]
-    assert data.get("id") == "marmeon-head" and "data-marmeon-data" in data.attrib
-    assert "data-marmeon" not in data.attrib and "data-marmeon" not in module.attrib
+    assert tags[-1] == ("script", "module")
+    assert [e for e in el.iter("script") if e.get("type") == "application/json"] == []
+    assert "marmeon-head" not in html and "data-marmeon-data" not in html
+    module = list(el)[-1]
+    assert "data-marmeon" not in module.attrib
+    assert "data-marmeon-dev" not in module.attrib
     src = module.get("src") or ""
-    assert src.startswith("/_marmeon/marmeon.") and src.endswith(".js")
+    assert src.startswith("/") and src.endswith(".js") and "marmeon." in src
     assert app.test_client().get(src).status_code == 200
+
+
+def test_the_module_is_marked_in_development(
+    make_app: Callable[..., Flask], head_of: RenderFn
+) -> None:
+    app = make_app(APP_URL="https://notes.example")
+    app.debug = True
+    el = head_of(app, {"title": "T"})
+    [module] = [s for s in el.iter("script") if s.get("type") == "module"]
+    assert module.get("data-marmeon-dev") == ""
 
 
 def test_without_the_browser_script_no_scripts(
@@ -124,10 +136,20 @@ def test_without_the_browser_script_no_scripts(
     assert title(el) == "T"
 
 
-def test_the_module_path_below_a_script_root(app: Flask, head_of: RenderFn) -> None:
-    el = head_of(app, {"title": "T"}, base_url="http://localhost/app/")
+def test_the_module_path_is_the_configured_root_never_the_requests(
+    make_app: Callable[..., Flask], head_of: RenderFn
+) -> None:
+    # SCRIPT_NAME is the client's to set (X-Forwarded-Prefix, a proxy):
+    # the module's src starts with APPLICATION_ROOT, whatever it says.
+    plain = make_app(APP_URL="https://notes.example")
+    el = head_of(plain, {"title": "T"}, base_url="http://localhost/evil/")
     [module] = [s for s in el.iter("script") if s.get("type") == "module"]
-    assert (module.get("src") or "").startswith("/app/_marmeon/marmeon.")
+    assert not (module.get("src") or "").startswith("/evil")
+    mounted = make_app(APP_URL="https://notes.example", APPLICATION_ROOT="/blog")
+    el = head_of(mounted, {"title": "T"}, base_url="http://localhost/evil/")
+    [module] = [s for s in el.iter("script") if s.get("type") == "module"]
+    src = module.get("src") or ""
+    assert src.startswith("/blog/") and "/evil" not in src
 
 
 class _PosingAs(str):
@@ -178,54 +200,18 @@ def test_a_left_out_url_warns_on_each_page_in_development(
         assert meta(el, "og:image") == [] and meta(el, "og:image:alt") == []
 
 
-def test_the_writers_memo_is_bounded(
+def test_a_raw_url_holding_del_is_written_as_the_parser_serializes_it(
     app: Flask, render_calls: Callable[..., str]
 ) -> None:
-    long_title = "x" * PAGE_TEXT
-    for _ in range(2):  # written twice, but too long to keep
-        render_calls(app, {"title": long_title})
-    for i in range(PAGES_SIZE + 10):
-        for _ in range(2):  # what is written twice is kept
-            el = parse_head(render_calls(app, {"title": f"T{i}"}))
-            assert title(el) == f"T{i}"
-    writer = get_state(app).extra["head"].writer
-    assert 0 < len(writer.pages) <= PAGES_SIZE
-    assert all(len(markup) <= PAGE_TEXT for _, markup, _ in writer.pages.values())
-    assert len(writer.seen) <= SEEN_SIZE
-    assert 0 < len(writer.layouts) <= LAYOUTS_SIZE
-
-
-def test_a_head_written_once_takes_no_room(
-    app: Flask, render_calls: Callable[..., str]
-) -> None:
-    # A page never visited again (a new note each request) pushes nothing
-    # out of the writer's memo; the second visit is kept.
-    first = render_calls(app, {"title": "Once", "canonical": "/once"})
-    writer = get_state(app).extra["head"].writer
-    assert writer.pages == {}
-    assert render_calls(app, {"title": "Once", "canonical": "/once"}) == first
-    assert len(writer.pages) == 1
-    assert render_calls(app, {"title": "Once", "canonical": "/once"}) == first
-
-
-def test_a_raw_url_holding_del_is_written_as_given(
-    app: Flask, render_calls: Callable[..., str]
-) -> None:
-    # The writer escapes and encodes a head's values together, split at DEL,
-    # which no cleaned text holds but a raw URL may: such a head is written
-    # value by value, with the same result.
     call = {"title": 'A "t" & <b>', "canonical": "/a\x7fb", "twitter": {"image": "/c"}}
-    el = parse_head(render_calls(app, call))
+    html = render_calls(app, call)
+    el = parse_head(html)
+    assert "\x7f" not in html
     assert title(el) == 'A "t" & <b>'
     assert [link["href"] for link in links(el, "canonical")] == [
         "https://notes.example/a%7Fb"
     ]
     assert meta(el, "twitter:image") == ["https://notes.example/c"]
-    [script] = [s for s in el.iter("script") if s.get("id") == "marmeon-head"]
-    assert "\x7f" not in (script.text or "")
-    data = json.loads(script.text or "")
-    urls = [item["attrs"][item["url"]] for item in data["head"] if "url" in item]
-    assert urls == ["/a\x7fb", "/c"]
 
 
 def test_a_head_written_again_carries_this_requests_nonce(
@@ -239,5 +225,5 @@ def test_a_head_written_again_carries_this_requests_nonce(
     for nonce in ("n1", "n2"):
         el = parse_head(render_calls(app, call))
         scripts = list(el.iter("script"))
-        assert len(scripts) == 3
-        assert [s.get("nonce") for s in scripts] == [nonce] * 3
+        assert [s.get("type") for s in scripts] == ["application/ld+json", "module"]
+        assert [s.get("nonce") for s in scripts] == [nonce] * 2

@@ -60,10 +60,11 @@ def test_an_explicit_canonical_wins_and_keeps_its_query(
 def test_og_locale_and_its_alternates(localized_app: Flask, head_of: RenderFn) -> None:
     el = head_of(localized_app, {"open_graph": {}}, page=PAGE)
     assert meta(el, "og:locale") == ["de_AT"]
-    assert meta(el, "og:locale:alternate") == ["en", "fr"]
+    # A tag without a region gets CLDR's likely one (issue 12).
+    assert meta(el, "og:locale:alternate") == ["en_US", "fr_FR"]
     el = head_of(localized_app, {"open_graph": {"locale": "de_DE"}}, page=PAGE)
     assert meta(el, "og:locale") == ["de_DE"]
-    assert meta(el, "og:locale:alternate") == ["en", "fr"]
+    assert meta(el, "og:locale:alternate") == ["en_US", "fr_FR"]
     el = head_of(localized_app, {"title": "no og"}, page=PAGE)
     assert meta(el, "og:locale") == [] and meta(el, "og:locale:alternate") == []
 
@@ -146,5 +147,49 @@ def test_a_real_localized_route_gives_its_page_to_the_head(
         ("fr", "https://notes.example/fr/about"),
         ("x-default", "https://notes.example/about"),
     ]
-    assert meta(el, "og:locale") == ["fr"]
-    assert meta(el, "og:locale:alternate") == ["en", "de_AT"]
+    assert meta(el, "og:locale") == ["fr_FR"]
+    assert meta(el, "og:locale:alternate") == ["en_US", "de_AT"]
+
+
+def test_og_locale_alternates_are_the_languages_the_page_exists_in(
+    localized_app: Flask, head_of: RenderFn
+) -> None:
+    # A page in fewer languages than APP_LOCALES (issue 12): its alternates
+    # come from its hreflang, never from the configuration.
+    page = Page(
+        locale="fr",
+        canonical_path="/fr/about",
+        hreflang_paths=(
+            ("fr", "/fr/about"),
+            ("en", "/en/about"),
+            ("x-default", "/about"),
+        ),
+    )
+    el = head_of(localized_app, {"open_graph": {}}, page=page)
+    assert meta(el, "og:locale") == ["fr_FR"]
+    assert meta(el, "og:locale:alternate") == ["en_US"]
+    assert [link["hreflang"] for link in links(el, "alternate")] == [
+        "fr",
+        "en",
+        "x-default",
+    ]
+
+
+def test_an_error_page_on_a_localized_url_has_no_canonical_nor_hreflang(
+    localized_app: Flask, make_app: Callable[..., Flask], head_of: RenderFn
+) -> None:
+    # Team i18n's Page for an error page: the visitor's locale, no address.
+    page = Page(locale="de-AT", canonical_path=None)
+    el = head_of(localized_app, {"title": "Not found", "open_graph": {}}, page=page)
+    assert links(el, "canonical") == [] and links(el, "alternate") == []
+    assert meta(el, "og:locale") == ["de_AT"]
+    assert meta(el, "og:locale:alternate") == []
+    # The app's own canonical is still written.
+    el = head_of(localized_app, {"canonical": "/404"}, page=page)
+    assert [link["href"] for link in links(el, "canonical")] == [
+        "https://notes.example/404"
+    ]
+    # Without APP_URL nothing of it goes to the browser either.
+    bare = make_app(APP_LOCALES=LOCALES)
+    el = head_of(bare, {"title": "Not found"}, page=page)
+    assert [s for s in el.iter("script") if "data-marmeon-data" in s.attrib] == []

@@ -88,7 +88,7 @@ def build(
     config = {k: v for k, v in limits.items() if k != "max_bytes"}
     app = make_app(APP_URL=ORIGIN, APP_LOCALES=["en", "de-AT"], **config)
     if "max_bytes" in limits:
-        app.extensions["marmeon"].extra["sitemap_max_bytes"] = limits["max_bytes"]
+        app.extensions["marmeon"].sitemap_max_bytes = limits["max_bytes"]
     items = mixed_items(kind)
     target: Flask | Blueprint = Blueprint("notes", __name__) if localize else app
     rule_text = "/n/<int:n>" if kind == "int" else "/n/<n>"

@@ -256,7 +256,7 @@ def test_the_byte_limit_leaves_the_rest_out(
 ) -> None:
     app = make_app(APP_URL=ORIGIN)
     # The format's 50 MiB, scaled down through the state's slot for tests.
-    app.extensions["marmeon"].extra["sitemap_max_bytes"] = 600
+    app.extensions["marmeon"].sitemap_max_bytes = 600
     app.get("/p/<slug>", sitemap=long_pages(10), authorize=everyone)(page)
     with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
         response = app.test_client().get("/sitemap.xml")
@@ -273,7 +273,7 @@ def test_the_index_keeps_each_file_within_the_byte_limit(
     make_app: Callable[..., Flask], read_sitemap: ReadSitemap
 ) -> None:
     app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True)
-    app.extensions["marmeon"].extra["sitemap_max_bytes"] = 600
+    app.extensions["marmeon"].sitemap_max_bytes = 600
     app.get("/p/<slug>", sitemap=long_pages(10), authorize=everyone)(page)
     client = app.test_client()
     index = etree.fromstring(client.get("/sitemap.xml").data)

@@ -1,0 +1,39 @@
+"""og:locale: a BCP 47 tag in Open Graph's form, ``language_TERRITORY``."""
+
+from __future__ import annotations
+
+from babel.core import get_global
+
+
+def og_locale(tag: str) -> str:
+    """``de-AT`` -> ``de_AT``; a tag without a region gets CLDR's likely one.
+
+    Open Graph spells a locale ``ll_TT`` (``pt_BR``), while BCP 47 tags are
+    case-insensitive: the language is written in lower case, a region in
+    upper case, other subtags as they are. A tag without a region is
+    completed with CLDR's likely subtags, through Babel (``en`` -> ``en_US``,
+    ``de`` -> ``de_DE``, ``zh-Hant`` -> ``zh_TW``: the script only picks the
+    region, as Open Graph has no place for it); a language CLDR does not know
+    is written alone.
+    """
+    language, _, rest = tag.partition("-")
+    language = language.lower()
+    subtags = rest.split("-") if rest else []
+    if any(_is_region(s) for s in subtags):
+        return "_".join([language, *(s.upper() if len(s) == 2 else s for s in subtags)])
+    likely_subtags = get_global("likely_subtags")
+    likely: str | None = None
+    if subtags and len(subtags[0]) == 4 and subtags[0].isalpha():
+        likely = likely_subtags.get(f"{language}_{subtags[0].title()}")
+    if likely is None:
+        likely = likely_subtags.get(language)
+    if likely is None:
+        return "_".join([language, *subtags])
+    return f"{language}_{likely.rpartition('_')[2]}"
+
+
+def _is_region(subtag: str) -> bool:
+    # BCP 47: two letters or three digits.
+    return (len(subtag) == 2 and subtag.isalpha()) or (
+        len(subtag) == 3 and subtag.isdigit()
+    )

@@ -1,0 +1,84 @@
+"""The head's one speed trick: a page seen before is not written again.
+
+:class:`HeadMemo` keeps whole heads by :func:`head_key`, everything a head's
+text depends on besides the app's settings (the same merged head, page and
+JSON-LD texts), so that resolve and write do not run again. The text is
+kept cut where the nonce goes: a new nonce per request still finds it. It is
+per app (``MarmeonState.head``), bounded, and starts again when full.
+Development does not use it (it warns for each URL left out, on every page).
+``tests/head/test_memo.py`` keeps it equal to the plain code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from typing import Any
+
+from ..page import Page
+from .merge import MergedHead
+
+#: Written where the nonce attribute goes in a kept head. The head never
+#: holds NUL otherwise: text is cleaned of it, URLs and JSON escape it.
+NONCE_MARK = "\x00"
+
+
+def _items(mapping: Mapping[str, Any] | None) -> Hashable:
+    if mapping is None:
+        return None
+    if "article" not in mapping:
+        # Its values are text, numbers, bools and Images: hashable as they are.
+        return tuple(mapping.items())
+    return tuple(
+        (key, tuple(value.items()) if key == "article" else value)
+        for key, value in mapping.items()
+    )
+
+
+def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> Hashable:
+    """Everything a head's text depends on besides the app's settings and
+    the nonce. Its values are plain (``head()`` made them so)."""
+    return (
+        merged.title,
+        merged.title_template,
+        merged.description,
+        merged.canonical,
+        _items(merged.robots),
+        _items(merged.open_graph),
+        _items(merged.twitter),
+        None
+        if page is None
+        else (page.locale, page.canonical_path, page.hreflang_paths),
+        tuple(json_ld),
+    )
+
+
+class HeadMemo:
+    """Whole heads by :func:`head_key`: at most ``size`` of at most
+    ``longest`` characters."""
+
+    __slots__ = ("longest", "pages", "size")
+
+    def __init__(self, size: int = 256, longest: int = 16_384) -> None:
+        self.size = size
+        self.longest = longest
+        self.pages: dict[Hashable, tuple[str, ...]] = {}
+
+    def pieces(self, key: Hashable, write: Callable[[str], str]) -> tuple[str, ...]:
+        """The head's text cut where the nonce attribute goes.
+
+        ``write(nonce_attr)`` writes it when it is not kept.
+        """
+        pages = self.pages
+        try:
+            found = pages.get(key)
+        except TypeError:  # something unhashable: written each time
+            return tuple(write(NONCE_MARK).split(NONCE_MARK))
+        if found is not None:
+            return found
+        text = write(NONCE_MARK)
+        found = tuple(text.split(NONCE_MARK))
+        if len(text) <= self.longest:
+            if len(pages) >= self.size:
+                pages.clear()
+            pages[key] = found
+        return found

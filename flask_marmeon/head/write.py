@@ -1,0 +1,145 @@
+"""The head's HTML: every byte of it is written here.
+
+Attribute values and the title are escaped with markupsafe (``& < > " '``);
+a JSON-LD block's text is JSON from :mod:`flask_marmeon.head.jsonld`, whose
+every ``<`` is ``\\u003c`` already, and so is the browser data's. Text was
+cleaned of what HTML cannot carry when ``head()`` took it, so the output
+parses without a single error in an HTML5 parser.
+
+The output (ARCHITECTURE.md, "The head's output"): APP_URL's meta, the
+managed elements (each with ``data-marmeon``), the browser data only when
+something was left out for the browser to resolve, then the module.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from markupsafe import escape
+
+from .elements import ALL_SLOTS, JSON_LD, Slot
+from .resolve import Missing, ResolvedHead
+
+#: The attribute that marks an element the browser module manages.
+MANAGED = "data-marmeon"
+#: The browser data's format version.
+VERSION = 2
+
+
+def _pieces(slot: Slot) -> tuple[str, str, str]:
+    """(before the extra attribute or the value, between them, after the value),
+    the first starting with the newline that separates elements."""
+    fixed = "".join(f' {name}="{escape(value)}"' for name, value in slot.attrs)
+    if slot.value_attr is None:
+        return f"\n<{slot.tag}{fixed} {MANAGED}>", "", f"</{slot.tag}>"
+    if slot.extra_attr is not None:
+        return (
+            f'\n<{slot.tag}{fixed} {slot.extra_attr}="',
+            f'" {slot.value_attr}="',
+            f'" {MANAGED}>',
+        )
+    return f'\n<{slot.tag}{fixed} {slot.value_attr}="', "", f'" {MANAGED}>'
+
+
+_PIECES: Mapping[Slot, tuple[str, str, str]] = MappingProxyType(
+    {slot: _pieces(slot) for slot in ALL_SLOTS}
+)
+#: A JSON-LD block, before the nonce attribute. Turbo moves an element with
+#: data-turbo-eval="false" rather than re-creating it by setting its text
+#: (which Trusted Types refuses).
+_JSON_LD_OPEN = (
+    f'\n<script type="application/ld+json" {MANAGED} data-turbo-eval="false"'
+)
+
+
+def escape_text(value: str) -> str:
+    """markupsafe's escape of ``value``, as a plain ``str``.
+
+    Most values (URLs, numbers, choices, plain words) hold none of the five
+    characters it replaces: they are taken as they are, without the call and
+    the Markup it makes.
+    """
+    if "&" in value or "<" in value or ">" in value or '"' in value or "'" in value:
+        return str.__str__(escape(value))
+    return value
+
+
+def script_json(value: object) -> str:
+    """``value`` as JSON that is safe inside ``<script>``: ASCII only (so
+    nothing an HTML parser reports as an error), every ``<`` as ``\\u003c``."""
+    return json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def missing_data(missing: Sequence[Missing]) -> str:
+    """The browser data's JSON: ``{"v":2,"missing":[ITEM,...]}``."""
+    items = []
+    for at, (slot, value, extra), group in missing:
+        item: dict[str, object] = {
+            "at": at,
+            "tag": slot.tag,
+            "attrs": slot.attributes(value, extra),
+        }
+        if slot.field is not None:
+            item["url"] = slot.value_attr
+        item["group"] = group
+        items.append(item)
+    return script_json({"v": VERSION, "missing": items})
+
+
+def nonce_attribute(nonce: str | None) -> str:
+    """`` nonce="..."``, or "" without a nonce."""
+    return "" if nonce is None else f' nonce="{escape_text(nonce)}"'
+
+
+def write_head(
+    head: ResolvedHead,
+    *,
+    app_url: str | None,
+    nonce_attr: str,
+    module_src: str | None,
+    dev: bool,
+) -> str:
+    """The whole head as HTML (see the module's docstring).
+
+    ``nonce_attr`` is :func:`nonce_attribute`'s, written on every script;
+    ``module_src`` the browser module's path, None for no module; ``dev``
+    marks it ``data-marmeon-dev`` so that it warns.
+    """
+    out: list[str] = []
+    if app_url is not None:
+        out.append(f'\n<meta name="marmeon:app-url" content="{escape_text(app_url)}">')
+    # A page repeats its title and description (og:, twitter:): each value
+    # is escaped once.
+    escaped: dict[str, str] = {}
+    for slot, value, extra in head.elements:
+        if slot is JSON_LD:
+            out.append(f"{_JSON_LD_OPEN}{nonce_attr}>{value}</script>")
+            continue
+        before, between, after = _PIECES[slot]
+        text = escaped.get(value)
+        if text is None:
+            text = escaped[value] = escape_text(value)
+        if extra is None:
+            out.append(before + text + after)
+        else:
+            out.append(before + escape_text(extra) + between + text + after)
+    if head.missing:
+        out += (
+            # data-turbo-eval="false", as on JSON-LD: Turbo copies a script
+            # it has not seen by setting its text, which Trusted Types refuses.
+            '\n<script type="application/json" data-marmeon-data'
+            ' data-turbo-eval="false"',
+            nonce_attr,
+            ">",
+            missing_data(head.missing),
+            "</script>",
+        )
+    if module_src is not None:
+        dev_attr = " data-marmeon-dev" if dev else ""
+        out.append(
+            f'\n<script type="module" src="{escape_text(module_src)}"'
+            f"{nonce_attr}{dev_attr}></script>"
+        )
+    return "".join(out)[1:]

@@ -1,0 +1,117 @@
+"""The head's speed trick (memo.HeadMemo) gives what the plain code writes."""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import Flask
+
+from flask_marmeon import head, render_head
+from flask_marmeon._context import current_request_state, request_state
+from flask_marmeon._state import get_state
+from flask_marmeon.head.api import _json_ld
+from flask_marmeon.head.memo import HeadMemo
+from flask_marmeon.head.merge import merge
+from flask_marmeon.head.resolve import resolve
+from flask_marmeon.head.write import nonce_attribute, write_head
+from flask_marmeon.page import Page
+
+PAGE = Page(
+    locale="de",
+    canonical_path="/de/a",
+    hreflang_paths=(("en", "/en/a"), ("de", "/de/a"), ("x-default", "/a")),
+)
+CALLS: list[Mapping[str, Any]] = [
+    {"title": "T"},
+    {"title": 'A "t" & <b>', "title_template": "%s · N"},
+    {"canonical": "/notes/1", "robots": {"index": False, "max_snippet": -1}},
+    {"canonical": "javascript:x", "open_graph": {"image": {"url": "/i", "alt": "A"}}},
+    {
+        "open_graph": {
+            "type": "article",
+            "article": {"published_time": datetime.date(2024, 1, 1), "tags": ["t"]},
+        }
+    },
+    {"twitter": {"card": "summary", "image": {"url": "//evil.example/x", "alt": "x"}}},
+    {"json_ld": {"@type": "Thing", "name": "</script>"}},
+]
+
+
+def plain(app: Flask, nonce: str | None) -> str:
+    """What render_head() writes for this request without the memo."""
+    state = get_state(app)
+    request_ = current_request_state()
+    merged = merge(request_.fragments if request_ is not None else ())
+    json_ld = _json_ld(merged.json_ld, state, False)
+    resolved = resolve(
+        merged,
+        request_.page if request_ is not None else None,
+        state.head.policy,
+        json_ld,
+        indexable=state.settings.indexable,
+    )
+    module = state.settings.root + state.browser_module_path
+    return write_head(
+        resolved,
+        app_url=state.settings.app_url,
+        nonce_attr=nonce_attribute(nonce),
+        module_src=module,
+        dev=False,
+    )
+
+
+def test_a_kept_head_equals_the_plain_one(make_app: Callable[..., Flask]) -> None:
+    nonces = itertools.cycle(["n1", 'n"2', None])
+    nonce: list[str | None] = [None]
+    for config in ({"APP_URL": "https://notes.example"}, {}):
+        app = make_app(
+            APP_LOCALES=["en", "de"], MARMEON_CSP_NONCE=lambda: nonce[0], **config
+        )
+        memo = get_state(app).head.pages
+        for size in range(len(CALLS) + 1):
+            for calls in itertools.combinations(CALLS, size):
+                for page in (None, PAGE):
+                    for _ in range(2):  # the second time from the memo
+                        nonce[0] = next(nonces)
+                        with app.test_request_context("/"):
+                            if page is not None:
+                                request_state("test").page = page
+                            for call in calls:
+                                head(**call)
+                            written = str(render_head())
+                            assert "\x00" not in written
+                            assert written == plain(app, nonce[0])
+        assert 0 < len(memo.pages) <= memo.size
+
+
+def test_the_memo_is_bounded(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL="https://notes.example")
+    memo = get_state(app).head.pages = HeadMemo(size=5, longest=400)
+    for i in range(20):
+        with app.test_request_context("/"):
+            head(title=f"T{i}")
+            assert f"<title data-marmeon>T{i}</title>" in str(render_head())
+        assert len(memo.pages) <= 5
+    with app.test_request_context("/"):
+        head(title="x" * 500)
+        render_head()
+    assert all(sum(map(len, pieces)) <= 400 for pieces in memo.pages.values())
+
+
+def test_an_article_head_is_kept(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL="https://notes.example")
+    memo = get_state(app).head.pages
+    call = {
+        "open_graph": {
+            "type": "article",
+            "article": {"published_time": "2024-01-01", "tags": ["a", "b"]},
+        }
+    }
+    for _ in range(2):
+        with app.test_request_context("/"):
+            head(**call)
+            assert 'property="article:tag" content="b"' in str(render_head())
+    assert len(memo.pages) == 1
