@@ -46,6 +46,8 @@ class MarmeonState:
     #: The browser module's path below the mount path (``/marmeon.<hash>.js``
     #: style), set by flask_marmeon.browser's init_app.
     browser_module_path: str = ""
+    #: Whether the app's error handlers are wrapped (flask_marmeon.i18n.errors).
+    error_handlers_wrapped: bool = False
 
 
 def get_state(app: Flask | None = None) -> MarmeonState:

@@ -20,7 +20,6 @@ from flask import Flask
 from werkzeug.local import LocalProxy
 
 from .._state import MarmeonState
-from . import errors as _errors
 from .availability import LocalesOption, available_locales, locales_problems
 from .blueprint import localized
 from .negotiate import best_locale
@@ -53,7 +52,6 @@ def init_app(app: Flask, state: MarmeonState) -> None:
     """
     app.url_map.converters[CONVERTER] = converter_for(state.settings.locales)
     app.jinja_env.globals["page"] = LocalProxy(template_page)
-    _errors.init_app(state)
 
 
 __all__ = [

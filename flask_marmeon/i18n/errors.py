@@ -21,7 +21,6 @@ calls the handler as Flask would (``app.ensure_sync``).
 from __future__ import annotations
 
 import functools
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -32,30 +31,23 @@ from .._state import MarmeonState
 from .pages import error_page, set_page
 from .urls import is_localized_rule, locale_of_path
 
-_WRAPPED = "i18n_error_handlers_wrapped"
-_LOCK = "i18n_error_handlers_lock"
 #: Set on a wrapper, so that a handler is never wrapped twice.
 _MARK = "_marmeon_error_page"
 
 
-def init_app(state: MarmeonState) -> None:
-    """Give the app the lock that guards the wrapping."""
-    state.extra[_LOCK] = threading.Lock()
-
-
 def wrap_error_handlers(app: Flask, state: MarmeonState) -> None:
     """Wrap each of the app's error handlers once (see the module's text)."""
-    if state.extra.get(_WRAPPED):
+    if state.error_handlers_wrapped:
         return
-    with state.extra[_LOCK]:
-        if state.extra.get(_WRAPPED):
+    with state.lock:
+        if state.error_handlers_wrapped:
             return
         for scope in app.error_handler_spec.values():
             for handlers in scope.values():
                 for cls, handler in list(handlers.items()):
                     if not getattr(handler, _MARK, False):
                         handlers[cls] = _wrap(app, state, handler)
-        state.extra[_WRAPPED] = True
+        state.error_handlers_wrapped = True
 
 
 def _wrap(
