@@ -12,7 +12,9 @@ from flask import Flask, current_app
 from .config import Settings
 
 if TYPE_CHECKING:
+    from ._edge import Edge
     from .extension import Marmeon
+    from .sitemap.cache import SitemapCache
 
 
 @dataclass(eq=False)
@@ -35,8 +37,11 @@ class MarmeonState:
     api_blueprints: set[str] = field(default_factory=set)
     #: Whether the H10 checks have run and passed for this app.
     checked: bool = False
-    #: The sitemap cache (flask_marmeon.sitemap.cache), made on first use.
-    sitemap_cache: Any = None
+    #: The sitemap's files (flask_marmeon.sitemap.cache), set by init_app
+    #: when the app may serve a sitemap.
+    sitemap_cache: SitemapCache | None = None
+    #: The WSGI wrapper of app.wsgi_app (flask_marmeon._edge), set by init_app.
+    edge: Edge | None = None
     #: Free slots for the modules that own a step, keyed by module name.
     extra: dict[str, Any] = field(default_factory=dict)
 
