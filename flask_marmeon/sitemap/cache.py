@@ -233,6 +233,18 @@ class SitemapCache:
                     self._reachable()
                     return True
                 if shared.lock(token, self.lock_timeout, now):
+                    # Another process may have stored a build between our
+                    # look and the lock: look again before building.
+                    stamp = shared.stamp()
+                    now = self.clock()
+                    until = shared.paused_until()
+                    fresh = self._fresh_from(shared, stamp, now)
+                    if fresh or (until is not None and until > now):
+                        shared.unlock(token)
+                        if not fresh and until is not None:
+                            self._pause(until)
+                        self._reachable()
+                        return True
                     break
                 if time.monotonic() > give_up:
                     return False  # the store answers, but nobody finishes
@@ -243,17 +255,19 @@ class SitemapCache:
         self._reachable()
         try:
             files, until = self._build_here()
+            # Stored (or the pause said) before the lock is released, so a
+            # process that takes it next finds them.
+            if files is not None:
+                put = self._quietly(lambda: shared.put(files.bodies, files.built_at))
+                if isinstance(put, Stamp):
+                    if stamp is not None:
+                        old = stamp
+                        self._quietly(lambda: shared.forget(old))
+                    self._seen = put
+            elif until is not None:
+                self._quietly(lambda: shared.pause(until, self.retry_after))
         finally:
             self._quietly(lambda: shared.unlock(token))
-        if files is not None:
-            put = self._quietly(lambda: shared.put(files.bodies, files.built_at))
-            if isinstance(put, Stamp):
-                if stamp is not None:
-                    old = stamp
-                    self._quietly(lambda: shared.forget(old))
-                self._seen = put
-        elif until is not None:
-            self._quietly(lambda: shared.pause(until, self.retry_after))
         return True
 
     def _fresh_from(self, shared: SharedFiles, stamp: Stamp | None, now: float) -> bool:

@@ -94,7 +94,9 @@ def test_the_last_good_value_is_served_after_a_failure() -> None:
 
 
 @pytest.mark.parametrize(
-    "garbage", [(), ("text",), b"not a tuple", None], ids=["empty", "str", "bytes", "none"]
+    "garbage",
+    [(), ("text",), b"not a tuple", None],
+    ids=["empty", "str", "bytes", "none"],
 )
 def test_a_build_that_gives_no_files_is_a_failure(
     garbage: object, caplog: pytest.LogCaptureFixture
