@@ -15,7 +15,7 @@ from werkzeug.routing import BaseConverter, Map
 
 from flask_marmeon import SitemapEntry, everyone
 from flask_marmeon.routing.rule import MarmeonRule
-from flask_marmeon.sitemap.entries import Refused, Version, compile_rule, expand
+from flask_marmeon.sitemap.addresses import Addresses, Refused, addresses, compile_rule
 
 from .conftest import crawl, lastmods, locs
 
@@ -282,15 +282,14 @@ def localized_rule(rule: str) -> MarmeonRule:
 def test_a_localized_entry_becomes_one_version_per_locale() -> None:
     rule = localized_rule("/<marmeon_locale:locale>/features/<feature>")
     compiled = compile_rule(rule, ORIGIN, ("en", "de-AT"))
-    versions = expand(compiled, {"feature": "a b"})
+    found = addresses(compiled, {"feature": "a b"})
     alternates = (
         ("en", f"{ORIGIN}/en/features/a%20b"),
         ("de-AT", f"{ORIGIN}/de-at/features/a%20b"),
         ("x-default", f"{ORIGIN}/features/a%20b"),
     )
-    assert versions == (
-        Version(f"{ORIGIN}/en/features/a%20b", alternates),
-        Version(f"{ORIGIN}/de-at/features/a%20b", alternates),
+    assert found == Addresses(
+        (f"{ORIGIN}/en/features/a%20b", f"{ORIGIN}/de-at/features/a%20b"), alternates
     )
 
 
@@ -298,8 +297,9 @@ def test_a_localized_root_has_the_root_as_x_default() -> None:
     compiled = compile_rule(
         localized_rule("/<marmeon_locale:locale>/"), ORIGIN, ("en",)
     )
-    (version,) = expand(compiled, {})
-    assert version.alternates[-1] == ("x-default", f"{ORIGIN}/")
+    found = addresses(compiled, {})
+    assert found.locs == (f"{ORIGIN}/en/",)
+    assert found.alternates[-1] == ("x-default", f"{ORIGIN}/")
 
 
 def test_a_localized_entry_is_refused_whole() -> None:
@@ -307,16 +307,16 @@ def test_a_localized_entry_is_refused_whole() -> None:
         localized_rule("/<marmeon_locale:locale>/n/<int:n>"), ORIGIN, ("en", "de-AT")
     )
     with pytest.raises(Refused):
-        expand(compiled, {"n": "x"})
+        addresses(compiled, {"n": "x"})
     with pytest.raises(Refused, match="locale"):
-        expand(compiled, {"n": 1, "locale": "en"})
+        addresses(compiled, {"n": 1, "locale": "en"})
 
 
 def test_a_rule_that_is_not_localized_has_one_version() -> None:
     rule = MarmeonRule("/n/<int:n>", endpoint="n", sitemap=True)
     Map([rule])
     compiled = compile_rule(rule, ORIGIN, ("en", "de-AT"))
-    assert expand(compiled, {"n": 3}) == (Version(f"{ORIGIN}/n/3"),)
+    assert addresses(compiled, {"n": 3}) == Addresses((f"{ORIGIN}/n/3",))
 
 
 def test_a_static_route_on_an_int_address_takes_it(
