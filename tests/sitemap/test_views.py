@@ -491,3 +491,13 @@ def test_a_cold_start_that_outlasts_the_wait_is_503(
     release.set()
     assert app.extensions["marmeon"].sitemap_cache.join(5)
     assert client.get("/sitemap.xml").status_code == 200
+
+
+@pytest.mark.parametrize("where", ["constructor", "init_app"])
+def test_sitemap_cache_must_be_a_cache(where: str) -> None:
+    app = Flask("wrong")
+    with pytest.raises(TypeError, match="sitemap_cache must be a Flask-Caching Cache"):
+        if where == "constructor":
+            Marmeon(app, sitemap_cache={"CACHE_TYPE": "RedisCache"})  # type: ignore[arg-type]
+        else:
+            Marmeon().init_app(app, sitemap_cache="redis://")  # type: ignore[arg-type]
