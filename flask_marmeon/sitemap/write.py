@@ -67,67 +67,74 @@ def write_entries(
     count = 0
     latest: str | None = None
     limit = batch.make_room(usual)
-    for item in items:
-        if limit <= 0:
-            over.left_out(usual)
-            continue
+    source = iter(items)
+    for item in source:
         entry = item if type(item) is entry_type else normalize(item, where)
         when = entry.last_modified
-        text: str | None = None
         if plan is not None and entry.locales is None and entry.images is None:
+            # The short cut: a few comparisons stand for every check.
             params = entry.params
             if type(params) is dict and len(params) == 1:
                 value = params.get(name)
-                if int_plan:
-                    if type(value) is int and 0 <= value < bound and value not in taken:
-                        text = str(value)
-                elif (
-                    type(value) is str
+                if (
+                    type(value) is int and 0 <= value < bound and value not in taken
+                    if int_plan
+                    else type(value) is str
                     and len(value) <= bound
                     and value not in taken
                     and plain(value) is not None
                 ):
-                    text = value
-        if text is not None:
-            if type(when) is date_type:
-                pieces, day = known_get(when) or written(when)
-            elif when is None:
-                pieces, day = bare
-            else:
-                pieces, day = written(when)
-            element = text.join(pieces)
-            urls = usual
-        else:
-            day = lastmod(when, where)
-            try:
-                element, urls, pictured = _general(compiled, entry, report, policy, day)
-            except Refused as refused:
-                report.refuse(refused)
-                continue
-            if not urls:
-                continue
+                    if type(when) is date_type:
+                        pieces, day = known_get(when) or written(when)
+                    elif when is None:
+                        pieces, day = bare
+                    else:
+                        pieces, day = written(when)
+                    if count + usual > limit:
+                        limit = batch.turn(count, latest, usual)
+                        count = 0
+                        latest = None
+                        if limit <= 0:
+                            if limit == 0:
+                                break
+                            limit = batch.make_room(usual)
+                            continue
+                    append(str(value).join(pieces) if int_plan else value.join(pieces))
+                    count += usual
+                    if track and day is not None and (latest is None or day > latest):
+                        latest = day
+                    continue
+        day = lastmod(when, where)
+        try:
+            element, urls, pictured = _general(compiled, entry, report, policy, day)
+        except Refused as refused:
+            report.refuse(refused)
+            continue
+        if not urls:
+            continue
         if count + urls > limit:
-            # The batch is done, or the file is full.
-            batch.flush(count, latest)
+            limit = batch.turn(count, latest, urls)
             count = 0
             latest = None
-            limit = batch.make_room(urls)
             if limit <= 0:
-                # Nothing more fits (0), or this entry fits in no file (-1).
-                over.left_out(urls)
-                if limit < 0:
-                    limit = batch.make_room(usual)
+                if limit == 0:
+                    break
+                limit = batch.make_room(usual)
                 continue
-        if text is None:
-            if urls != usual:
-                batch.urls_of[len(pending)] = urls
-            if pictured:
-                batch.images = True
+        if urls != usual:
+            batch.urls_of[len(pending)] = urls
+        if pictured:
+            batch.images = True
         append(element)
         count += urls
         if track and day is not None and (latest is None or day > latest):
             latest = day
-    batch.flush(count, latest)
+    else:
+        batch.flush(count, latest)
+        return
+    # A file is full and there is no index: the rest is left out.
+    for _ in source:
+        over.left_out(usual)
 
 
 class _Days:
@@ -201,6 +208,16 @@ class _Batch:
             if need > left:
                 return -1
         return min(left, max(_BATCH, need))
+
+    def turn(self, count: int, latest: str | None, need: int) -> int:
+        """Hand the batch over and start the next, for an entry of ``need``
+        URLs: see :meth:`make_room`. When nothing more fits (0), or the entry
+        fits in no file (-1), it is counted as left out."""
+        self.flush(count, latest)
+        limit = self.make_room(need)
+        if limit <= 0:
+            self.over.left_out(need)
+        return limit
 
     def flush(self, count: int, latest: str | None) -> None:
         """Hand the elements to the writer: ``count`` URLs, ``latest`` the
