@@ -75,7 +75,7 @@ def write_entries(
             # The short cut: a few comparisons stand for every check.
             params = entry.params
             if type(params) is dict and len(params) == 1:
-                value = params.get(name)
+                value: Any = params.get(name)
                 if (
                     type(value) is int and 0 <= value < bound and value not in taken
                     if int_plan
