@@ -90,6 +90,8 @@ class SitemapCache:
         self._late = False
         # Whether the shared store failed last time (logged once per outage).
         self._down = False
+        # Whether the store refused a build (logged once).
+        self._refused = False
         # The last stamp seen in the store, to tell a flush from a first start.
         self._seen: Stamp | None = None
         #: Builds this process made (read by tests and benchmarks).
@@ -264,6 +266,13 @@ class SitemapCache:
                         old = stamp
                         self._quietly(lambda: shared.forget(old))
                     self._seen = put
+                elif put is None and not self._down and not self._refused:
+                    self._refused = True
+                    logger.warning(
+                        "The shared cache refused to store %s (is it full?);"
+                        " each process builds its own.",
+                        self.describe,
+                    )
             elif until is not None:
                 self._quietly(lambda: shared.pause(until, self.retry_after))
         finally:

@@ -4,6 +4,7 @@ servers, one real Redis, and the faults of each part."""
 from __future__ import annotations
 
 import gzip
+import logging
 import socket
 import threading
 import time
@@ -323,3 +324,36 @@ def test_keys_come_from_configuration_only(redis_server: RedisServer) -> None:
     )
     keys = {k.decode() for k in client.keys("*")}  # type: ignore[attr-defined]
     assert len({key.split(":")[2] for key in keys}) == 2
+
+
+def test_a_cache_that_is_never_reached_falls_back_to_memory_and_says_so_once(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    from flask_caching import Cache
+
+    from .servers import free_port
+
+    app = Flask("down")
+    app.config["APP_URL"] = "https://notes.example"
+    cache = Cache(
+        app,
+        config={
+            "CACHE_TYPE": "RedisCache",
+            "CACHE_REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",  # nobody there
+            "CACHE_OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        },
+    )
+    app.config["MARMEON_SITEMAP_TTL"] = 0  # every request refreshes
+    Marmeon(app, sitemap_cache=cache)
+    app.get("/about", sitemap=True, authorize=everyone)(lambda: "about")
+    client = app.test_client()
+    state = app.extensions["marmeon"]
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        for _ in range(4):
+            response = client.get("/sitemap.xml")
+            assert response.status_code == 200
+            assert b"https://notes.example/about" in response.data
+            assert state.sitemap_cache.join(5)
+    said = [r for r in caplog.records if "cannot be reached" in r.getMessage()]
+    assert len(said) == 1 and said[0].exc_info is not None
+    assert state.sitemap_cache.builds == 4
