@@ -10,9 +10,9 @@ its dict is read; what the route makes of it (its addresses) is
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from typing import Any
+from typing import Any, ClassVar
 
 from werkzeug.routing import Rule
 
@@ -51,7 +51,7 @@ def shown(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, init=False)
 class SitemapEntry:
     """One page of a route in the sitemap.
 
@@ -67,16 +67,25 @@ class SitemapEntry:
         absolute against APP_URL's origin, as the head's URLs are.
     """
 
-    params: Mapping[str, Any] = field(default_factory=dict)
-    last_modified: date | None = None
+    # A provider makes one entry per page, so the constructor is on the hot
+    # path of every build. params and last_modified are slots, stored
+    # directly (the generated constructor goes through the frozen class's
+    # object.__setattr__ by name, a third more); locales and images, which
+    # most entries leave out, are the class's None unless given, kept in the
+    # instance's __dict__ then: each slot stored costs a build as much as a
+    # few comparisons per entry.
+    __slots__ = ("params", "last_modified", "__dict__")
+
+    params: Mapping[str, Any]
+    last_modified: date | None
     locales: tuple[str, ...] | None = None
     images: tuple[str, ...] | None = None
+    #: Whether locales or images were given: the build's one test for the
+    #: entries that need more than their params and date.
+    given_more: ClassVar[bool] = False
 
-    # A provider makes one entry per page, so the constructor is on the hot
-    # path of every build: this one stores the slots directly, about a third
-    # cheaper than the generated one, which goes through the frozen class's
-    # object.__setattr__ by name. locales and images are checked here, so a
-    # mistake raises where the provider made the entry.
+    # locales and images are checked here, so a mistake raises where the
+    # provider made the entry.
     def __init__(
         self,
         params: Mapping[str, Any] | None = None,
@@ -86,8 +95,11 @@ class SitemapEntry:
     ) -> None:
         _set_params(self, {} if params is None else params)
         _set_last_modified(self, last_modified)
-        _set_locales(self, None if locales is None else _texts(locales, *_LOCALES))
-        _set_images(self, None if images is None else _texts(images, *_IMAGES))
+        if locales is not None or images is not None:
+            more = self.__dict__
+            more["locales"] = _texts(locales, *_LOCALES)
+            more["images"] = _texts(images, *_IMAGES)
+            more["given_more"] = True
 
 
 _LOCALES = ("locales", "['en', 'de-AT']")
@@ -97,8 +109,6 @@ _set_params: Callable[[SitemapEntry, object], None] = _slot["params"].__set__
 _set_last_modified: Callable[[SitemapEntry, object], None] = _slot[
     "last_modified"
 ].__set__
-_set_locales: Callable[[SitemapEntry, object], None] = _slot["locales"].__set__
-_set_images: Callable[[SitemapEntry, object], None] = _slot["images"].__set__
 
 
 def lastmod(value: object, where: str = "an entry") -> str | None:

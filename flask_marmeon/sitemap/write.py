@@ -22,12 +22,15 @@ from .plan import PLAIN_TEXT, make_plan
 from .report import Limits, RouteReport
 from .xml import UrlsetWriter, url_elements, value_pieces_of
 
-# URLs the loop collects before handing them to the writer.
-_BATCH = 4096
+# URLs the loop collects before handing them to the writer: few enough that
+# a batch stays in the processor's cache while it is joined and encoded.
+_BATCH = 512
 # How much text (characters) a route's loop keeps for the dates it has seen.
 _KNOWN_TEXT = 1 << 20
 
 _Written = tuple[tuple[str, ...], "str | None"]
+# A key no params hold (a route's parameters are identifiers).
+_NO_NAME = "\0"
 
 
 def write_entries(
@@ -42,8 +45,10 @@ def write_entries(
     """Write the ``<url>`` elements of every entry of ``items``, in order;
     an entry is written whole (all its versions) or not at all."""
     plan = make_plan(compiled)
-    name: Any = None
+    # Without a plan, no params hold this name: every entry goes the general way.
+    name: Any = _NO_NAME
     int_plan = False
+    allowed: range = range(0)
     bound = 0
     taken: frozenset[object] = frozenset()
     plain = PLAIN_TEXT.fullmatch
@@ -51,6 +56,8 @@ def write_entries(
     if plan is not None:
         name, bound, taken = plan.name, plan.bound, plan.taken
         int_plan = plan.kind is int
+        # An int in a range is one test written in C.
+        allowed = range(bound) if int_plan else range(0)
         planned_urls = len(plan.versions)
         days = _Days(value_pieces_of(compiled.base, plan), planned_urls, where)
         known_get = days.known.get
@@ -67,43 +74,47 @@ def write_entries(
     count = 0
     latest: str | None = None
     limit = batch.make_room(usual)
+    # A planned entry (of usual URLs) fits in the batch while count <= edge.
+    edge = limit - usual
     source = iter(items)
     for item in source:
         entry = item if type(item) is entry_type else normalize(item, where)
         when = entry.last_modified
-        if plan is not None and entry.locales is None and entry.images is None:
+        params = entry.params
+        if type(params) is dict and len(params) == 1:
             # The short cut: a few comparisons stand for every check.
-            params = entry.params
-            if type(params) is dict and len(params) == 1:
-                value: Any = params.get(name)
-                if (
-                    type(value) is int and 0 <= value < bound and value not in taken
-                    if int_plan
-                    else type(value) is str
-                    and len(value) <= bound
-                    and value not in taken
-                    and plain(value) is not None
-                ):
-                    if type(when) is date_type:
-                        pieces, day = known_get(when) or written(when)
-                    elif when is None:
-                        pieces, day = bare
-                    else:
-                        pieces, day = written(when)
-                    if count + usual > limit:
-                        limit = batch.turn(count, latest, usual)
-                        count = 0
-                        latest = None
-                        if limit <= 0:
-                            if limit == 0:
-                                break
-                            limit = batch.make_room(usual)
-                            continue
-                    append(str(value).join(pieces) if int_plan else value.join(pieces))
-                    count += usual
-                    if track and day is not None and (latest is None or day > latest):
-                        latest = day
-                    continue
+            value: Any = params.get(name)
+            if (
+                type(value) is int and value in allowed and value not in taken
+                if int_plan
+                else type(value) is str
+                and len(value) <= bound
+                and value not in taken
+                and plain(value) is not None
+            ) and not entry.given_more:
+                if type(when) is date_type:
+                    pieces, day = known_get(when) or written(when)
+                elif when is None:
+                    pieces, day = bare
+                else:
+                    pieces, day = written(when)
+                if count > edge:
+                    limit = batch.turn(count, latest, usual)
+                    count = 0
+                    latest = None
+                    if limit <= 0:
+                        if limit == 0:
+                            break
+                        limit = batch.make_room(usual)
+                        edge = limit - usual
+                        continue
+                    edge = limit - usual
+                # str() of a str is the str itself.
+                append(str(value).join(pieces))
+                count += usual
+                if track and day is not None and (latest is None or day > latest):
+                    latest = day
+                continue
         day = lastmod(when, where)
         try:
             element, urls, pictured = _general(compiled, entry, report, policy, day)
@@ -120,7 +131,9 @@ def write_entries(
                 if limit == 0:
                     break
                 limit = batch.make_room(usual)
+                edge = limit - usual
                 continue
+            edge = limit - usual
         if urls != usual:
             batch.urls_of[len(pending)] = urls
         if pictured:
