@@ -73,10 +73,6 @@ class CompiledRule:
     #: start with the locale: usually none.
     locale_rivals: Mapping[str, Rivals] = field(default_factory=dict)
 
-    @property
-    def localized(self) -> bool:
-        return bool(self.locales)
-
     def path(self, params: Mapping[str, Any]) -> str:
         """The encoded path of ``params`` (a localized rule's locale among
         them); raises :class:`Refused` saying why not."""
