@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint docs bench browser-deps html-checker clean
+.PHONY: run test lint docs bench browser-deps server-deps html-checker clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,11 @@ $(STAMP): pyproject.toml
 browser-deps: $(STAMP)
 	@[ -x /usr/bin/chromium ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
 	@if [ -f tests/browser/package-lock.json ]; then cd tests/browser && npm ci --silent --no-audit --no-fund; fi
+
+# Debian's redis-server: the tests and the load benchmark start their own, on a
+# free port of 127.0.0.1, and stop it by its pid (gunicorn comes from pip).
+server-deps: $(STAMP)
+	@command -v redis-server >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server; }
 
 ## The example app: a notes site on SQLite, created and seeded on first run
 ## (the app also compiles its translations when it starts). htmx comes from
@@ -41,7 +46,7 @@ html-checker:
 	@command -v java >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq default-jre-headless; }
 
 ## The whole test suite, browser tests included.
-test: $(STAMP) browser-deps html-checker $(HTMX)
+test: $(STAMP) browser-deps server-deps html-checker $(HTMX)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
@@ -52,12 +57,13 @@ lint: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/sphinx-build -W --keep-going -b html docs docs/_build/html
 
-bench: $(STAMP) browser-deps
+bench: $(STAMP) browser-deps server-deps
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/python benchmarks/head.py
 	@[ ! -f benchmarks/sitemap.py ] || $(BIN)/python benchmarks/sitemap.py
 	@[ ! -f benchmarks/browser_size.py ] || $(BIN)/python benchmarks/browser_size.py
 	@[ ! -f benchmarks/audit.py ] || $(BIN)/python benchmarks/audit.py
+	@[ ! -f benchmarks/sitemap_load.py ] || $(BIN)/python benchmarks/sitemap_load.py
 
 clean:
 	rm -rf $(VENV) docs/_build tests/browser/node_modules example_app/node_modules example_app/static/vendor

@@ -86,10 +86,13 @@ def check(name: str, body: bytes, dates: list[date]) -> None:
 # -- flask_marmeon -------------------------------------------------------------
 
 
-def marmeon(count: int, dates: list[date]) -> tuple[Callable[[], bytes], Flask]:
+def marmeon(
+    count: int, dates: list[date], *, index: bool = False
+) -> tuple[Callable[[], bytes], Flask]:
     app = Flask("marmeon_bench")
     app.config["APP_URL"] = ORIGIN
-    app.config["MARMEON_SITEMAP_MAX_URLS"] = max(count, 50_000)
+    app.config["MARMEON_SITEMAP_MAX_URLS"] = 50_000 if index else max(count, 50_000)
+    app.config["MARMEON_SITEMAP_INDEX"] = index
     Marmeon(app)
 
     def note_pages() -> Iterator[SitemapEntry]:
@@ -270,9 +273,18 @@ def main() -> None:
         action="store_true",
         help="the localized variant: entries x 2 locales, against Django's i18n",
     )
+    parser.add_argument(
+        "--index",
+        type=int,
+        metavar="URLS",
+        help="flask_marmeon alone: URLS (say 1000000) in index mode, time and memory",
+    )
     args = parser.parse_args()
     if args.localized:
         main_localized(args.urls // 2, args.rounds)
+        return
+    if args.index:
+        main_index(args.index, args.rounds)
         return
     count: int = args.urls
     dates = note_dates(count)
@@ -477,6 +489,45 @@ def main_localized(count: int, rounds: int) -> None:
         f"flask_marmeon peak memory {peak / 2**20:.1f} MiB for a file of"
         f" {size / 2**20:.1f} MiB: {ratio:.2f} times; target under 3:"
         f" {'met' if ratio < 3 else 'MISSED'}"
+    )
+
+
+# -- index mode ----------------------------------------------------------------
+#
+# python benchmarks/sitemap.py --index 1000000: the build alone (no request,
+# no peer writes an index of this size), its median time over --rounds and
+# its peak memory against the size of all its files. Targets: about a
+# second, and a peak under 2 times the files' size.
+
+
+def main_index(count: int, rounds: int) -> None:
+    from flask_marmeon.sitemap.build import build_sitemap
+
+    dates = note_dates(count)
+    _, app = marmeon(count, dates, index=True)
+    build_sitemap(app)  # warm-up
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        sitemap = build_sitemap(app)
+        times.append(time.perf_counter() - start)
+    size = sum(len(file.body) for file in sitemap.files) + len(sitemap.index or b"")
+    urls = sum(file.urls for file in sitemap.files)
+    if urls != count:
+        raise SystemExit(f"the index lists {urls} URLs; expected {count}")
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        sitemap = build_sitemap(app)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    median = statistics.median(times)
+    print(
+        f"{count:,} URLs in index mode: {len(sitemap.files)} files, {size / 2**20:.1f}"
+        f" MiB; build {median:.2f} s median (min {min(times):.2f} s, {rounds} rounds),"
+        f" {median / count * 1e6:.2f} us/URL; peak memory {peak / 2**20:.1f} MiB,"
+        f" {peak / size:.2f} times the files"
     )
 
 

@@ -12,11 +12,10 @@ from flask import Flask, current_app
 from .config import Settings
 
 if TYPE_CHECKING:
+    from ._edge import Edge
     from .extension import Marmeon
     from .head.app import HeadState
-    from .sitemap.build import Sitemap
     from .sitemap.cache import SitemapCache
-    from .sitemap.views import SitemapEdge
 
 
 @dataclass(eq=False)
@@ -36,10 +35,11 @@ class MarmeonState:
     once: set[Hashable] = field(default_factory=set)
     #: Names of blueprints marked with localized().
     localized_blueprints: set[str] = field(default_factory=set)
-    #: The sitemap's files (flask_marmeon.sitemap.cache), set by init_app.
-    sitemap_cache: SitemapCache[Sitemap] | None = None
-    #: The WSGI wrapper of app.wsgi_app, set by init_app.
-    edge: SitemapEdge | None = None
+    #: The sitemap's files (flask_marmeon.sitemap.cache), set by init_app
+    #: when the app may serve a sitemap.
+    sitemap_cache: SitemapCache | None = None
+    #: The WSGI wrapper of app.wsgi_app (flask_marmeon._edge), set by init_app.
+    edge: Edge | None = None
     #: The largest sitemap file in bytes; None for the format's 50 MiB (tests
     #: lower it to reach the limit with a small file).
     sitemap_max_bytes: int | None = None

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from flask import Flask
 from werkzeug.wrappers import Request, Response
 
+from ._edge import add_front
 from ._state import MarmeonState
-from .sitemap.views import add_front
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment

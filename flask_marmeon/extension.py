@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import browser, i18n
+from . import _edge, browser, i18n
 from ._state import MarmeonState, get_state
 from .audit import install as audit_install
 from .cli import marmeon_group
@@ -13,6 +13,7 @@ from .head import render_head
 from .head.app import HeadState
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views
+from .sitemap.shared import Backend, is_backend
 
 
 class Marmeon:
@@ -26,14 +27,27 @@ class Marmeon:
 
     The object keeps no app: one ``Marmeon`` may serve several apps, each
     with its own state in ``app.extensions["marmeon"]``.
+
+    :param sitemap_cache: a Flask-Caching ``Cache`` that every process of the
+        site shares (Redis or Memcached for several machines): the sitemap is
+        then built once per ``MARMEON_SITEMAP_TTL`` for all of them. Without
+        it each process keeps its own files. Given here, it is the default of
+        :meth:`init_app`.
     """
 
-    def __init__(self, app: Flask | None = None) -> None:
+    def __init__(
+        self, app: Flask | None = None, *, sitemap_cache: Backend | None = None
+    ) -> None:
+        self.sitemap_cache = _checked_cache(sitemap_cache)
         if app is not None:
             self.init_app(app)
 
-    def init_app(self, app: Flask) -> None:
-        """Read and check the app's configuration and install the extension."""
+    def init_app(self, app: Flask, *, sitemap_cache: Backend | None = None) -> None:
+        """Read and check the app's configuration and install the extension.
+
+        :param sitemap_cache: as for the constructor, for this app.
+        """
+        shared = _checked_cache(sitemap_cache) or self.sitemap_cache
         if "marmeon" in app.extensions:
             raise RuntimeError(
                 f"flask_marmeon is already set up on the app {app.name!r}."
@@ -46,10 +60,18 @@ class Marmeon:
         )
         app.extensions["marmeon"] = state
         app.jinja_env.globals["render_head"] = render_head
+        # The edge first: the other modules register their endpoints on it.
+        _edge.install(app, state)
         routing_rule.init_app(app, state)
         app.cli.add_command(marmeon_group)  # test_cli_runner and custom CLIs
         i18n.init_app(app, state)
-        sitemap_views.init_app(app, state)
+        sitemap_views.init_app(app, state, shared)
+
+        def enforce() -> tuple[()]:
+            routing_rule.enforce_policies(app)
+            return ()
+
+        _edge.on_start(state, enforce)
         browser.init_app(app, state)
         audit_install.init_app(app, state)
 
@@ -60,6 +82,16 @@ class Marmeon:
         returns None, and Flask-Babel falls back to its default locale.
         """
         return i18n.selected_locale()
+
+
+def _checked_cache(value: object) -> Backend | None:
+    if value is None or is_backend(value):
+        return value  # type: ignore[return-value]
+    raise TypeError(
+        "sitemap_cache must be a Flask-Caching Cache (with get, set, add and"
+        f" delete), such as Cache(app, config={{'CACHE_TYPE': 'RedisCache'}}),"
+        f" not {type(value).__name__} {value!r}."
+    )
 
 
 __all__ = ["Marmeon", "get_state"]

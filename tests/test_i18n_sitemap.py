@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import html5lib
@@ -260,3 +261,161 @@ def test_addresses_and_links_are_escaped(make_app: Callable[..., Flask]) -> None
         "de-AT": "https://notes.example/de-at/tags/a&b'c",
         "x-default": "https://notes.example/tags/a&b'c",
     }
+
+
+# -- languages per page (issue 12) ---------------------------------------------
+
+ORIGIN = "https://notes.example"
+SCHEMAS = Path(__file__).parent / "sitemap" / "data"
+
+
+def locale_site(
+    make_app: Callable[..., Flask],
+    entries: list[Any],
+    option: object = None,
+    rule_text: str = "/notes/<int:note_id>",
+    **config: Any,
+) -> Flask:
+    """An app with three locales and one localized route; ``option`` is what
+    the route's ``locales=`` stores on the rule (``rule.marmeon_locales``)."""
+    config.setdefault("APP_LOCALES", ["en", "de-AT", "fr"])
+    app = make_app(APP_URL=ORIGIN, **config)
+    docs = localized(Blueprint("docs", __name__))
+    docs.get(rule_text, sitemap=lambda: entries, authorize=everyone)(
+        lambda **values: page(repr(values))
+    )
+    app.register_blueprint(docs)
+    if option is not None:
+        for rule in app.url_map.iter_rules():
+            if rule.endpoint.startswith("docs."):
+                rule.marmeon_locales = option  # type: ignore[attr-defined]
+    return app
+
+
+def valid_urls(app: Flask) -> dict[str, dict[str, str]]:
+    schema = etree.XMLSchema(etree.parse(str(SCHEMAS / "sitemap.xsd")))
+    root = read_sitemap(app)
+    schema.assertValid(root)
+    return urls(root)
+
+
+def versions(number: int, *tags: str) -> dict[str, str]:
+    found = {tag: f"{ORIGIN}/{tag.lower()}/notes/{number}" for tag in tags}
+    return {**found, "x-default": f"{ORIGIN}/notes/{number}"}
+
+
+def test_an_entrys_locales_name_its_only_urls_and_links(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = locale_site(
+        make_app,
+        [
+            SitemapEntry({"note_id": 1}, locales=["en"]),
+            # In APP_LOCALES order, whatever the order given.
+            {"params": {"note_id": 2}, "locales": ["fr", "de-AT"]},
+            SitemapEntry({"note_id": 3}),
+            SitemapEntry({"note_id": 4}, locales=[]),  # in no language: none
+        ],
+    )
+    found = valid_urls(app)
+    assert found == {
+        f"{ORIGIN}/en/notes/1": versions(1, "en"),
+        f"{ORIGIN}/de-at/notes/2": versions(2, "de-AT", "fr"),
+        f"{ORIGIN}/fr/notes/2": versions(2, "de-AT", "fr"),
+        f"{ORIGIN}/en/notes/3": versions(3, "en", "de-AT", "fr"),
+        f"{ORIGIN}/de-at/notes/3": versions(3, "en", "de-AT", "fr"),
+        f"{ORIGIN}/fr/notes/3": versions(3, "en", "de-AT", "fr"),
+    }
+    assert list(found[f"{ORIGIN}/de-at/notes/2"]) == ["de-AT", "fr", "x-default"]
+    statuses = crawl(app, list(found))
+    assert set(statuses.values()) == {200}
+
+
+def crawl(app: Flask, addresses: list[str]) -> dict[str, int]:
+    client = app.test_client()
+    return {a: client.get(a.removeprefix(ORIGIN)).status_code for a in addresses}
+
+
+@pytest.mark.parametrize("rule_text", ["/notes/<int:note_id>", "/notes/<note_id>"])
+def test_the_routes_locales_apply_and_an_entrys_own_win(
+    make_app: Callable[..., Flask], rule_text: str
+) -> None:
+    # A list on the route (the planned way for these rules) and entries
+    # that say otherwise (the general way) in one provider.
+    entries: list[Any] = [SitemapEntry({"note_id": n}) for n in (1, 2)]
+    entries.append(SitemapEntry({"note_id": 3}, locales=["en", "fr"]))
+    if rule_text.endswith("<note_id>"):
+        entries = [
+            SitemapEntry({"note_id": str(e.params["note_id"])}, locales=e.locales)
+            for e in entries
+        ]
+    app = locale_site(make_app, entries, option=("fr", "de-AT"), rule_text=rule_text)
+    found = valid_urls(app)
+    assert found == {
+        f"{ORIGIN}/de-at/notes/1": versions(1, "de-AT", "fr"),
+        f"{ORIGIN}/fr/notes/1": versions(1, "de-AT", "fr"),
+        f"{ORIGIN}/de-at/notes/2": versions(2, "de-AT", "fr"),
+        f"{ORIGIN}/fr/notes/2": versions(2, "de-AT", "fr"),
+        f"{ORIGIN}/en/notes/3": versions(3, "en", "fr"),
+        f"{ORIGIN}/fr/notes/3": versions(3, "en", "fr"),
+    }
+
+
+def test_a_callable_option_is_called_with_the_entrys_params(
+    make_app: Callable[..., Flask],
+) -> None:
+    calls: list[dict[str, Any]] = []
+
+    def available(**values: Any) -> list[str]:
+        calls.append(values)
+        return ["en"] if values["note_id"] % 2 else ["en", "fr"]
+
+    entries = [SitemapEntry({"note_id": n}) for n in (1, 2)]
+    entries.append(SitemapEntry({"note_id": 3}, locales=["de-AT"]))
+    app = locale_site(make_app, entries, option=available)
+    found = valid_urls(app)
+    assert found == {
+        f"{ORIGIN}/en/notes/1": versions(1, "en"),
+        f"{ORIGIN}/en/notes/2": versions(2, "en", "fr"),
+        f"{ORIGIN}/fr/notes/2": versions(2, "en", "fr"),
+        f"{ORIGIN}/de-at/notes/3": versions(3, "de-AT"),
+    }
+    # Never with the locale, and not for an entry that names its own.
+    assert calls == [{"note_id": 1}, {"note_id": 2}]
+
+
+def test_a_tag_not_in_app_locales_is_left_out_with_one_warning(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    entries = [
+        SitemapEntry({"note_id": 1}, locales=["en", "it"]),
+        SitemapEntry({"note_id": 2}, locales=["EN", "es"]),
+        SitemapEntry({"note_id": 3}, locales=["it"]),
+    ]
+    app = locale_site(make_app, entries)
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        found = valid_urls(app)
+    assert found == {f"{ORIGIN}/en/notes/1": versions(1, "en")}
+    warnings = [r.getMessage() for r in caplog.records if "/notes/" in r.getMessage()]
+    assert len(warnings) == 1, warnings
+    assert "'it', 'EN', 'es'" in warnings[0] and "APP_LOCALES" in warnings[0]
+
+
+def test_the_limit_counts_the_urls_written(make_app: Callable[..., Flask]) -> None:
+    # Five entries in one language each fit in five URLs; in all three
+    # languages one entry would take three.
+    entries = [SitemapEntry({"note_id": n}, locales=["fr"]) for n in range(1, 6)]
+    entries.append(SitemapEntry({"note_id": 6}))
+    app = locale_site(make_app, entries, MARMEON_SITEMAP_MAX_URLS=5)
+    found = valid_urls(app)
+    assert sorted(found) == sorted(f"{ORIGIN}/fr/notes/{n}" for n in range(1, 6))
+    app = locale_site(
+        make_app, entries, MARMEON_SITEMAP_MAX_URLS=3, MARMEON_SITEMAP_INDEX=True
+    )
+    client = app.test_client()
+    index = etree.fromstring(client.get("/sitemap.xml").data)
+    parts = [loc.text or "" for loc in index.iter(f"{SM}loc")]
+    sizes = [
+        len(etree.fromstring(client.get(p.removeprefix(ORIGIN)).data)) for p in parts
+    ]
+    assert sizes == [3, 2, 3]

@@ -1,118 +1,326 @@
-"""The per-app sitemap cache: kept for a TTL, built once for requests that
-arrive together, and after a failure not rebuilt for ``retry_after`` seconds.
+"""The per-app sitemap cache: kept for a TTL, rebuilt in the background while
+requests get the last file, and after a failure not rebuilt for
+``retry_after`` seconds.
+
+One background thread per app refreshes the files; a request never builds.
+A request that finds a file gets it at once, even a stale one (stale while
+rebuilding); only a cold start (no file yet) waits, at most ``wait`` seconds,
+so a hanging provider holds one thread, never one per request.
+
+With a shared store (shared.py, a Flask-Caching ``Cache``) the thread first
+looks there: a build another process made is taken as it is; otherwise the
+one process that takes the lock builds and stores it, and the others poll
+for it. The pause after a failure is kept there too. When the store cannot
+be reached, the thread builds in this process, and says so once.
 
 The clock is an argument (and the attribute :attr:`SitemapCache.clock`), so
-tests move time without monkeypatching. Waiting uses ``threading.Condition``,
-which gevent's monkeypatching turns into greenlet waits.
+tests move time without monkeypatching; it is the wall clock by default, as
+processes on several machines compare their times. Waiting uses
+``threading.Condition``, which gevent's monkeypatching turns into greenlet
+waits.
 """
 
 from __future__ import annotations
 
 import math
+import secrets
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 
 from .._log import logger
-
-T = TypeVar("T")
+from .files import Files
+from .shared import SharedFiles, Stamp
 
 
 @dataclass(frozen=True)
-class Lookup(Generic[T]):
-    """What a request gets: the value, or how long to wait before retrying."""
+class Lookup:
+    """What a request gets: the files, or how long to wait before retrying."""
 
-    #: The built value (maybe the last good one after a failure), or None.
-    value: T | None
-    #: Whole seconds until the next build may be tried, when value is None.
+    #: The newest files (maybe stale, or the last good ones), or None.
+    value: Files | None
+    #: Whole seconds until asking again is useful, when value is None.
     retry_after: int = 0
 
 
-class SitemapCache(Generic[T]):
-    """Single-flight TTL cache of one value.
+class SitemapCache:
+    """The files of one app's sitemap, refreshed by one background thread.
 
-    :param build: makes the value; an exception is a failed build.
-    :param ttl: seconds a built value is kept.
+    :param build: makes the files; an exception is a failed build.
+    :param ttl: seconds a build is fresh.
     :param retry_after: seconds after a failure during which ``build`` is not
-        called again; meanwhile the last good value is served, if any.
-    :param clock: returns seconds, monotonic.
+        called again (by any process sharing ``shared``).
+    :param wait: seconds a request waits when there is no file yet.
+    :param shared: the store shared with other processes, or None.
+    :param lock_timeout: seconds a builder holds the shared lock at most; a
+        dead holder's lock frees itself after it.
+    :param poll: seconds between looks at the store while another builds.
+    :param clock: returns seconds (the wall clock, so machines agree).
     :param describe: names the value in the log ("the sitemap").
     """
 
     def __init__(
         self,
-        build: Callable[[], T],
+        build: Callable[[], tuple[bytes, ...]],
         *,
         ttl: float,
         retry_after: float,
-        clock: Callable[[], float] = time.monotonic,
+        wait: float = 20,
+        shared: SharedFiles | None = None,
+        lock_timeout: int = 60,
+        poll: float = 0.05,
+        clock: Callable[[], float] = time.time,
         describe: str = "the sitemap",
     ) -> None:
         self.build = build
         self.ttl = ttl
         self.retry_after = retry_after
+        self.wait = wait
+        self.shared = shared
+        self.lock_timeout = lock_timeout
+        self.poll = poll
         self.clock = clock
         self.describe = describe
         self._cond = threading.Condition(threading.Lock())
-        self._value: T | None = None
-        self._built_at = 0.0
+        self._value: Files | None = None
         self._failed_until: float | None = None
-        self._building = False
+        self._thread: threading.Thread | None = None
+        # One warning per refresh that keeps cold requests waiting too long.
+        self._late = False
+        # Whether the shared store failed last time (logged once per outage).
+        self._down = False
+        # Whether the store refused a build (logged once).
+        self._refused = False
+        # The last stamp seen in the store, to tell a flush from a first start.
+        self._seen: Stamp | None = None
+        #: Builds this process made (read by tests and benchmarks).
+        self.builds = 0
 
-    def _fresh(self, now: float) -> bool:
-        return self._value is not None and now - self._built_at < self.ttl
+    # -- the request's side ------------------------------------------------
 
-    def get(self) -> Lookup[T]:
-        """The value, built by this caller if it is due; concurrent callers
-        wait for that one build."""
+    def _retry(self, now: float) -> int | None:
+        if self._failed_until is not None and now < self._failed_until:
+            return max(1, math.ceil(self._failed_until - now))
+        return None
+
+    def get(self) -> Lookup:
+        """The newest files at once; the first files, waited for at most
+        ``wait`` seconds. A stale or missing value starts a refresh."""
         with self._cond:
-            while True:
-                now = self.clock()
-                if self._fresh(now):
-                    return Lookup(self._value)
-                if self._failed_until is not None and now < self._failed_until:
-                    wait = max(1, math.ceil(self._failed_until - now))
-                    return Lookup(self._value, wait)
-                if not self._building:
+            now = self.clock()
+            value = self._value
+            if value is not None and now - value.built_at < self.ttl:
+                return Lookup(value)
+            retry = self._retry(now)
+            if retry is not None:
+                return Lookup(value, retry)
+            if self._thread is None:
+                self._start()
+            if value is not None:
+                return Lookup(value)
+            deadline = time.monotonic() + self.wait
+            while self._value is None and self._thread is not None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
                     break
-                self._cond.wait()
-            self._building = True
+                self._cond.wait(remaining)
+            if self._value is not None:
+                return Lookup(self._value)
+            retry = self._retry(self.clock())
+            if retry is not None:
+                return Lookup(None, retry)
+            if not self._late:
+                self._late = True
+                logger.warning(
+                    "Building %s has taken more than %s seconds"
+                    " (MARMEON_SITEMAP_WAIT); requests are answered with 503"
+                    " until it is done. Is a sitemap provider hanging?",
+                    self.describe,
+                    self.wait,
+                )
+            return Lookup(None, max(1, math.ceil(self.retry_after)))
+
+    def clear(self) -> None:
+        """Forget the files and the pause, so the next request refreshes."""
+        with self._cond:
+            self._value = None
+            self._failed_until = None
+
+    def join(self, timeout: float) -> bool:
+        """Wait until no refresh runs; False when one still does after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._thread is not None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+        return True
+
+    # -- the background thread ---------------------------------------------
+
+    def _start(self) -> None:
+        # Called with the condition held: one refresh at a time.
+        self._late = False
+        thread = threading.Thread(
+            target=self._refresh, name="flask_marmeon sitemap", daemon=True
+        )
+        self._thread = thread
+        thread.start()
+
+    def _refresh(self) -> None:
         try:
-            value = self.build()
+            if self.shared is None or not self._refresh_shared(self.shared):
+                self._build_here()
+        except Exception:  # a bug of ours: say so, keep serving
+            logger.exception("Refreshing %s failed unexpectedly.", self.describe)
+        finally:
+            with self._cond:
+                self._thread = None
+                self._cond.notify_all()
+
+    def _install(self, files: Files) -> None:
+        with self._cond:
+            self._value = files
+            self._failed_until = None
+            self._cond.notify_all()
+
+    def _pause(self, until: float) -> None:
+        with self._cond:
+            self._failed_until = until
+            self._cond.notify_all()
+
+    def _build_here(self) -> tuple[Files | None, float | None]:
+        """Build in this process: (the files, None) or (None, paused until)."""
+        self.builds += 1
+        try:
+            bodies = self.build()
+            if not bodies or not all(type(body) is bytes for body in bodies):
+                raise TypeError(f"the build gave {type(bodies).__name__}, not files")
         except Exception:
+            had = self._value is not None
             logger.error(
                 "Building %s failed; the provider is not called again for %s"
                 " seconds, and meanwhile %s.",
                 self.describe,
                 self.retry_after,
                 "the last good file is served"
-                if self._value is not None
+                if had
                 else "requests are answered with 503",
                 exc_info=True,
             )
-            with self._cond:
-                self._building = False
-                self._failed_until = self.clock() + self.retry_after
-                self._cond.notify_all()
-                wait = max(1, math.ceil(self.retry_after))
-                return Lookup(self._value, wait)
-        except BaseException:
-            with self._cond:
-                self._building = False
-                self._cond.notify_all()
-            raise
-        with self._cond:
-            self._value = value
-            self._built_at = self.clock()
-            self._failed_until = None
-            self._building = False
-            self._cond.notify_all()
-            return Lookup(value)
+            until = self.clock() + self.retry_after
+            self._pause(until)
+            return None, until
+        files = Files(bodies, self.clock())
+        self._install(files)
+        return files, None
 
-    def clear(self) -> None:
-        """Forget the value, so the next request builds it."""
-        with self._cond:
-            self._value = None
-            self._failed_until = None
+    def _refresh_shared(self, shared: SharedFiles) -> bool:
+        """Refresh through the store; False when it cannot be reached before
+        a build started (then this process builds its own)."""
+        token = secrets.token_hex(8)
+        give_up = time.monotonic() + 2 * self.lock_timeout
+        try:
+            while True:
+                stamp = shared.stamp()
+                now = self.clock()
+                if self._fresh_from(shared, stamp, now):
+                    self._reachable()
+                    return True
+                until = shared.paused_until()
+                if until is not None and until > now:
+                    self._pause(until)
+                    self._reachable()
+                    return True
+                if shared.lock(token, self.lock_timeout, now):
+                    # Another process may have stored a build between our
+                    # look and the lock: look again before building.
+                    stamp = shared.stamp()
+                    now = self.clock()
+                    until = shared.paused_until()
+                    fresh = self._fresh_from(shared, stamp, now)
+                    if fresh or (until is not None and until > now):
+                        shared.unlock(token)
+                        if not fresh and until is not None:
+                            self._pause(until)
+                        self._reachable()
+                        return True
+                    break
+                if time.monotonic() > give_up:
+                    return False  # the store answers, but nobody finishes
+                time.sleep(self.poll)
+        except Exception:
+            self._unreachable()
+            return False
+        self._reachable()
+        try:
+            files, until = self._build_here()
+            # Stored (or the pause said) before the lock is released, so a
+            # process that takes it next finds them.
+            if files is not None:
+                put = self._quietly(lambda: shared.put(files.bodies, files.built_at))
+                if isinstance(put, Stamp):
+                    if stamp is not None:
+                        old = stamp
+                        self._quietly(lambda: shared.forget(old))
+                    self._seen = put
+                elif put is None and not self._down and not self._refused:
+                    self._refused = True
+                    logger.warning(
+                        "The shared cache refused to store %s (is it full?);"
+                        " each process builds its own.",
+                        self.describe,
+                    )
+            elif until is not None:
+                self._quietly(lambda: shared.pause(until, self.retry_after))
+        finally:
+            self._quietly(lambda: shared.unlock(token))
+        return True
+
+    def _fresh_from(self, shared: SharedFiles, stamp: Stamp | None, now: float) -> bool:
+        """Take the store's build when it is newer than ours; True when the
+        files are then fresh."""
+        if stamp is None:
+            if self._seen is not None:
+                self._seen = None
+                logger.warning(
+                    "%s is gone from the shared cache (flushed or evicted):"
+                    " it is built again.",
+                    self.describe[0].upper() + self.describe[1:],
+                )
+            return False
+        self._seen = stamp
+        local = self._value
+        if local is None or stamp.built_at > local.built_at:
+            bodies = shared.bodies(stamp)
+            if bodies is not None:
+                # Even a stale build: cold requests get it at once.
+                self._install(Files(bodies, stamp.built_at))
+                local = self._value
+        return local is not None and now - local.built_at < self.ttl
+
+    def _quietly(self, call: Callable[[], object]) -> object:
+        """Call the store after a build: a failure there loses nothing here."""
+        try:
+            result = call()
+        except Exception:
+            self._unreachable()
+            return None
+        return result
+
+    def _unreachable(self) -> None:
+        if not self._down:
+            self._down = True
+            logger.warning(
+                "The shared cache cannot be reached for %s; this process"
+                " keeps its own copy, built here, until it can.",
+                self.describe,
+                exc_info=True,
+            )
+
+    def _reachable(self) -> None:
+        if self._down:
+            self._down = False
+            logger.info("The shared cache for %s is reachable again.", self.describe)

@@ -9,16 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .entries import ValuePlan, Version
+from .addresses import Addresses
+from .plan import ValuePlan
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
+#: Google's image sitemap extension.
+IMAGE_NS = "http://www.google.com/schemas/sitemap-image/1.1"
 #: The format's limit of bytes per file (50 MiB, uncompressed).
 MAX_BYTES = 52_428_800
 
 _HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n'
-_URLSET = f'<urlset xmlns="{SITEMAP_NS}">\n'
-_URLSET_XHTML = f'<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'
 _URLSET_END = "</urlset>\n"
 _ESCAPES = str.maketrans(
     {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
@@ -27,111 +28,74 @@ _ESCAPES = str.maketrans(
 
 def escape(text: str) -> str:
     """``text`` with ``& < > " '`` written as entities, for text and attributes."""
-    return text.translate(_ESCAPES)
+    # Most addresses hold none of them: five scans cost less than translate.
+    if "&" in text or "<" in text or ">" in text or '"' in text or "'" in text:
+        return text.translate(_ESCAPES)
+    return text
 
 
-def url_element(version: Version, lastmod: str | None) -> str:
-    """One ``<url>`` element with its ``<loc>``, ``<lastmod>`` and alternates."""
-    loc = version.loc
-    if "&" in loc or "'" in loc or "<" in loc or ">" in loc or '"' in loc:
-        loc = escape(loc)
-    text = f"<url><loc>{loc}</loc>"
-    if lastmod is not None:
-        text += f"<lastmod>{lastmod}</lastmod>"
-    for hreflang, href in version.alternates:
-        text += (
-            f'<xhtml:link rel="alternate" hreflang="{escape(hreflang)}"'
-            f' href="{escape(href)}"/>'
-        )
-    return text + "</url>\n"
+def url_elements(
+    addresses: Addresses, lastmod: str | None, images: Sequence[str] = ()
+) -> str:
+    """The ``<url>`` elements of one entry: the one way a ``<url>`` is written.
 
-
-def localized_elements(
-    versions: Sequence[Version], lastmod: str | None, *, escape_text: bool = True
-) -> list[str]:
-    """The ``<url>`` elements of one localized entry, in the order of ``versions``.
-
-    The versions of an entry list the same alternates, so the links are
-    written once and shared. ``escape_text=False`` says that no address holds
-    a character to escape (the route's paths cannot, and an origin never
-    does); hreflang values are BCP 47 tags, which never do.
+    One element per address of ``addresses``, each with the ``<lastmod>``,
+    the entry's alternates (``xhtml:link``) and its images (``image:image``,
+    absolute URLs already), in that order. Every address, hreflang and image
+    URL is escaped here.
     """
-    alternates = versions[0].alternates
-    for version in versions:
-        if version.alternates is not alternates and version.alternates != alternates:
-            return [url_element(version, lastmod) for version in versions]
-    if escape_text:
-        links = "".join(
+    tail = "" if lastmod is None else f"<lastmod>{lastmod}</lastmod>"
+    if addresses.alternates:
+        tail += "".join(
             [
                 f'<xhtml:link rel="alternate" hreflang="{escape(hreflang)}"'
                 f' href="{escape(href)}"/>'
-                for hreflang, href in alternates
+                for hreflang, href in addresses.alternates
             ]
         )
-        locs = [escape(version.loc) for version in versions]
-    else:
-        links = "".join(
+    if images:
+        tail += "".join(
             [
-                f'<xhtml:link rel="alternate" hreflang="{hreflang}" href="{href}"/>'
-                for hreflang, href in alternates
+                f"<image:image><image:loc>{escape(image)}</image:loc></image:image>"
+                for image in images
             ]
         )
-        locs = [version.loc for version in versions]
-    if lastmod is not None:
-        links = f"<lastmod>{lastmod}</lastmod>{links}"
-    return [f"<url><loc>{loc}</loc>{links}</url>\n" for loc in locs]
+    tail += "</url>\n"
+    return "".join([f"<url><loc>{escape(loc)}</loc>{tail}" for loc in addresses.locs])
 
 
-def value_pieces(origin: str, plan: ValuePlan, lastmod: str | None) -> tuple[str, ...]:
-    """The escaped text around the value in the ``<url>`` elements of an entry
-    of ``plan``: ``str(value).join(pieces)`` writes them all, the same as
-    :func:`url_element` (one version) or :func:`localized_elements` (each
-    locale's, with the links) would. The value's text needs no escaping
-    (digits, or :data:`~.entries.PLAIN_TEXT`), and every other text is
-    escaped here, once per route and date.
-    """
-    after = escape(plan.after)
-    date = "" if lastmod is None else f"<lastmod>{lastmod}</lastmod>"
-    # A NUL stands for the value.
-    links = "".join(
-        [
-            f'<xhtml:link rel="alternate" hreflang="{escape(hreflang)}"'
-            f' href="{escape(origin + before)}\0{after}"/>'
-            for hreflang, before in plan.versions
-        ]
-    )
-    if plan.default is not None:
-        links += (
-            '<xhtml:link rel="alternate" hreflang="x-default"'
-            f' href="{escape(origin + plan.default)}\0{after}"/>'
-        )
-    else:
-        links = ""
-    text = "".join(
-        [
-            f"<url><loc>{escape(origin + before)}\0{after}</loc>{date}{links}</url>\n"
-            for _, before in plan.versions
-        ]
-    )
-    pieces = tuple(text.split("\0"))
-    # CompiledRule.value_plan makes no plan where a text holds a NUL.
-    assert len(pieces) == 1 + len(plan.versions) * (
-        1 + (len(plan.versions) + 1 if links else 0)
-    )
-    return pieces
-
-
-# Stands for the day in value_pieces_of's text (no text of a plan holds it).
+# Stand for the value and the day in the pieces' text; a plan is made only
+# where no text of the route holds them.
+_VALUE = "\0"
 _DAY = "\x01"
 
 
+def value_pieces(base: str, plan: ValuePlan, lastmod: str | None) -> tuple[str, ...]:
+    """The text around the value in the ``<url>`` elements of an entry of
+    ``plan``: ``str(value).join(pieces)`` is what :func:`url_elements` writes
+    for it, since the pieces are its own text for a marker value. The value's
+    text needs no escaping (digits, or :data:`~.plan.PLAIN_TEXT`).
+    """
+    locs = tuple(f"{base}{before}{_VALUE}{plan.after}" for _, before in plan.versions)
+    alternates: tuple[tuple[str, str], ...] = ()
+    if plan.default is not None:
+        alternates = (
+            *zip([hreflang for hreflang, _ in plan.versions], locs, strict=True),
+            ("x-default", f"{base}{plan.default}{_VALUE}{plan.after}"),
+        )
+    pieces = tuple(url_elements(Addresses(locs, alternates), lastmod).split(_VALUE))
+    # make_plan makes no plan where a text holds the marker.
+    assert len(pieces) == 1 + len(locs) * (1 + len(alternates))
+    return pieces
+
+
 def value_pieces_of(
-    origin: str, plan: ValuePlan
+    base: str, plan: ValuePlan
 ) -> Callable[[str | None], tuple[str, ...]]:
-    """:func:`value_pieces` for one route: its text is escaped once, and each
-    date only fills in its day."""
-    bare = value_pieces(origin, plan, None)
-    marked = value_pieces(origin, plan, _DAY)
+    """:func:`value_pieces` for one route: its text is written once, and
+    each date only fills in its day."""
+    bare = value_pieces(base, plan, None)
+    marked = value_pieces(base, plan, _DAY)
 
     def pieces(lastmod: str | None) -> tuple[str, ...]:
         if lastmod is None:
@@ -151,12 +115,23 @@ class SitemapFile:
     lastmod: str | None
 
 
+def urlset_opening(*, xhtml: bool, images: bool) -> str:
+    """The ``<urlset>`` start tag, declaring the namespaces the file uses."""
+    namespaces = f'xmlns="{SITEMAP_NS}"'
+    if xhtml:
+        namespaces += f' xmlns:xhtml="{XHTML_NS}"'
+    if images:
+        namespaces += f' xmlns:image="{IMAGE_NS}"'
+    return f"<urlset {namespaces}>\n"
+
+
 class UrlsetWriter:
     """Collects ``<url>`` elements into files of at most ``max_urls`` URLs and
     ``max_bytes`` bytes each.
 
-    :param split: start a new file when one is full (the sitemap index);
-        otherwise :meth:`add` refuses what does not fit.
+    The caller asks :meth:`room` and hands over (:meth:`extend`) only what
+    fits; :meth:`next_file` starts a new file when splitting (the sitemap
+    index).
     """
 
     def __init__(
@@ -164,7 +139,8 @@ class UrlsetWriter:
     ) -> None:
         self.max_urls = max_urls
         # The largest head and tail a file can have.
-        self.max_body = max_bytes - len(_HEAD) - len(_URLSET_XHTML) - len(_URLSET_END)
+        opening = urlset_opening(xhtml=True, images=True)
+        self.max_body = max_bytes - len(_HEAD) - len(opening) - len(_URLSET_END)
         self.split = split
         self.files: list[SitemapFile] = []
         # The current file's encoded elements, joined once when it is done:
@@ -175,68 +151,33 @@ class UrlsetWriter:
         self._urls = 0
         self._lastmod: str | None = None
         self._xhtml = False
-
-    def add(self, elements: Sequence[str], lastmod: str | None) -> bool:
-        """Add one entry's ``<url>`` elements, all or none; False if they do not fit."""
-        data = "".join(elements).encode()
-        count = len(elements)
-        if count > self.max_urls or len(data) > self.max_body:
-            return False
-        if self._urls + count > self.max_urls or self._size + len(data) > self.max_body:
-            if not self.split:
-                return False
-            self._finish_file()
-        self._parts.append(data)
-        self._size += len(data)
-        self._urls += count
-        if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
-            self._lastmod = lastmod
-        if not self._xhtml and b"<xhtml:link" in data:
-            self._xhtml = True
-        return True
-
-    def add_one(self, element: str, lastmod: str | None) -> bool:
-        """:meth:`add` for a single ``<url>`` element without alternates."""
-        data = element.encode()
-        if self._urls >= self.max_urls or self._size + len(data) > self.max_body:
-            if not self.split or len(data) > self.max_body:
-                return False
-            self._finish_file()
-        self._parts.append(data)
-        self._size += len(data)
-        self._urls += 1
-        if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
-            self._lastmod = lastmod
-        return True
+        self._images = False
 
     def room(self) -> tuple[int, int]:
         """URLs and bytes the current file still takes."""
         return self.max_urls - self._urls, self.max_body - self._size
 
-    def extend(self, elements: list[str], lastmod: str | None) -> None:
-        """Append ``<url>`` elements (without alternates) that :meth:`room`
-        said fit; ``lastmod`` is the latest of theirs."""
-        if not elements:
-            return
-        data = "".join(elements).encode()
-        self._parts.append(data)
-        self._size += len(data)
-        self._urls += len(elements)
-        if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
-            self._lastmod = lastmod
-
-    def extend_data(
-        self, data: bytes, urls: int, lastmod: str | None, *, xhtml: bool
+    def extend(
+        self,
+        data: bytes,
+        urls: int,
+        lastmod: str | None,
+        *,
+        xhtml: bool = False,
+        images: bool = False,
     ) -> None:
-        """Append the encoded ``<url>`` elements of :meth:`room`'s size;
-        ``lastmod`` is the latest of theirs, ``xhtml`` whether they hold links."""
+        """Append encoded ``<url>`` elements that :meth:`room` said fit:
+        ``urls`` of them, ``lastmod`` the latest of theirs, ``xhtml`` and
+        ``images`` whether they hold links or images."""
+        if not urls:
+            return
         self._parts.append(data)
         self._size += len(data)
         self._urls += urls
         if lastmod is not None and (self._lastmod is None or lastmod > self._lastmod):
             self._lastmod = lastmod
-        if xhtml:
-            self._xhtml = True
+        self._xhtml = self._xhtml or xhtml
+        self._images = self._images or images
 
     def next_file(self) -> bool:
         """Start a new file when splitting (True); False when not splitting."""
@@ -247,7 +188,7 @@ class UrlsetWriter:
         return True
 
     def _finish_file(self) -> None:
-        opening = _URLSET_XHTML if self._xhtml else _URLSET
+        opening = urlset_opening(xhtml=self._xhtml, images=self._images)
         # One copy, so the build peaks near twice the file's size.
         body = b"".join(
             [(_HEAD + opening).encode(), *self._parts, _URLSET_END.encode()]
@@ -257,7 +198,7 @@ class UrlsetWriter:
         self.files.append(SitemapFile(body, self._urls, self._lastmod))
         self._urls = 0
         self._lastmod = None
-        self._xhtml = False
+        self._xhtml = self._images = False
 
     def finish(self) -> list[SitemapFile]:
         """The files; at least one, empty when nothing was added."""
@@ -266,11 +207,12 @@ class UrlsetWriter:
         return self.files
 
 
-def sitemap_index(origin: str, files: Sequence[SitemapFile]) -> bytes:
-    """The ``<sitemapindex>`` naming ``/sitemap-1.xml``, ``/sitemap-2.xml``, ..."""
+def sitemap_index(base: str, files: Sequence[SitemapFile]) -> bytes:
+    """The ``<sitemapindex>`` naming ``/sitemap-1.xml``, ``/sitemap-2.xml``, ...
+    under ``base`` (APP_URL's origin and the mount path)."""
     parts = [_HEAD, f'<sitemapindex xmlns="{SITEMAP_NS}">\n']
     for number, file in enumerate(files, start=1):
-        parts.append(f"<sitemap><loc>{escape(origin)}/sitemap-{number}.xml</loc>")
+        parts.append(f"<sitemap><loc>{escape(base)}/sitemap-{number}.xml</loc>")
         if file.lastmod is not None:
             parts.append(f"<lastmod>{file.lastmod}</lastmod>")
         parts.append("</sitemap>\n")

@@ -1,4 +1,5 @@
-"""The cache on its own: TTL, single flight, retry-after, with a fake clock."""
+"""The cache on its own, in one process: TTL, stale while rebuilding, single
+flight, retry-after, a bounded wait, with a fake clock."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import time
 import pytest
 
 from flask_marmeon.sitemap.cache import SitemapCache
+
+BUILDER = "flask_marmeon sitemap"
 
 
 class Clock:
@@ -23,22 +26,37 @@ class Builds:
     def __init__(self) -> None:
         self.calls = 0
         self.fail = False
+        self.release = threading.Event()
+        self.release.set()
 
-    def __call__(self) -> str:
+    def __call__(self) -> tuple[bytes, ...]:
         self.calls += 1
+        self.release.wait(10)
         if self.fail:
             raise RuntimeError("database down")
-        return f"build {self.calls}"
+        return (f"build {self.calls}".encode(),)
 
 
-def test_a_value_is_kept_for_the_ttl() -> None:
+def body(cache: SitemapCache) -> bytes | None:
+    value = cache.get().value
+    return None if value is None else value.bodies[0]
+
+
+def test_a_value_is_kept_for_the_ttl_then_rebuilt_while_the_last_is_served() -> None:
     clock, build = Clock(), Builds()
     cache = SitemapCache(build, ttl=300, retry_after=30, clock=clock)
-    assert cache.get().value == "build 1"
+    assert body(cache) == b"build 1"  # a cold start waits for the build
     clock.now += 299
-    assert cache.get().value == "build 1"
+    assert body(cache) == b"build 1"
     clock.now += 1
-    assert cache.get().value == "build 2"
+    build.release.clear()  # the rebuild hangs until released
+    started = time.monotonic()
+    assert body(cache) == b"build 1"  # stale, at once
+    assert body(cache) == b"build 1"
+    assert time.monotonic() - started < 0.5
+    build.release.set()
+    assert cache.join(5)
+    assert body(cache) == b"build 2"
     assert build.calls == 2
 
 
@@ -60,37 +78,53 @@ def test_a_failure_is_logged_once_and_not_retried_for_retry_after(
     assert record.exc_info is not None and "database down" in str(record.exc_info[1])
     clock.now += 20
     build.fail = False
-    assert cache.get().value == "build 2"
+    assert body(cache) == b"build 2"
 
 
 def test_the_last_good_value_is_served_after_a_failure() -> None:
     clock, build = Clock(), Builds()
     cache = SitemapCache(build, ttl=300, retry_after=30, clock=clock)
-    assert cache.get().value == "build 1"
+    assert body(cache) == b"build 1"
     build.fail = True
     clock.now += 301
-    assert cache.get().value == "build 1"
+    assert body(cache) == b"build 1"
+    assert cache.join(5)
     clock.now += 29
-    assert cache.get().value == "build 1"
+    lookup = cache.get()
+    assert lookup.value is not None and lookup.value.bodies == (b"build 1",)
     assert build.calls == 2
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [(), ("text",), b"not a tuple", None],
+    ids=["empty", "str", "bytes", "none"],
+)
+def test_a_build_that_gives_no_files_is_a_failure(
+    garbage: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    cache = SitemapCache(lambda: garbage, ttl=300, retry_after=30)  # type: ignore[arg-type,return-value]
+    with caplog.at_level(logging.ERROR, logger="flask_marmeon"):
+        lookup = cache.get()
+    assert lookup.value is None and lookup.retry_after == 30
+    assert len(caplog.records) == 1
 
 
 def test_requests_that_arrive_together_share_one_build() -> None:
     calls = 0
     started = threading.Event()
 
-    def slow() -> str:
+    def slow() -> tuple[bytes, ...]:
         nonlocal calls
         calls += 1
         started.set()
         time.sleep(0.2)
-        return "built"
+        return (b"built",)
 
     cache = SitemapCache(slow, ttl=300, retry_after=30)
-    results: list[str | None] = []
+    results: list[bytes | None] = []
     threads = [
-        threading.Thread(target=lambda: results.append(cache.get().value))
-        for _ in range(8)
+        threading.Thread(target=lambda: results.append(body(cache))) for _ in range(8)
     ]
     for thread in threads:
         thread.start()
@@ -98,4 +132,51 @@ def test_requests_that_arrive_together_share_one_build() -> None:
         thread.join(5)
     assert started.is_set()
     assert calls == 1
-    assert results == ["built"] * 8
+    assert results == [b"built"] * 8
+
+
+def test_a_hanging_build_keeps_cold_requests_waiting_only_for_the_wait(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    build = Builds()
+    build.release.clear()  # hangs until the end of the test
+    cache = SitemapCache(build, ttl=300, retry_after=7, wait=0.3)
+    before = len([t for t in threading.enumerate() if t.name == BUILDER])
+    answers: list[tuple[float, int]] = []
+
+    def request() -> None:
+        started = time.monotonic()
+        lookup = cache.get()
+        assert lookup.value is None
+        answers.append((time.monotonic() - started, lookup.retry_after))
+
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        threads = [threading.Thread(target=request) for _ in range(20)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(5)
+        # The waiters are gone; only the one build thread is left.
+        assert not any(thread.is_alive() for thread in threads)
+        builders = [t for t in threading.enumerate() if t.name == BUILDER]
+        assert len(builders) == before + 1
+        assert len(answers) == 20
+        assert all(0.25 <= took < 2 and retry == 7 for took, retry in answers)
+        assert build.calls == 1
+    warnings = [r for r in caplog.records if "MARMEON_SITEMAP_WAIT" in r.getMessage()]
+    assert len(warnings) == 1
+    build.release.set()
+    assert cache.join(5)
+    assert body(cache) == b"build 1"
+
+
+def test_a_wait_of_zero_answers_a_cold_start_at_once() -> None:
+    build = Builds()
+    build.release.clear()
+    cache = SitemapCache(build, ttl=300, retry_after=30, wait=0)
+    started = time.monotonic()
+    assert cache.get().value is None
+    assert time.monotonic() - started < 0.2
+    build.release.set()
+    assert cache.join(5)
+    assert body(cache) == b"build 1"

@@ -1,5 +1,6 @@
-"""The planned way (CompiledRule.value_plan) writes exactly what the general way
-would, limits and left-out entries included."""
+"""The plan's short cut (plan.make_plan) writes exactly what the general way
+would, limits and left-out entries included: its few comparisons stand for
+every check of the general way, and its pieces are the one writer's text."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import pytest
 from flask import Blueprint, Flask
 
 from flask_marmeon import SitemapEntry, everyone, localized
+from flask_marmeon.sitemap.addresses import compile_rule
 from flask_marmeon.sitemap.build import build_sitemap
-from flask_marmeon.sitemap.entries import CompiledRule, compile_rule
+from flask_marmeon.sitemap.plan import make_plan
 
 ORIGIN = "https://notes.example"
 VIENNA = timezone(timedelta(hours=2))
@@ -59,6 +61,10 @@ def mixed_items(kind: str) -> list[object]:
                 SitemapEntry({"n": n, "extra": 1}),
                 SitemapEntry({"n": 0}),  # a route of its own takes /n/0
                 {"params": {"n": n + 2000}},
+                SitemapEntry({"n": True}),
+                SitemapEntry({"n": 2.7}),
+                SitemapEntry({"n": n + 3000}, locales=["de-AT"]),
+                SitemapEntry({"n": n + 4000}, images=["/c.png", "javascript:x"]),
             ]
     # A run of odd entries longer than the loop's patience, then good ones.
     items += [SitemapEntry({"n": "x"}) for _ in range(40)]
@@ -102,9 +108,11 @@ def build(
     app.get(f"/en{taken}" if localize else taken, endpoint="zero")(lambda: "zero")
     rule = next(r for r in app.url_map.iter_rules() if r.endpoint.endswith("lambda>"))
     compiled = compile_rule(rule, ORIGIN, ("en", "de-AT"))
-    assert (compiled.value_plan() is not None) is True
+    assert make_plan(compiled) is not None
     if not planned:
-        monkeypatch.setattr(CompiledRule, "value_plan", lambda self: None)
+        monkeypatch.setattr(
+            "flask_marmeon.sitemap.write.make_plan", lambda compiled: None
+        )
     app.test_client().get("/robots.txt")  # the start-up checks
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="flask_marmeon"):

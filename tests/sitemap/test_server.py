@@ -110,8 +110,11 @@ def test_a_failure_serves_the_last_good_file_and_is_logged_once(
     good = fetch_together(base + "/sitemap.xml", 2)[0][2]
     provider.fail = True
     clock.now += 301  # past the TTL
+    cache = app.extensions["marmeon"].sitemap_cache
     with caplog.at_level(logging.ERROR, logger="flask_marmeon"):
         results = fetch_together(base + "/sitemap.xml")
+        # The rebuild runs in the background while the last file is served.
+        assert cache.join(5)
         clock.now += 29  # still inside RETRY_AFTER
         results += fetch_together(base + "/sitemap.xml")
     assert provider.calls == 2  # the good build, then one failing one

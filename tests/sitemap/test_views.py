@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
@@ -306,3 +308,196 @@ def test_a_host_matching_app_serves_both_on_app_urls_host() -> None:
     assert sorted(found) == [f"{ORIGIN}/about", f"{ORIGIN}/t/x-y"]
     assert client.get("/t/x-y", base_url=ORIGIN).status_code == 200
     assert client.get("/robots.txt", base_url=ORIGIN).text == ROBOTS
+
+
+# -- HTTP: validators, 304, gzip, HEAD (issue 11) ------------------------------
+
+
+def index_app(make_app: Callable[..., Flask]) -> Flask:
+    app = make_app(
+        APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True, MARMEON_SITEMAP_MAX_URLS=2
+    )
+    app.get("/n/<int:n>", sitemap=note_pages(3), authorize=everyone)(page)
+    return app
+
+
+@pytest.mark.parametrize("path", ["/sitemap.xml", "/sitemap-1.xml", "/robots.txt"])
+def test_a_strong_etag_and_last_modified_answer_304(
+    make_app: Callable[..., Flask], path: str
+) -> None:
+    client = index_app(make_app).test_client()
+    first = client.get(path)
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    assert etag.startswith('"') and not etag.startswith("W/")
+    assert first.last_modified is not None
+    again = client.get(path)
+    assert (
+        again.headers["ETag"] == etag
+    )  # a hash of the file: the same file, the same tag
+    for headers in (
+        {"If-None-Match": etag},
+        {"If-None-Match": f'"other", {etag}'},
+        {"If-None-Match": "*"},
+        {"If-Modified-Since": first.headers["Last-Modified"]},
+    ):
+        response = client.get(path, headers=headers)
+        assert response.status_code == 304, headers
+        assert response.data == b""
+        assert response.headers["ETag"] == etag
+        assert response.headers["Cache-Control"] == "public, max-age=300"
+    changed = client.get(path, headers={"If-None-Match": '"other"'})
+    assert changed.status_code == 200 and changed.data == first.data
+    # If-None-Match wins over If-Modified-Since (RFC 9110).
+    both = {
+        "If-None-Match": '"other"',
+        "If-Modified-Since": first.headers["Last-Modified"],
+    }
+    assert client.get(path, headers=both).status_code == 200
+    older = "Mon, 01 Jan 2001 00:00:00 GMT"
+    assert client.get(path, headers={"If-Modified-Since": older}).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["/sitemap.xml", "/sitemap-1.xml"])
+def test_gzip_for_a_client_that_accepts_it(
+    make_app: Callable[..., Flask], path: str
+) -> None:
+    client = index_app(make_app).test_client()
+    plain = client.get(path)
+    assert "Content-Encoding" not in plain.headers
+    assert plain.headers["Vary"] == "Accept-Encoding"
+    packed = client.get(path, headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert packed.headers["Vary"] == "Accept-Encoding"
+    assert gzip.decompress(packed.data) == plain.data
+    assert packed.headers["Content-Length"] == str(len(packed.data))
+    # Another representation, another strong tag; each revalidates itself.
+    assert packed.headers["ETag"] != plain.headers["ETag"]
+    again = client.get(
+        path,
+        headers={"Accept-Encoding": "gzip", "If-None-Match": packed.headers["ETag"]},
+    )
+    assert again.status_code == 304
+    refused = client.get(path, headers={"Accept-Encoding": "gzip;q=0, identity"})
+    assert "Content-Encoding" not in refused.headers
+    assert refused.data == plain.data
+
+
+def test_gzip_is_made_once_per_build(make_app: Callable[..., Flask]) -> None:
+    app = index_app(make_app)
+    client = app.test_client()
+    first = client.get("/sitemap.xml", headers={"Accept-Encoding": "gzip"})
+    files = app.extensions["marmeon"].sitemap_cache.get().value
+    kept = files.gzipped(0)
+    second = client.get("/sitemap.xml", headers={"Accept-Encoding": "gzip"})
+    assert files.gzipped(0) is kept  # the same object: compressed once
+    assert first.data == second.data == kept
+
+
+def test_robots_txt_stays_plain(make_app: Callable[..., Flask]) -> None:
+    response = (
+        index_app(make_app)
+        .test_client()
+        .get("/robots.txt", headers={"Accept-Encoding": "gzip"})
+    )
+    assert "Content-Encoding" not in response.headers
+    assert response.text == ROBOTS
+
+
+@pytest.mark.parametrize("path", ["/sitemap.xml", "/sitemap-2.xml", "/robots.txt"])
+@pytest.mark.parametrize("encoding", ["identity", "gzip"])
+def test_head_answers_like_get(
+    make_app: Callable[..., Flask], path: str, encoding: str
+) -> None:
+    client = index_app(make_app).test_client()
+    headers = {"Accept-Encoding": encoding}
+    got, head = client.get(path, headers=headers), client.head(path, headers=headers)
+    assert head.status_code == got.status_code == 200
+    assert head.data == b""
+    for name in ("Content-Type", "Content-Length", "ETag", "Last-Modified", "Vary"):
+        assert head.headers.get(name) == got.headers.get(name), name
+    assert head.headers.get("Content-Encoding") == got.headers.get("Content-Encoding")
+
+
+def test_robots_txt_under_a_mount_path(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL=ORIGIN, APPLICATION_ROOT="/blog")
+    mark_about(app)
+    # The request's SCRIPT_NAME is a stranger's: configuration decides.
+    response = app.test_client().get(
+        "/robots.txt", environ_overrides={"SCRIPT_NAME": "/evil"}
+    )
+    assert response.text == (
+        "User-agent: *\nDisallow: /blog/_marmeon/\n\n"
+        "Sitemap: https://notes.example/blog/sitemap.xml\n"
+    )
+
+
+def test_robots_txt_of_a_site_that_must_not_be_indexed(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_INDEXABLE=False)
+    app.get("/about")(page)  # no marked route: robots.txt says so all the same
+    response = app.test_client().get("/robots.txt")
+    assert response.status_code == 200
+    assert response.text == "User-agent: *\nDisallow: /\n"
+    assert response.headers["X-Robots-Tag"] == "noindex, nofollow"
+
+
+def test_a_provider_that_yields_garbage_keeps_the_last_good_file(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_TTL=0)
+    garbage = False
+
+    def entries() -> Iterator[Any]:
+        yield SitemapEntry({"n": 1})
+        if garbage:
+            yield object()
+
+    app.get("/n/<int:n>", sitemap=entries, authorize=everyone)(page)
+    client = app.test_client()
+    good = client.get("/sitemap.xml").data
+    cache = app.extensions["marmeon"].sitemap_cache
+    garbage = True
+    with caplog.at_level(logging.ERROR, logger="flask_marmeon"):
+        for _ in range(3):
+            response = client.get("/sitemap.xml")
+            assert response.status_code == 200 and response.data == good
+            assert cache.join(5)
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1  # then paused for MARMEON_SITEMAP_RETRY_AFTER
+
+
+def test_a_cold_start_that_outlasts_the_wait_is_503(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_WAIT=0.2)
+    release = threading.Event()
+
+    def slow() -> list[SitemapEntry]:
+        release.wait(5)
+        return [SitemapEntry({"n": 1})]
+
+    app.get("/n/<int:n>", sitemap=slow, authorize=everyone)(page)
+    client = app.test_client()
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        response = client.get("/sitemap.xml")
+    assert response.status_code == 503
+    assert int(response.headers["Retry-After"]) >= 1
+    assert response.headers["Cache-Control"] == "no-store"
+    assert "ETag" not in response.headers
+    assert any("MARMEON_SITEMAP_WAIT" in r.getMessage() for r in caplog.records)
+    assert client.get("/n/1").status_code == 200  # pages answer meanwhile
+    release.set()
+    assert app.extensions["marmeon"].sitemap_cache.join(5)
+    assert client.get("/sitemap.xml").status_code == 200
+
+
+@pytest.mark.parametrize("where", ["constructor", "init_app"])
+def test_sitemap_cache_must_be_a_cache(where: str) -> None:
+    app = Flask("wrong")
+    with pytest.raises(TypeError, match="sitemap_cache must be a Flask-Caching Cache"):
+        if where == "constructor":
+            Marmeon(app, sitemap_cache={"CACHE_TYPE": "RedisCache"})  # type: ignore[arg-type]
+        else:
+            Marmeon().init_app(app, sitemap_cache="redis://")  # type: ignore[arg-type]

@@ -1,0 +1,280 @@
+"""From an entry's params to its addresses: build, the 404 filter, locales.
+
+Each marked rule is compiled once per build (:func:`compile_rule`) into the
+static parts of its path and one converter per argument. An entry's address
+is then built by filling the parts and checked cheaply: every value must be
+one the converter would read from a URL (no bool or float where it reads an
+int), as the router sees it (percent-decoded), may not be ``.`` or ``..``
+(nor hold such a segment), may hold a slash only where the converter allows
+one, and no other route may answer the address. Building and matching back
+is what makes this exact; the compiled checks make it cheap, and the full
+router match runs only for the addresses that another route's pattern could
+take (:mod:`.rivals`).
+
+Every address is APP_URL's origin + the mount path (``Settings.root``, from
+APPLICATION_ROOT, never a request's SCRIPT_NAME) + the route's path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote, unquote, urlsplit
+
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter, Map, Rule
+from werkzeug.routing.exceptions import RequestRedirect
+
+from .entries import LOCALE_ARG, is_localized, route_arguments, shown
+from .rivals import Rivals, answers_get, path_trace, rivals_of
+from .values import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
+
+__all__ = ["MAX_LOC_LENGTH", "Addresses", "CompiledRule", "Refused", "addresses"]
+
+
+@dataclass(frozen=True, slots=True)
+class Addresses:
+    """An entry's ``<url>`` addresses: one, or one per locale of a localized
+    page, then the alternates every one of them lists (``(hreflang,
+    address)`` per locale, then ``x-default``), or ``()``."""
+
+    locs: tuple[str, ...]
+    alternates: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class CompiledRule:
+    """A marked rule, compiled once per build."""
+
+    rule: Rule
+    #: APP_URL's origin and the mount path: what every address starts with.
+    base: str
+    #: The path's static text with a None where an argument goes.
+    parts: tuple[str | None, ...]
+    args: tuple[Arg, ...]
+    #: Names a provider's params must have (a localized rule's locale too).
+    names: frozenset[str]
+    #: Decoded paths that a route without arguments takes, and a pattern for
+    #: the addresses another GET route with arguments could take.
+    rivals: Rivals
+    #: When two arguments share a segment only the router can say how it
+    #: splits them, so every address is matched back in full.
+    match_always: bool
+    url_map: Map
+    #: The app's locales for a localized rule (the first segment), else ().
+    locales: tuple[str, ...] = ()
+    #: The route's ``locales=`` option: None (all), configured tags (in
+    #: APP_LOCALES order), or a callable of the entry's params.
+    locale_option: tuple[str, ...] | Callable[..., Any] | None = None
+    #: Tags the route's option names that APP_LOCALES does not hold.
+    unknown_locales: tuple[str, ...] = ()
+    #: For a localized rule, the rivals of each locale's addresses, which
+    #: start with the locale: usually none.
+    locale_rivals: Mapping[str, Rivals] = field(default_factory=dict)
+
+    def path(self, params: Mapping[str, Any]) -> str:
+        """The encoded path of ``params`` (a localized rule's locale among
+        them); raises :class:`Refused` saying why not."""
+        if params.keys() != self.names:
+            missing = sorted(self.names - params.keys())
+            unknown = sorted(set(params) - self.names)
+            if missing:
+                raise Refused(f"the parameter {missing[0]!r} is missing", "missing")
+            raise Refused(
+                f"the parameter {unknown[0]!r} is unknown to the route", "unknown"
+            )
+        parts = list(self.parts)
+        decoded_values = {}
+        for arg in self.args:
+            text, decoded_values[arg.name] = arg.text(params[arg.name])
+            parts[arg.index] = text
+        path = "".join(parts)  # type: ignore[arg-type]
+        decoded_path = unquote(path) if "%" in path else path
+        static, pattern = (
+            self.locale_rivals.get(params[LOCALE_ARG], self.rivals)
+            if self.locales
+            else self.rivals
+        )
+        if (
+            self.match_always
+            or decoded_path in static
+            or (pattern is not None and pattern.fullmatch(decoded_path))
+        ):
+            self._match_back(decoded_path, decoded_values)
+        if len(self.base) + len(path) > MAX_LOC_LENGTH:
+            raise Refused(
+                f"the address is longer than {MAX_LOC_LENGTH} characters", "length"
+            )
+        return path
+
+    def _match_back(self, decoded_path: str, decoded: dict[str, str]) -> None:
+        # An app that matches hosts answers on APP_URL's host only. The
+        # script name is the mount path, never a request's.
+        host = urlsplit(self.base).netloc if self.url_map.host_matching else ""
+        adapter = self.url_map.bind(host or "localhost", self.base_path or "/")
+        try:
+            rule, matched = adapter.match(decoded_path, method="GET", return_rule=True)
+        except RequestRedirect as redirect:
+            raise Refused(
+                f"the address redirects to {redirect.new_url!r}", "other route"
+            ) from None
+        except HTTPException as error:
+            raise Refused(
+                f"the router answers {error.code} for it", "other route"
+            ) from None
+        if rule is not self.rule:
+            raise Refused(
+                f"the route {rule.rule!r} answers its address instead", "other route"
+            )
+        converters = self.rule._converters
+        expected = {
+            name: converters[name].to_python(text) for name, text in decoded.items()
+        }
+        if {name: matched.get(name) for name in expected} != expected:
+            raise Refused(f"the router reads the address as {matched!r}", "other route")
+
+    @property
+    def base_path(self) -> str:
+        """The mount path ("" at the root)."""
+        return urlsplit(self.base).path
+
+    def loc(self, params: Mapping[str, Any]) -> str:
+        """The full address of ``params`` (not localized)."""
+        return self.base + self.path(params)
+
+    def chosen_locales(
+        self, params: Mapping[str, Any], given: tuple[str, ...] | None
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The locales an entry's page exists in, in APP_LOCALES order, and
+        the tags it names that APP_LOCALES does not hold: the entry's own
+        ``locales`` win, else the route's option."""
+        option = self.locale_option
+        if given is None:
+            if option is None:
+                return self.locales, ()
+            if not callable(option):
+                return option, self.unknown_locales
+            given = _called(option, params, self.rule)
+        wanted = set(given)
+        chosen = tuple([tag for tag in self.locales if tag in wanted])
+        if len(chosen) == len(wanted):
+            return chosen, ()
+        return chosen, tuple(tag for tag in given if tag not in self.locales)
+
+
+def _called(
+    option: Callable[..., Any], params: Mapping[str, Any], rule: Rule
+) -> tuple[str, ...]:
+    result = option(**params)
+    if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
+        raise TypeError(
+            f"The locales= function of the route {rule.rule!r} returned"
+            f" {shown(result)}; it must return a list of tags of APP_LOCALES."
+        )
+    tags = tuple(result)
+    if not all(isinstance(tag, str) for tag in tags):
+        raise TypeError(
+            f"The locales= function of the route {rule.rule!r} returned"
+            f" {shown(tags)}; each item must be a tag of APP_LOCALES (a str)."
+        )
+    return tags
+
+
+def addresses(
+    compiled: CompiledRule,
+    params: Mapping[str, Any],
+    locales: tuple[str, ...] | None = None,
+) -> Addresses:
+    """The addresses of one entry: one, or one per locale with alternates.
+
+    A localized rule gives an address per locale of ``locales`` (default:
+    every locale of the app), ``params`` plus ``locale=tag``, each listing
+    every version by its hreflang (the tag as configured) and ``x-default``:
+    the same path without its first segment. Raises :class:`Refused` when
+    any version would not answer, so an entry's versions are written all or
+    none.
+    """
+    if not compiled.locales:
+        return Addresses((compiled.loc(params),))
+    if LOCALE_ARG in params:
+        raise Refused(
+            f"the parameter {LOCALE_ARG!r} is set by the app, once per locale:"
+            " leave it out of the entry",
+            "unknown",
+        )
+    if locales is None:
+        locales = compiled.locales
+    if not locales:
+        return Addresses(())
+    base = compiled.base
+    locs = [base + compiled.path({**params, LOCALE_ARG: tag}) for tag in locales]
+    # Every version's path is "/" + its locale + the same rest.
+    first = locales[0]
+    rest = locs[0][len(base) + len(first) + 1 :]
+    alternates = (
+        *zip(locales, locs, strict=True),
+        ("x-default", base + (rest or "/")),
+    )
+    return Addresses(tuple(locs), alternates)
+
+
+def compile_rule(
+    rule: Rule, origin: str, locales: tuple[str, ...] = (), root: str = ""
+) -> CompiledRule:
+    """Compile a bound rule of ``rule.map`` for the sitemap at ``origin`` +
+    ``root`` (the mount path)."""
+    url_map = rule.map
+    base = origin + root
+    # Static text and arguments alternate: text, arg, text, ..., text (a
+    # text may be empty), so one argument is parts[0] + value + parts[2].
+    parts: list[str | None] = [""]
+    found: list[tuple[int, str, BaseConverter]] = []
+    for dynamic, data in path_trace(rule):
+        if dynamic:
+            found.append((len(parts), data, rule._converters[data]))
+            parts.extend((None, ""))
+        else:
+            parts[-1] = str(parts[-1]) + quote(data, safe=STATIC_SAFE)
+    static_length = sum(len(part) for part in parts if part is not None)
+    room = MAX_LOC_LENGTH - len(base) - static_length
+    args = tuple(
+        make_arg(index, name, converter, room) for index, name, converter in found
+    )
+    # Only the router can say how it splits two arguments in one segment, or
+    # an argument that spans segments from the ones after it; and it
+    # redirects an address whose values are another rule's defaults.
+    shape = "".join("\0" if part is None else part for part in parts)
+    match_always = (
+        any(segment.count("\0") > 1 for segment in shape.split("/"))
+        or any(arg.allows_slash for arg in args[:-1])
+        or any(
+            other is not rule and other.defaults and other.endpoint == rule.endpoint
+            for other in url_map.iter_rules()
+        )
+    )
+    candidates = [other for other in url_map.iter_rules() if answers_get(other)]
+    localized = is_localized(rule) and LOCALE_ARG in rule._converters
+    option: Any = getattr(rule, "marmeon_locales", None) if localized else None
+    unknown: tuple[str, ...] = ()
+    if option is not None and not callable(option):
+        named = tuple(option)
+        unknown = tuple(tag for tag in named if tag not in locales)
+        option = tuple(tag for tag in locales if tag in named)
+    return CompiledRule(
+        rule=rule,
+        base=base,
+        parts=tuple(parts),
+        args=args,
+        names=frozenset(rule._converters) if localized else route_arguments(rule),
+        rivals=rivals_of(rule, candidates),
+        match_always=match_always,
+        url_map=url_map,
+        locales=locales if localized else (),
+        locale_option=option,
+        unknown_locales=unknown,
+        locale_rivals={
+            tag: rivals_of(rule, candidates, {LOCALE_ARG: tag.lower()})
+            for tag in (locales if localized else ())
+        },
+    )

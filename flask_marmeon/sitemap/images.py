@@ -1,0 +1,50 @@
+"""An entry's images: absolute like the head's URLs, at most 1,000 per page.
+
+Google's image sitemap extension lists a page's images as
+``<image:image><image:loc>URL</image:loc></image:image>``. The URLs go
+through the head's URL policy (:func:`flask_marmeon.head.urls.decide`): a
+path is made absolute against APP_URL's origin, a full http(s) URL keeps its
+host, and a relative one that a browser would resolve to another host, or a
+URL of another scheme, is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+#: The most images one ``<url>`` may list (Google's limit).
+MAX_IMAGES = 1000
+
+
+@dataclass
+class ImageReport:
+    """What one route's entries lost of their images, for its warning."""
+
+    #: Images past the first MAX_IMAGES of an entry.
+    over: int = 0
+    #: Images the URL policy left out, and the first of them.
+    refused: int = 0
+    first_refused: list[str] = field(default_factory=list)
+
+
+def absolute_images(
+    images: tuple[str, ...],
+    policy: Callable[[str], str | None],
+    report: ImageReport,
+) -> tuple[str, ...]:
+    """The entry's image URLs to write, in order: each as the policy writes
+    it, the ones it leaves out dropped, at most :data:`MAX_IMAGES`."""
+    kept: list[str] = []
+    for position, image in enumerate(images):
+        if len(kept) == MAX_IMAGES:
+            report.over += len(images) - position
+            break
+        url = policy(image)
+        if url is None:
+            report.refused += 1
+            if not report.first_refused:
+                report.first_refused.append(image)
+            continue
+        kept.append(url)
+    return tuple(kept)

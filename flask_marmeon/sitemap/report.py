@@ -1,0 +1,104 @@
+"""What a build leaves out, said in one warning per route and one for the limits."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from werkzeug.routing import Rule
+
+from .._log import logger
+from ..head.urls import explain
+from .addresses import Refused
+from .entries import shown
+from .images import MAX_IMAGES, ImageReport
+
+
+class RouteReport:
+    """What one route's entries lost: entries left out (by reason), locale
+    tags that APP_LOCALES does not hold, images. Logged once per build."""
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+        self.reasons: Counter[str] = Counter()
+        self.first: dict[str, str] = {}
+        self.unknown_locales: dict[str, None] = {}
+        self.images = ImageReport()
+
+    def refuse(self, refused: Refused) -> None:
+        """Count an entry left out."""
+        self.reasons[refused.kind] += 1
+        self.first.setdefault(refused.kind, str(refused))
+
+    def unknown(self, tags: tuple[str, ...]) -> None:
+        """Note locale tags an entry or the route named that are not configured."""
+        for tag in tags:
+            self.unknown_locales.setdefault(tag, None)
+
+    def log(self, origin: str, *, dev: bool) -> None:
+        """One warning, if anything was left out; refused image URLs only in
+        development (as the head's)."""
+        said: list[str] = []
+        total = sum(self.reasons.values())
+        if total:
+            reasons = "; ".join(self.first.values())
+            said.append(
+                f"{total} entr{'y' if total == 1 else 'ies'} left out, because the"
+                f" route would not answer them with 200: {reasons}"
+            )
+        if self.unknown_locales:
+            tags = ", ".join(repr(tag) for tag in list(self.unknown_locales)[:5])
+            said.append(
+                f"the locales {tags} left out, because APP_LOCALES does not hold"
+                " them (name configured tags in locales=)"
+            )
+        images = self.images
+        if images.over:
+            said.append(
+                f"{images.over} image{'s' if images.over > 1 else ''} left out,"
+                f" because a page lists at most {MAX_IMAGES}"
+            )
+        if images.refused and dev:
+            first = images.first_refused[0]
+            said.append(
+                f"{images.refused} image URL{'s' if images.refused > 1 else ''}"
+                f" left out, such as {shown(first)}: {explain(first, origin)}"
+            )
+        if said:
+            logger.warning(
+                "Sitemap: the route %r (endpoint %r): %s.",
+                self.rule.rule,
+                self.rule.endpoint,
+                "; ".join(said),
+            )
+
+
+class Limits:
+    """What did not fit, over all routes."""
+
+    def __init__(self) -> None:
+        self.entries = 0
+        self.urls = 0
+        #: Without the index, once something does not fit the rest is left out.
+        self.full = False
+
+    def left_out(self, urls: int) -> None:
+        """Count an entry of ``urls`` URLs that did not fit."""
+        self.entries += 1
+        self.urls += urls
+
+    def log(self, max_urls: int, max_bytes: int, *, split: bool) -> None:
+        """One warning, if anything did not fit."""
+        if not self.urls:
+            return
+        logger.warning(
+            "Sitemap: %d URLs (%d entries) left out, because a file holds at"
+            " most %d URLs and %d bytes.%s",
+            self.urls,
+            self.entries,
+            max_urls,
+            max_bytes,
+            " Each of them is larger than a whole file may be."
+            if split
+            else " Set MARMEON_SITEMAP_INDEX = True to split the sitemap into"
+            " several files.",
+        )

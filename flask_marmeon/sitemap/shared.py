@@ -1,0 +1,185 @@
+"""The sitemap's files in a cache that several processes share (Flask-Caching).
+
+Keys are made from configuration only (APP_URL's origin and the mount path,
+hashed to a fixed length that every backend takes, and the file's number),
+never from a request. A build is written as:
+
+- ``files:<build>:<n>:<k>``: chunk ``k`` of file ``n`` (512 KiB at most, as
+  Memcached keeps at most 1 MB a key), one key each;
+- ``stamp``: the build's id, when it was made and the chunk count of each
+  file, written last, so that a reader never sees half a build;
+- ``lock``: taken with the backend's atomic ``add`` by the one process that
+  builds, holding its deadline, after which another process may take it even
+  when the backend lost its expiry (cachelib's Redis ``add`` is SETNX then
+  EXPIRE: a holder killed between the two leaves a key without one);
+- ``pause``: after a failed build, the time until which nobody builds again
+  (``MARMEON_SITEMAP_RETRY_AFTER``), with that expiry.
+
+Every call may raise whatever the backend raises when it cannot be reached;
+the cache (cache.py) catches that and falls back to its own memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import secrets
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+#: Bytes per key: below Memcached's 1 MB item limit, with room for pickling.
+CHUNK = 512 * 1024
+#: How long a build is kept in the store (a week): far longer than any TTL,
+#: so that a process that starts cold serves the last build at once.
+KEEP = 7 * 24 * 3600
+# Raise it when the stored form changes, so an older release's keys are
+# never read.
+_FORMAT = "v1"
+
+
+class Backend(Protocol):
+    """What the sitemap needs of a Flask-Caching ``Cache``: four calls that
+    every backend has (``add`` atomic, as Redis' and Memcached's are)."""
+
+    def get(self, key: str) -> Any: ...  # noqa: D102
+
+    def set(self, key: str, value: Any, timeout: int | None = None) -> Any: ...  # noqa: D102
+
+    def add(self, key: str, value: Any, timeout: int | None = None) -> Any: ...  # noqa: D102
+
+    def delete(self, key: str) -> Any: ...  # noqa: D102
+
+
+def is_backend(value: object) -> bool:
+    """Whether ``value`` has the four calls of :class:`Backend`."""
+    return all(
+        callable(getattr(value, name, None)) for name in ("get", "set", "add", "delete")
+    )
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """The newest build in the store: its id, time, and chunks per file."""
+
+    build: str
+    built_at: float
+    chunks: tuple[int, ...]
+
+
+class SharedFiles:
+    """One app's sitemap in a shared backend.
+
+    :param backend: a Flask-Caching ``Cache`` (or anything with its calls).
+    :param scope: APP_URL's origin and the mount path: what the keys name.
+    :param context: entered around every call, so that a ``Cache`` made
+        without an app (``Cache()`` then ``init_app``) finds it.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        scope: str,
+        context: Callable[[], AbstractContextManager[object]],
+    ) -> None:
+        self.backend = backend
+        self.context = context
+        digest = hashlib.sha256(scope.encode()).hexdigest()[:16]
+        self.prefix = f"flask_marmeon:{_FORMAT}:{digest}:sitemap:"
+
+    def stamp(self) -> Stamp | None:
+        """The newest build's stamp, None when there is none (or it is not ours)."""
+        with self.context():
+            value = self.backend.get(self.prefix + "stamp")
+        if not isinstance(value, tuple) or len(value) != 3:
+            return None
+        build, built_at, chunks = value
+        ok = isinstance(build, str) and isinstance(built_at, (int, float))
+        if not ok or not isinstance(chunks, tuple):
+            return None
+        return Stamp(build, float(built_at), chunks)
+
+    def bodies(self, stamp: Stamp) -> tuple[bytes, ...] | None:
+        """The build's files, or None when a key is gone (flushed, evicted)."""
+        files: list[bytes] = []
+        with self.context():
+            for number, count in enumerate(stamp.chunks):
+                pieces: list[bytes] = []
+                for chunk in range(count):
+                    piece = self.backend.get(self._file_key(stamp.build, number, chunk))
+                    if not isinstance(piece, bytes):
+                        return None
+                    pieces.append(piece)
+                files.append(b"".join(pieces))
+        return tuple(files)
+
+    def put(self, bodies: tuple[bytes, ...], built_at: float) -> Stamp | None:
+        """Store a build, stamp last; None when the backend refused a key."""
+        build = secrets.token_hex(8)
+        chunks: list[int] = []
+        with self.context():
+            for number, body in enumerate(bodies):
+                pieces = [body[at : at + CHUNK] for at in range(0, len(body), CHUNK)]
+                for chunk, piece in enumerate(pieces or [b""]):
+                    key = self._file_key(build, number, chunk)
+                    if self.backend.set(key, piece, timeout=KEEP) is False:
+                        return None
+                chunks.append(max(1, len(pieces)))
+            stamp = Stamp(build, built_at, tuple(chunks))
+            value = (stamp.build, stamp.built_at, stamp.chunks)
+            if self.backend.set(self.prefix + "stamp", value, timeout=KEEP) is False:
+                return None
+        return stamp
+
+    def forget(self, stamp: Stamp) -> None:
+        """Delete an older build's files (the stamp no longer names them)."""
+        with self.context():
+            for number, count in enumerate(stamp.chunks):
+                for chunk in range(count):
+                    self.backend.delete(self._file_key(stamp.build, number, chunk))
+
+    def lock(self, token: str, timeout: int, now: float) -> bool:
+        """Take the build lock for ``timeout`` seconds; False when another
+        process holds it. A lock past its deadline is taken over."""
+        key = self.prefix + "lock"
+        value = (token, now + timeout)
+        with self.context():
+            if self.backend.add(key, value, timeout=timeout):
+                return True
+            held = self.backend.get(key)
+            expired = (
+                not isinstance(held, tuple)
+                or len(held) != 2
+                or not isinstance(held[1], (int, float))
+                or held[1] < now
+            )
+            if not expired:
+                return False
+            # Its holder died without its expiry: take it over.
+            self.backend.delete(key)
+            return bool(self.backend.add(key, value, timeout=timeout))
+
+    def unlock(self, token: str) -> None:
+        """Release the lock if this process still holds it."""
+        key = self.prefix + "lock"
+        with self.context():
+            held = self.backend.get(key)
+            if isinstance(held, tuple) and held and held[0] == token:
+                self.backend.delete(key)
+
+    def pause(self, until: float, seconds: float) -> None:
+        """Say to every process that nobody builds before ``until``."""
+        with self.context():
+            self.backend.set(
+                self.prefix + "pause", until, timeout=max(1, math.ceil(seconds))
+            )
+
+    def paused_until(self) -> float | None:
+        """Until when builds are paused after a failure, or None."""
+        with self.context():
+            value = self.backend.get(self.prefix + "pause")
+        return float(value) if isinstance(value, (int, float)) else None
+
+    def _file_key(self, build: str, number: int, chunk: int) -> str:
+        return f"{self.prefix}files:{build}:{number}:{chunk}"

@@ -1,0 +1,90 @@
+"""The app that gunicorn serves in the tests about processes (and in
+benchmarks/sitemap_load.py), configured by environment variables:
+
+- ``MARMEON_TEST_DIR``: a directory; ``builds`` there gets one line per call
+  of the provider (``pid``), and ``mode`` says what the provider does:
+  ``ok`` (the default), ``raise``, ``hang`` (until ``mode`` changes, 30 s
+  at most) or ``garbage``.
+- ``MARMEON_TEST_REDIS``: a Redis URL for ``sitemap_cache``, else none.
+- ``MARMEON_TEST_URLS`` (3), ``MARMEON_TEST_TTL`` (300),
+  ``MARMEON_TEST_WAIT`` (20), ``MARMEON_TEST_INDEX`` (0),
+  ``MARMEON_TEST_BUILD_DELAY`` (0.3 s: long enough for concurrent requests
+  to meet the build).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from flask import Flask
+
+from flask_marmeon import Marmeon, SitemapEntry, everyone
+
+
+def _mode(directory: Path) -> str:
+    try:
+        return (directory / "mode").read_text().strip() or "ok"
+    except FileNotFoundError:
+        return "ok"
+
+
+def create() -> Flask:
+    """Build the app from the environment."""
+    env = os.environ
+    directory = Path(env["MARMEON_TEST_DIR"])
+    urls = int(env.get("MARMEON_TEST_URLS", "3"))
+    delay = float(env.get("MARMEON_TEST_BUILD_DELAY", "0.3"))
+    logging.basicConfig(
+        level=logging.INFO,
+        stream=sys.stderr,
+        format="%(process)d %(levelname)s %(name)s: %(message)s",
+    )
+    app = Flask(__name__)
+    app.config.update(
+        APP_URL="https://notes.example",
+        MARMEON_SITEMAP_TTL=float(env.get("MARMEON_TEST_TTL", "300")),
+        MARMEON_SITEMAP_WAIT=float(env.get("MARMEON_TEST_WAIT", "20")),
+        MARMEON_SITEMAP_RETRY_AFTER=float(env.get("MARMEON_TEST_RETRY_AFTER", "30")),
+        MARMEON_SITEMAP_INDEX=env.get("MARMEON_TEST_INDEX", "0") == "1",
+    )
+    cache = None
+    if env.get("MARMEON_TEST_REDIS"):
+        from flask_caching import Cache
+
+        cache = Cache(
+            app,
+            config={
+                "CACHE_TYPE": "RedisCache",
+                "CACHE_REDIS_URL": env["MARMEON_TEST_REDIS"],
+                # A Redis that hangs is then an error after half a second.
+                "CACHE_OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+            },
+        )
+    Marmeon(app, sitemap_cache=cache)
+
+    def notes() -> Iterator[SitemapEntry]:
+        with (directory / "builds").open("a") as log:
+            log.write(f"{os.getpid()}\n")
+        time.sleep(delay)
+        mode = _mode(directory)
+        deadline = time.monotonic() + 30
+        while mode == "hang" and time.monotonic() < deadline:
+            time.sleep(0.05)
+            mode = _mode(directory)
+        if mode == "raise":
+            raise RuntimeError("database down")
+        if mode == "garbage":
+            yield "not an entry"  # type: ignore[misc]
+        for n in range(1, urls + 1):
+            yield SitemapEntry({"n": n})
+
+    @app.get("/n/<int:n>", sitemap=notes, authorize=everyone)
+    def note(n: int) -> str:
+        return f"note {n}"
+
+    return app

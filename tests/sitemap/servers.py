@@ -1,0 +1,154 @@
+"""Real servers for the tests about processes: redis-server and gunicorn.
+
+Each is started on a free port of 127.0.0.1 and stopped by its pid. Debian's
+``redis-server`` is installed by ``make test`` (the Makefile's server-deps),
+gunicorn by the dev dependencies.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> None:
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"{what} did not listen on {port}")
+
+
+def need_redis() -> None:
+    if not os.path.exists(REDIS):
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is missing: `make test` installs it.")
+        pytest.skip("redis-server is not installed: run `make server-deps`.")
+
+
+class RedisServer:
+    """One redis-server, in memory only, on a free port."""
+
+    def __init__(self, directory: Path) -> None:
+        need_redis()
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = subprocess.Popen(
+            [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+            + ["--appendonly", "no", "--dir", str(directory)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_for_port(self.port, self.process, "redis-server")
+        self.paused = False
+
+    def client(self) -> object:
+        import redis
+
+        return redis.Redis.from_url(self.url, socket_timeout=5)
+
+    def flush(self) -> None:
+        self.client().flushall()  # type: ignore[attr-defined]
+
+    def pause(self) -> None:
+        """Stop answering (SIGSTOP): a server that hangs, connections pile up."""
+        os.kill(self.process.pid, signal.SIGSTOP)
+        self.paused = True
+
+    def resume(self) -> None:
+        os.kill(self.process.pid, signal.SIGCONT)
+        self.paused = False
+
+    def stop(self) -> None:
+        if self.process.poll() is not None:
+            return
+        if self.paused:
+            self.resume()
+        self.process.terminate()
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+
+
+class Gunicorn:
+    """gunicorn serving ``tests.sitemap.gunicorn_app:create()`` with gthread
+    workers; ``env`` configures the app (see that module)."""
+
+    def __init__(
+        self, directory: Path, env: dict[str, str], workers: int = 4, threads: int = 8
+    ) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = directory / f"gunicorn-{self.port}.log"
+        self._log_file = self.log.open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}"]
+            + ["--workers", str(workers), "--worker-class", "gthread"]
+            + ["--threads", str(threads), "--graceful-timeout", "2", "--preload"]
+            + ["tests.sitemap.gunicorn_app:create()"],
+            cwd=ROOT,
+            env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+        )
+        _wait_for_port(self.port, self.process, "gunicorn")
+        self.wait_for_workers(workers)
+
+    def wait_for_workers(self, workers: int) -> None:
+        """Until every worker has booted (each logs 'Booting worker')."""
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.text().count("Booting worker") >= workers:
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"gunicorn's workers did not boot:\n{self.text()}")
+
+    def get(
+        self, path: str, headers: dict[str, str] | None = None, timeout: float = 10
+    ) -> tuple[int, dict[str, str], bytes]:
+        request = urllib.request.Request(self.base + path, headers=headers or {})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def text(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self._log_file.close()

@@ -1,0 +1,457 @@
+"""Addresses: built from the rule and APP_URL, and never one that does not work."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from flask import Blueprint, Flask
+from lxml import etree
+from werkzeug.exceptions import NotFound
+from werkzeug.middleware.dispatcher import DispatcherMiddleware
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import BaseConverter, Map
+from werkzeug.test import Client
+
+from flask_marmeon import SitemapEntry, everyone, localized
+from flask_marmeon.routing.rule import MarmeonRule
+from flask_marmeon.sitemap.addresses import Addresses, Refused, addresses, compile_rule
+
+from .conftest import XHTML, crawl, lastmods, locs
+
+ORIGIN = "https://notes.example"
+ReadSitemap = Callable[..., etree._Element]
+
+
+def show(**values: Any) -> str:
+    return "page " + repr(sorted(values.items()))
+
+
+def provide(*params: dict[str, Any]) -> Callable[[], Iterator[SitemapEntry]]:
+    def entries() -> Iterator[SitemapEntry]:
+        for values in params:
+            yield SitemapEntry(params=values)
+
+    return entries
+
+
+TRICKY = ["a b", "what?", "c#1", "100%", "über", "x&y", "it's", 'say "hi"', "<b>"]
+
+
+def test_every_value_is_percent_encoded(app: Flask, read_sitemap: ReadSitemap) -> None:
+    app.get(
+        "/pages/<name>",
+        sitemap=provide(*({"name": value} for value in TRICKY)),
+        authorize=everyone,
+    )(show)
+    found = locs(read_sitemap(app))
+    assert len(found) == len(TRICKY)
+    for address, value in zip(found, TRICKY, strict=True):
+        path = urlsplit(address).path
+        assert " " not in path and "?" not in address and "#" not in address
+        assert all(ord(char) < 128 for char in address)
+        assert unquote(path) == f"/pages/{value}"
+    assert set(crawl(app, found, ORIGIN).values()) == {200}
+
+
+def test_a_value_an_any_converter_writes_unencoded_is_encoded_too(
+    app: Flask, read_sitemap: ReadSitemap
+) -> None:
+    # werkzeug's any converter writes its item as given, a space included.
+    app.get(
+        "/shelf/<any(books, 'old maps', 'a&b'):shelf>",
+        sitemap=provide({"shelf": "books"}, {"shelf": "old maps"}, {"shelf": "a&b"}),
+        authorize=everyone,
+    )(show)
+    found = locs(read_sitemap(app))
+    assert found == [
+        f"{ORIGIN}/shelf/books",
+        f"{ORIGIN}/shelf/old%20maps",
+        f"{ORIGIN}/shelf/a&b",
+    ]
+    assert set(crawl(app, found, ORIGIN).values()) == {200}
+
+
+def test_a_parameter_given_as_none_is_missing(
+    app: Flask, read_sitemap: ReadSitemap, caplog: pytest.LogCaptureFixture
+) -> None:
+    # As url_for does: None is no value, never the text "None".
+    app.get(
+        "/pages/<name>",
+        sitemap=provide({"name": "ok"}, {"name": None}),
+        authorize=everyone,
+    )(show)
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        found = locs(read_sitemap(app))
+    assert found == [f"{ORIGIN}/pages/ok"]
+    assert "'name' is missing" in caplog.text
+
+
+def test_addresses_come_from_app_urls_origin_never_the_request(
+    make_app: Callable[..., Flask], read_sitemap: ReadSitemap
+) -> None:
+    app = make_app(APP_URL="https://notes.example:8443/some/path?q=1")
+    app.get("/about", sitemap=True, authorize=everyone)(show)
+    response = app.test_client().get(
+        "/sitemap.xml",
+        base_url="http://evil.example",
+        headers={"X-Forwarded-Host": "evil.example"},
+    )
+    root = etree.fromstring(response.data)
+    assert locs(root) == ["https://notes.example:8443/about"]
+
+
+def bad_values_app(app: Flask) -> Flask:
+    app.get(
+        "/notes/<int:note_id>",
+        sitemap=provide(
+            {"note_id": 1},
+            {"note_id": "one"},  # the converter refuses it
+            {},  # missing
+            {"note_id": 2, "extra": 1},  # unknown
+        ),
+        authorize=everyone,
+    )(show)
+    app.get(
+        "/tags/<tag>",
+        sitemap=provide(
+            {"tag": "ok"},
+            {"tag": "."},
+            {"tag": ".."},
+            {"tag": "a/b"},  # a slash, which the default converter refuses
+            {"tag": "new"},  # /tags/new is another route's
+            {"tag": ""},
+        ),
+        authorize=everyone,
+    )(show)
+    app.get("/tags/new", endpoint="new_tag")(show)
+    app.get(
+        "/docs/<path:page>",
+        sitemap=provide(
+            {"page": "guide/intro"},  # the path converter allows a slash
+            {"page": "guide/../secret"},
+            {"page": "./x"},
+            {"page": "a//b"},
+        ),
+        authorize=everyone,
+    )(show)
+    app.get(
+        "/year/<int(min=2000):year>",
+        sitemap=provide({"year": 2024}, {"year": 1999}),
+        authorize=everyone,
+    )(show)
+    return app
+
+
+def test_entries_the_route_would_not_answer_are_left_out(
+    app: Flask, read_sitemap: ReadSitemap
+) -> None:
+    found = locs(read_sitemap(bad_values_app(app)))
+    assert found == [
+        f"{ORIGIN}/notes/1",
+        f"{ORIGIN}/tags/ok",
+        f"{ORIGIN}/docs/guide/intro",
+        f"{ORIGIN}/year/2024",
+    ]
+    assert set(crawl(app, found, ORIGIN).values()) == {200}
+
+
+def test_one_warning_per_route_naming_the_reasons(
+    app: Flask, read_sitemap: ReadSitemap, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        read_sitemap(bad_values_app(app))
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    by_route = {
+        rule: [w for w in warnings if f"route {rule!r}" in w]
+        for rule in ("/notes/<int:note_id>", "/tags/<tag>", "/docs/<path:page>")
+    }
+    assert all(len(found) == 1 for found in by_route.values()), warnings
+    notes = by_route["/notes/<int:note_id>"][0]
+    assert "3 entries" in notes
+    assert "refuses 'one'" in notes and "'note_id' is missing" in notes
+    assert "'extra' is unknown" in notes
+    tags = by_route["/tags/<tag>"][0]
+    assert "5 entries" in tags
+    assert "slash" in tags and "dot segment" in tags
+    assert "'/tags/new' answers" in tags
+    assert "'..'" in by_route["/docs/<path:page>"][0]
+
+
+def test_a_route_without_parameters_is_one_entry_and_the_latest_date_counts(
+    app: Flask, read_sitemap: ReadSitemap
+) -> None:
+    app.get("/plain", sitemap=True, authorize=everyone)(show)
+
+    def dates() -> list[SitemapEntry]:
+        return [
+            SitemapEntry(last_modified=date(2024, 3, 1)),
+            SitemapEntry(last_modified=date(2024, 5, 2)),
+            SitemapEntry(last_modified=date(2023, 1, 1)),
+        ]
+
+    app.get("/about", sitemap=dates, authorize=everyone)(show)
+    found = lastmods(read_sitemap(app))
+    assert found == {f"{ORIGIN}/plain": None, f"{ORIGIN}/about": "2024-05-02"}
+
+
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        (date(2024, 2, 29), "2024-02-29"),
+        (datetime(2024, 2, 29, 23, 59), "2024-02-29"),
+        # 23:30 at UTC-5 is 04:30 the next day in UTC.
+        (
+            datetime(2024, 2, 29, 23, 30, tzinfo=timezone(timedelta(hours=-5))),
+            "2024-03-01",
+        ),
+        (
+            datetime(2024, 3, 1, 0, 30, tzinfo=timezone(timedelta(hours=2))),
+            "2024-02-29",
+        ),
+    ],
+)
+def test_lastmod_is_a_utc_date(
+    app: Flask, read_sitemap: ReadSitemap, value: date, written: str
+) -> None:
+    app.get(
+        "/n/<int:n>",
+        sitemap=lambda: [{"params": {"n": 1}, "last_modified": value}],
+        authorize=everyone,
+    )(show)
+    assert lastmods(read_sitemap(app)) == {f"{ORIGIN}/n/1": written}
+
+
+@pytest.mark.parametrize("where", ["app", "blueprint"])
+def test_every_loc_answers_200(
+    app: Flask, read_sitemap: ReadSitemap, where: str
+) -> None:
+    routes: Flask | Blueprint = app if where == "app" else Blueprint("b", __name__)
+    routes.get("/", sitemap=True, authorize=everyone)(show)
+    routes.get(
+        "/n/<int:n>", sitemap=provide(*({"n": n} for n in range(5))), authorize=everyone
+    )(show)
+    routes.get(
+        "/s/<slug>/<int:page>",
+        sitemap=provide({"slug": "a b", "page": 2}, {"slug": "ü", "page": 3}),
+        authorize=everyone,
+    )(show)
+    routes.get(
+        "/f/<a>-<b>",
+        sitemap=provide({"a": "x", "b": "y"}, {"a": "x-y", "b": "z"}),
+        authorize=everyone,
+    )(show)
+    routes.get("/n/latest")(show)
+    if isinstance(routes, Blueprint):
+        app.register_blueprint(routes)
+    found = locs(read_sitemap(app))
+    assert len(found) == 10
+    assert set(crawl(app, found, ORIGIN).values()) == {200}
+
+
+def test_two_arguments_in_one_segment_are_matched_back(
+    app: Flask, read_sitemap: ReadSitemap
+) -> None:
+    # /f/<a>-<b> with a="x-y" reads back as a="x-y", b="z"; with a="x",
+    # b="y-z" it would read back as a="x-y": another page, left out.
+    app.get(
+        "/f/<a>-<b>",
+        sitemap=provide({"a": "x", "b": "y-z"}, {"a": "p", "b": "q"}),
+        authorize=everyone,
+    )(show)
+    assert locs(read_sitemap(app)) == [f"{ORIGIN}/f/p-q"]
+
+
+# -- locale expansion (the seam the localized routes use) ---------------------
+
+
+class LocaleConverter(BaseConverter):
+    regex = "(?:de-at|en)"
+
+    def to_url(self, value: Any) -> str:
+        return str(value).lower()
+
+
+def localized_rule(rule: str) -> MarmeonRule:
+    made = MarmeonRule(rule, endpoint="page", sitemap=True)
+    made.marmeon_localized = True
+    Map([made], converters={"marmeon_locale": LocaleConverter})
+    return made
+
+
+def test_a_localized_entry_becomes_one_version_per_locale() -> None:
+    rule = localized_rule("/<marmeon_locale:locale>/features/<feature>")
+    compiled = compile_rule(rule, ORIGIN, ("en", "de-AT"))
+    found = addresses(compiled, {"feature": "a b"})
+    alternates = (
+        ("en", f"{ORIGIN}/en/features/a%20b"),
+        ("de-AT", f"{ORIGIN}/de-at/features/a%20b"),
+        ("x-default", f"{ORIGIN}/features/a%20b"),
+    )
+    assert found == Addresses(
+        (f"{ORIGIN}/en/features/a%20b", f"{ORIGIN}/de-at/features/a%20b"), alternates
+    )
+
+
+def test_a_localized_root_has_the_root_as_x_default() -> None:
+    compiled = compile_rule(
+        localized_rule("/<marmeon_locale:locale>/"), ORIGIN, ("en",)
+    )
+    found = addresses(compiled, {})
+    assert found.locs == (f"{ORIGIN}/en/",)
+    assert found.alternates[-1] == ("x-default", f"{ORIGIN}/")
+
+
+def test_a_localized_entry_is_refused_whole() -> None:
+    compiled = compile_rule(
+        localized_rule("/<marmeon_locale:locale>/n/<int:n>"), ORIGIN, ("en", "de-AT")
+    )
+    with pytest.raises(Refused):
+        addresses(compiled, {"n": "x"})
+    with pytest.raises(Refused, match="locale"):
+        addresses(compiled, {"n": 1, "locale": "en"})
+
+
+def test_a_rule_that_is_not_localized_has_one_version() -> None:
+    rule = MarmeonRule("/n/<int:n>", endpoint="n", sitemap=True)
+    Map([rule])
+    compiled = compile_rule(rule, ORIGIN, ("en", "de-AT"))
+    assert addresses(compiled, {"n": 3}) == Addresses((f"{ORIGIN}/n/3",))
+
+
+def test_a_static_route_on_an_int_address_takes_it(
+    app: Flask, read_sitemap: ReadSitemap
+) -> None:
+    app.get(
+        "/n/<int:n>", sitemap=provide({"n": 0}, {"n": 1}, {"n": -1}), authorize=everyone
+    )(show)
+    app.get("/n/0", endpoint="zero")(lambda: "zero")
+    assert locs(read_sitemap(app)) == [f"{ORIGIN}/n/1"]
+
+
+def test_an_address_longer_than_the_format_allows_is_left_out(
+    app: Flask, read_sitemap: ReadSitemap
+) -> None:
+    app.get(
+        "/p/<slug>",
+        sitemap=provide({"slug": "ok"}, {"slug": "x" * 2100}),
+        authorize=everyone,
+    )(show)
+    assert locs(read_sitemap(app)) == [f"{ORIGIN}/p/ok"]
+
+
+def test_a_route_on_another_subdomain_is_left_out_with_a_warning(
+    make_app: Callable[..., Flask],
+    read_sitemap: ReadSitemap,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Its page is at blog.notes.example, never at APP_URL + its path.
+    app = make_app(APP_URL=ORIGIN, SERVER_NAME="notes.example")
+    blog = Blueprint("blog", __name__, subdomain="blog")
+    blog.get("/posts", sitemap=True, authorize=everyone)(show)
+    app.register_blueprint(blog)
+    app.get("/about", sitemap=True, authorize=everyone)(show)
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        found = locs(read_sitemap(app))
+    assert found == [f"{ORIGIN}/about"]
+    client = app.test_client()
+    assert client.get("/posts", base_url=ORIGIN).status_code == 404
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len([w for w in warnings if "'/posts'" in w]) == 1, warnings
+
+
+# -- the mount path (APPLICATION_ROOT), never the request's SCRIPT_NAME --------
+
+
+def mounted_app(make_app: Callable[..., Flask], **config: Any) -> Flask:
+    app = make_app(
+        APP_URL=ORIGIN, APPLICATION_ROOT="/blog", APP_LOCALES=["en", "de-AT"], **config
+    )
+    app.get("/about", sitemap=True, authorize=everyone)(show)
+    app.get("/notes/<int:n>", sitemap=provide({"n": 1}, {"n": 2}), authorize=everyone)(
+        show
+    )
+    app.get("/tags/<tag>", sitemap=provide({"tag": "a b"}), authorize=everyone)(show)
+    docs = localized(Blueprint("docs", __name__))
+    docs.get("/guide/<int:n>", sitemap=provide({"n": 7}), authorize=everyone)(show)
+    app.register_blueprint(docs)
+    return app
+
+
+def all_addresses(root: etree._Element) -> list[str]:
+    hrefs = [link.get("href") or "" for link in root.iter(f"{XHTML}link")]
+    return locs(root) + hrefs
+
+
+@pytest.mark.parametrize("index", [False, True], ids=["one file", "index"])
+def test_an_app_mounted_under_a_path_lists_its_addresses_under_it(
+    make_app: Callable[..., Flask], index: bool
+) -> None:
+    app = mounted_app(make_app, MARMEON_SITEMAP_INDEX=index)
+    # Served as a deployment serves it: under /blog, beside other apps.
+    site = Client(DispatcherMiddleware(NotFound(), {"/blog": app}))
+    response = site.get("/blog/sitemap.xml")
+    assert response.status_code == 200
+    root = etree.fromstring(response.data)
+    if index:
+        parts = locs(root)
+        assert parts == [f"{ORIGIN}/blog/sitemap-1.xml"]
+        response = site.get(urlsplit(parts[0]).path)
+        assert response.status_code == 200
+        root = etree.fromstring(response.data)
+    found = locs(root)
+    assert sorted(found) == sorted(
+        [
+            f"{ORIGIN}/blog/about",
+            f"{ORIGIN}/blog/notes/1",
+            f"{ORIGIN}/blog/notes/2",
+            f"{ORIGIN}/blog/tags/a%20b",
+            f"{ORIGIN}/blog/en/guide/7",
+            f"{ORIGIN}/blog/de-at/guide/7",
+        ]
+    )
+    hrefs = {
+        link.get("hreflang"): link.get("href") for link in root.iter(f"{XHTML}link")
+    }
+    assert hrefs == {
+        "en": f"{ORIGIN}/blog/en/guide/7",
+        "de-AT": f"{ORIGIN}/blog/de-at/guide/7",
+        "x-default": f"{ORIGIN}/blog/guide/7",
+    }
+    for address in all_addresses(root):
+        status = site.get(urlsplit(address).path).status_code
+        # x-default is the address that redirects by language.
+        assert status == (302 if address.endswith("/blog/guide/7") else 200), address
+
+
+FORGED = ["//evil.example", "https://evil.example", "/evil", "\\\\evil.example"]
+
+
+@pytest.mark.parametrize("forged", FORGED)
+@pytest.mark.parametrize("how", ["SCRIPT_NAME", "ProxyFix"])
+def test_a_forged_prefix_changes_no_address(
+    make_app: Callable[..., Flask], forged: str, how: str
+) -> None:
+    # The request that builds the sitemap carries the forged prefix.
+    app = mounted_app(make_app)
+    if how == "ProxyFix":
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_prefix=1)  # type: ignore[method-assign]
+        response = app.test_client().get(
+            "/sitemap.xml", headers={"X-Forwarded-Prefix": forged}
+        )
+    else:
+        response = app.test_client().get(
+            "/sitemap.xml", environ_overrides={"SCRIPT_NAME": forged}
+        )
+    assert response.status_code == 200
+    for address in all_addresses(etree.fromstring(response.data)):
+        assert address.startswith(f"{ORIGIN}/blog/"), address
+    index_app = mounted_app(make_app, MARMEON_SITEMAP_INDEX=True)
+    index = index_app.test_client().get(
+        "/sitemap.xml", environ_overrides={"SCRIPT_NAME": forged}
+    )
+    assert locs(etree.fromstring(index.data)) == [f"{ORIGIN}/blog/sitemap-1.xml"]

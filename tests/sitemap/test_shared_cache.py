@@ -1,0 +1,359 @@
+"""A sitemap shared by processes and machines: real gunicorn workers, two
+servers, one real Redis, and the faults of each part."""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from lxml import etree
+
+from flask_marmeon import Marmeon, everyone
+from flask_marmeon.sitemap.cache import SitemapCache
+from flask_marmeon.sitemap.shared import SharedFiles
+
+from .conftest import SM
+from .servers import Gunicorn, RedisServer
+
+Start = Callable[..., Gunicorn]
+Response = tuple[int, dict[str, str], bytes]
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Start]:
+    """Start gunicorn with the test app; ``mode`` and ``builds`` in tmp_path."""
+    servers: list[Gunicorn] = []
+
+    def run(workers: int = 4, **env: object) -> Gunicorn:
+        values = {f"MARMEON_TEST_{k.upper()}": str(v) for k, v in env.items()}
+        server = Gunicorn(
+            tmp_path, {"MARMEON_TEST_DIR": str(tmp_path), **values}, workers
+        )
+        servers.append(server)
+        return server
+
+    yield run
+    for server in servers:
+        server.stop()
+
+
+def builds(directory: Path) -> int:
+    path = directory / "builds"
+    return len(path.read_text().split()) if path.exists() else 0
+
+
+def together(
+    server: Gunicorn, count: int, path: str = "/sitemap.xml"
+) -> list[Response]:
+    barrier = threading.Barrier(count)
+    results: list[Response] = []
+    lock = threading.Lock()
+
+    def fetch() -> None:
+        barrier.wait()
+        got = server.get(path)
+        with lock:
+            results.append(got)
+
+    threads = [threading.Thread(target=fetch) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(results) == count
+    return results
+
+
+def only_good(results: list[Response], good: bytes) -> None:
+    assert {status for status, _, _ in results} == {200}
+    assert {body for _, _, body in results} == {good}
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_four_workers_build_once_for_concurrent_cold_requests(
+    redis_server: RedisServer, start: Start, tmp_path: Path
+) -> None:
+    server = start(redis=redis_server.url)
+    results = together(server, 64)
+    assert builds(tmp_path) == 1
+    assert {status for status, _, _ in results} == {200}
+    assert len({body for _, _, body in results}) == 1
+    assert len({headers["ETag"] for _, headers, _ in results}) == 1
+    assert b"https://notes.example/n/3" in results[0][2]
+
+
+def test_two_servers_sharing_one_redis_build_once(
+    redis_server: RedisServer, start: Start, tmp_path: Path
+) -> None:
+    one = start(workers=2, redis=redis_server.url)
+    two = start(workers=2, redis=redis_server.url)
+    results: list[Response] = []
+    threads = [
+        threading.Thread(target=lambda s=s: results.extend(together(s, 24)))
+        for s in (one, two)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert builds(tmp_path) == 1
+    assert len(results) == 48
+    assert {status for status, _, _ in results} == {200}
+    assert len({headers["ETag"] for _, headers, _ in results}) == 1
+    assert len({headers["Last-Modified"] for _, headers, _ in results}) == 1
+
+
+def test_after_the_ttl_one_rebuild_and_meanwhile_the_last_file_at_once(
+    redis_server: RedisServer, start: Start, tmp_path: Path
+) -> None:
+    server = start(redis=redis_server.url, ttl=2, build_delay=2)
+    good = server.get("/sitemap.xml")[2]
+    started = time.monotonic()
+    only_good(together(server, 32), good)  # every worker has it
+    time.sleep(max(0, 2.1 - (time.monotonic() - started)))
+    started = time.monotonic()
+    results = together(server, 32)
+    assert time.monotonic() - started < 1.8  # all answered during the 2 s rebuild
+    only_good(results, good)  # the same URLs; the rebuild gives the same bytes
+    wait_for(lambda: builds(tmp_path) == 2)
+    time.sleep(0.3)
+    assert builds(tmp_path) == 2
+
+
+def test_redis_stopped_mid_run_each_process_serves_its_own_and_says_so_once(
+    redis_server: RedisServer, start: Start, tmp_path: Path
+) -> None:
+    server = start(workers=2, redis=redis_server.url, ttl=1)
+    good = server.get("/sitemap.xml")[2]
+    redis_server.stop()
+    time.sleep(1.1)
+    for _ in range(4):
+        only_good(together(server, 16), good)
+        time.sleep(0.4)
+    log = server.text()
+    said = log.count("The shared cache cannot be reached")
+    assert 1 <= said <= 2  # once per process that refreshed, not per request
+    assert " 500 " not in log and "Traceback" in log  # the cause, logged
+
+
+def test_redis_flushed_mid_run_is_rebuilt_once(
+    redis_server: RedisServer, start: Start, tmp_path: Path
+) -> None:
+    server = start(redis=redis_server.url, ttl=1)
+    good = server.get("/sitemap.xml")[2]
+    only_good(together(server, 16), good)  # every worker has it
+    redis_server.flush()
+    time.sleep(1.1)
+    only_good(together(server, 32), good)
+    wait_for(lambda: builds(tmp_path) == 2)
+    time.sleep(0.5)
+    assert builds(tmp_path) == 2
+    assert "gone from the shared cache" in server.text()
+
+
+def test_redis_that_hangs_mid_run_never_holds_a_request(
+    redis_server: RedisServer, start: Start, tmp_path: Path
+) -> None:
+    server = start(workers=2, redis=redis_server.url, ttl=1)
+    good = server.get("/sitemap.xml")[2]
+    only_good(together(server, 32), good)  # every worker has it: none is cold
+    redis_server.pause()
+    try:
+        time.sleep(1.1)
+        started = time.monotonic()
+        only_good(together(server, 16), good)
+        assert time.monotonic() - started < 0.4  # Redis' timeout is 0.5 s
+        assert server.get("/n/1")[0] == 200
+        time.sleep(0.8)  # past Redis' timeout: the refresh gives up on it
+    finally:
+        redis_server.resume()
+    wait_for(lambda: "cannot be reached" in server.text())
+
+
+def test_a_failure_pauses_every_process_and_is_logged_once(
+    redis_server: RedisServer, start: Start, tmp_path: Path
+) -> None:
+    server = start(redis=redis_server.url, ttl=1, build_delay=0)
+    good = server.get("/sitemap.xml")[2]
+    only_good(together(server, 16), good)
+    (tmp_path / "mode").write_text("raise")
+    time.sleep(1.1)
+    for _ in range(5):
+        only_good(together(server, 16), good)
+        time.sleep(0.3)
+    assert builds(tmp_path) == 2
+    assert server.text().count("Building the sitemap failed") == 1
+    assert "database down" in server.text()
+
+
+def test_a_cold_start_with_a_hanging_provider_answers_503_and_pages(
+    redis_server: RedisServer, start: Start, tmp_path: Path
+) -> None:
+    (tmp_path / "mode").write_text("hang")
+    server = start(workers=1, redis=redis_server.url, wait=0.5)
+    results: list[Response] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(server.get("/sitemap.xml")))
+        for _ in range(24)
+    ]
+    for thread in threads:
+        thread.start()
+    started = time.monotonic()
+    pages = [server.get("/n/1")[0] for _ in range(5)]
+    took = time.monotonic() - started
+    for thread in threads:
+        thread.join(30)
+    (tmp_path / "mode").write_text("ok")
+    assert pages == [200] * 5
+    assert took < 3  # at most the waits ahead of them, never the provider's hang
+    assert {status for status, _, _ in results} == {503}
+    assert all(int(headers["Retry-After"]) >= 1 for _, headers, _ in results)
+    assert all(headers["Cache-Control"] == "no-store" for _, headers, _ in results)
+    assert builds(tmp_path) == 1
+    wait_for(lambda: server.get("/sitemap.xml")[0] == 200)
+
+
+def test_a_client_that_disconnects_mid_body_tears_nothing(
+    redis_server: RedisServer, start: Start, tmp_path: Path
+) -> None:
+    server = start(workers=2, redis=redis_server.url, urls=50_000, build_delay=0)
+    status, _, whole = server.get("/sitemap.xml", timeout=30)
+    assert status == 200
+    for encoding in ("identity", "gzip"):
+        for _ in range(10):
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                sock.sendall(
+                    b"GET /sitemap.xml HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    b"Accept-Encoding: " + encoding.encode() + b"\r\n\r\n"
+                )
+                assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+    status, _, again = server.get("/sitemap.xml", timeout=30)
+    assert status == 200 and again == whole
+    status, headers, packed = server.get(
+        "/sitemap.xml", {"Accept-Encoding": "gzip"}, timeout=30
+    )
+    assert headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed) == whole
+    assert len(etree.fromstring(whole).findall(f"{SM}url")) == 50_000
+    assert server.get("/n/7")[0] == 200
+    assert " 500 " not in server.text()
+
+
+# -- the lock, against Redis, in one process -----------------------------------
+
+
+def shared_app(url: str) -> tuple[Flask, SharedFiles]:
+    from flask_caching import Cache
+
+    app = Flask("shared")
+    cache = Cache(app, config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": url})
+    return app, SharedFiles(cache, "https://notes.example", app.app_context)
+
+
+def test_a_dead_holders_lock_frees_itself(redis_server: RedisServer) -> None:
+    _, shared = shared_app(redis_server.url)
+    # A holder killed between SETNX and EXPIRE: a lock with no expiry.
+    assert shared.lock("dead", 1, time.time())
+    redis_server.client().persist(shared.prefix.encode() + b"lock")  # type: ignore[attr-defined]
+    calls = 0
+
+    def build() -> tuple[bytes, ...]:
+        nonlocal calls
+        calls += 1
+        return (b"<urlset/>",)
+
+    cache = SitemapCache(build, ttl=300, retry_after=30, shared=shared, lock_timeout=1)
+    started = time.monotonic()
+    lookup = cache.get()
+    assert lookup.value is not None and lookup.value.bodies == (b"<urlset/>",)
+    assert 0.5 < time.monotonic() - started < 3
+    assert calls == 1
+
+
+def shared_site(url: str, root: str) -> Flask:
+    from flask_caching import Cache
+
+    app = Flask("site")
+    app.config.update(APP_URL="https://notes.example", APPLICATION_ROOT=root)
+    cache = Cache(app, config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": url})
+    Marmeon(app, sitemap_cache=cache)
+    app.get("/about", sitemap=True, authorize=everyone)(lambda: "about")
+    return app
+
+
+def test_keys_come_from_configuration_only(redis_server: RedisServer) -> None:
+    client = redis_server.client()
+    blog = shared_site(redis_server.url, "/blog").test_client()
+    for host in ("notes.example", "evil.example"):
+        headers = {"Host": host, "X-Forwarded-Host": "evil.example"}
+        response = blog.get("/sitemap.xml", headers=headers)
+        assert response.status_code == 200
+        assert b"<loc>https://notes.example/" in response.data
+    keys = {k.decode() for k in client.keys("*")}  # type: ignore[attr-defined]
+    assert keys and not any("evil" in key for key in keys)
+    assert {key.split(":")[3] for key in keys} == {"sitemap"}
+    scopes = {key.split(":")[2] for key in keys}
+    assert len(scopes) == 1
+    # Another mount path is another sitemap, under other keys.
+    assert (
+        shared_site(redis_server.url, "/shop")
+        .test_client()
+        .get("/sitemap.xml")
+        .status_code
+        == 200
+    )
+    keys = {k.decode() for k in client.keys("*")}  # type: ignore[attr-defined]
+    assert len({key.split(":")[2] for key in keys}) == 2
+
+
+def test_a_cache_that_is_never_reached_falls_back_to_memory_and_says_so_once(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    from flask_caching import Cache
+
+    from .servers import free_port
+
+    app = Flask("down")
+    app.config["APP_URL"] = "https://notes.example"
+    cache = Cache(
+        app,
+        config={
+            "CACHE_TYPE": "RedisCache",
+            "CACHE_REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",  # nobody there
+            "CACHE_OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        },
+    )
+    app.config["MARMEON_SITEMAP_TTL"] = 0  # every request refreshes
+    Marmeon(app, sitemap_cache=cache)
+    app.get("/about", sitemap=True, authorize=everyone)(lambda: "about")
+    client = app.test_client()
+    state = app.extensions["marmeon"]
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        for _ in range(4):
+            response = client.get("/sitemap.xml")
+            assert response.status_code == 200
+            assert b"https://notes.example/about" in response.data
+            assert state.sitemap_cache.join(5)
+    said = [r for r in caplog.records if "cannot be reached" in r.getMessage()]
+    assert len(said) == 1 and said[0].exc_info is not None
+    assert state.sitemap_cache.builds == 4
