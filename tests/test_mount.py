@@ -250,7 +250,11 @@ def test_mounted_under_blog_with_dispatcher_middleware(index: bool) -> None:
     def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
         assert url.startswith(ORIGIN + "/")
         response = client.get(url[len(ORIGIN) :])
-        return response.status_code, dict(response.headers.lower_items()), response.data
+        return (
+            response.status_code,
+            {k.lower(): v for k, v in response.headers.items()},
+            response.data,
+        )
 
     assert crawl(fetch, f"{ORIGIN}/blog") == 8
     status, _, robots = fetch(f"{ORIGIN}/blog/robots.txt")

@@ -67,7 +67,9 @@ class Arg:
         """The value as written in the URL and as the router reads it back."""
         kind = type(value)
         if self.plain_int and kind is int:
-            if value < 0 or value.bit_length() > _MAX_INT_BITS:
+            if value.bit_length() > _MAX_INT_BITS:
+                raise self._too_long()
+            if value < 0:
                 raise self._refuse(value)
             text = str(value)
             return text, text
@@ -82,11 +84,7 @@ class Arg:
                 "length",
             )
         if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
-            raise Refused(
-                f"the value of {self.name!r} makes the address longer than"
-                f" {MAX_LOC_LENGTH} characters",
-                "length",
-            )
+            raise self._too_long()
         try:
             text = self.converter.to_url(value)
         except (ValueError, TypeError, ValidationError) as error:
@@ -144,6 +142,14 @@ class Arg:
                     f" reads the address back as {shown(read)}",
                     "converter",
                 )
+
+    def _too_long(self) -> Refused:
+        # Without the value's digits: writing them is the work being avoided.
+        return Refused(
+            f"the value of {self.name!r} makes the address longer than"
+            f" {MAX_LOC_LENGTH} characters",
+            "length",
+        )
 
     def _refuse(self, value: object) -> Refused:
         return Refused(

@@ -112,7 +112,7 @@ def test_a_page_with_mistakes_shows_its_findings(live: str, page: Any) -> None:
 def test_the_index_links_every_listed_page(live: str, page: Any) -> None:
     page.goto(f"{live}/_marmeon/preview")
     links = page.locator("ul.listed a")
-    assert links.count() == 53
+    assert links.count() == 54
     page.get_by_text(f"{live}/de/about", exact=True).click()
     page.wait_for_url("**/_marmeon/preview?path=/de/about")
     assert page.text_content(".serp .title") == "Über uns · Marmeon Notes"
