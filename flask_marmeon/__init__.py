@@ -25,6 +25,7 @@ from .page import Alternate as Alternate
 from .page import Page as Page
 from .routing.checks import RouteProblem as RouteProblem
 from .routing.checks import check_routes as check_routes
+from .routing.checks import raise_on_problems as raise_on_problems
 from .routing.marks import api as api
 from .routing.marks import authenticate as authenticate
 from .routing.marks import authorize as authorize
@@ -61,5 +62,6 @@ __all__ = [
     "everyone",
     "head",
     "localized",
+    "raise_on_problems",
     "render_head",
 ]

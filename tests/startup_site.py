@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from flask_marmeon import Marmeon, everyone
-from flask_marmeon.routing.checks import raise_on_problems
+from flask_marmeon import Marmeon, everyone, raise_on_problems
 
 
 def create_app(check: bool = True) -> Flask:

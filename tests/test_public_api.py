@@ -24,7 +24,7 @@ def test_the_names_of_the_api_are_exported() -> None:
     pinned = {
         "Marmeon", "StartupError", "head", "render_head", "SitemapEntry",
         "authorize", "everyone", "authenticate", "api", "localized",
-        "current_page", "JsonLd", "JsonLdNode", "JsonLdGraph",
+        "current_page", "JsonLd", "JsonLdNode", "JsonLdGraph", "raise_on_problems",
     }  # fmt: skip
     assert pinned <= set(flask_marmeon.__all__)
 

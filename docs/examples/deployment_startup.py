@@ -2,8 +2,7 @@
 
 from flask import Flask
 
-from flask_marmeon import Marmeon, StartupError, everyone
-from flask_marmeon.routing.checks import raise_on_problems
+from flask_marmeon import Marmeon, StartupError, everyone, raise_on_problems
 
 
 def create_app() -> Flask:
