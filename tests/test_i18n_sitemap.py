@@ -337,28 +337,39 @@ def crawl(app: Flask, addresses: list[str]) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("rule_text", ["/notes/<int:note_id>", "/notes/<note_id>"])
-def test_the_routes_locales_apply_and_an_entrys_own_win(
-    make_app: Callable[..., Flask], rule_text: str
+def test_the_routes_locales_apply_and_an_entrys_own_narrow_them(
+    make_app: Callable[..., Flask],
+    rule_text: str,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     # A list on the route (the planned way for these rules) and entries
-    # that say otherwise (the general way) in one provider.
+    # that say otherwise (the general way) in one provider. An entry's own
+    # locales win within the route's: /en/notes/3 answers 404 (the route
+    # refuses "en"), so the sitemap does not name it.
     entries: list[Any] = [SitemapEntry({"note_id": n}) for n in (1, 2)]
     entries.append(SitemapEntry({"note_id": 3}, locales=["en", "fr"]))
+    entries.append(SitemapEntry({"note_id": 4}, locales=["fr"]))
     if rule_text.endswith("<note_id>"):
         entries = [
             SitemapEntry({"note_id": str(e.params["note_id"])}, locales=e.locales)
             for e in entries
         ]
     app = locale_site(make_app, entries, option=("fr", "de-AT"), rule_text=rule_text)
-    found = valid_urls(app)
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        found = valid_urls(app)
     assert found == {
         f"{ORIGIN}/de-at/notes/1": versions(1, "de-AT", "fr"),
         f"{ORIGIN}/fr/notes/1": versions(1, "de-AT", "fr"),
         f"{ORIGIN}/de-at/notes/2": versions(2, "de-AT", "fr"),
         f"{ORIGIN}/fr/notes/2": versions(2, "de-AT", "fr"),
-        f"{ORIGIN}/en/notes/3": versions(3, "en", "fr"),
-        f"{ORIGIN}/fr/notes/3": versions(3, "en", "fr"),
+        f"{ORIGIN}/fr/notes/3": versions(3, "fr"),
+        f"{ORIGIN}/fr/notes/4": versions(4, "fr"),
     }
+    assert set(crawl(app, list(found)).values()) == {200}
+    assert app.test_client().get("/en/notes/3").status_code == 404
+    warnings = [r.getMessage() for r in caplog.records if "/notes/" in r.getMessage()]
+    assert len(warnings) == 1, warnings
+    assert "'en'" in warnings[0] and "404" in warnings[0]
 
 
 def test_a_callable_option_is_called_with_the_entrys_params(
@@ -371,17 +382,26 @@ def test_a_callable_option_is_called_with_the_entrys_params(
         return ["en"] if values["note_id"] % 2 else ["en", "fr"]
 
     entries = [SitemapEntry({"note_id": n}) for n in (1, 2)]
+    # The route says note 3 exists in "en" only, and note 4 in "en" and
+    # "fr": an entry's own locales narrow what the route says, and never
+    # name a version that answers 404.
     entries.append(SitemapEntry({"note_id": 3}, locales=["de-AT"]))
+    entries.append(SitemapEntry({"note_id": 4}, locales=["fr", "de-AT"]))
     app = locale_site(make_app, entries, option=available)
     found = valid_urls(app)
     assert found == {
         f"{ORIGIN}/en/notes/1": versions(1, "en"),
         f"{ORIGIN}/en/notes/2": versions(2, "en", "fr"),
         f"{ORIGIN}/fr/notes/2": versions(2, "en", "fr"),
-        f"{ORIGIN}/de-at/notes/3": versions(3, "de-AT"),
+        f"{ORIGIN}/fr/notes/4": versions(4, "fr"),
     }
-    # Never with the locale, and not for an entry that names its own.
-    assert calls == [{"note_id": 1}, {"note_id": 2}]
+    # Never with the locale.
+    assert calls == [{"note_id": n} for n in (1, 2, 3, 4)]
+    calls.clear()
+    assert set(crawl(app, list(found)).values()) == {200}
+    client = app.test_client()
+    assert client.get("/de-at/notes/3").status_code == 404
+    assert client.get("/de-at/notes/4").status_code == 404
 
 
 def test_a_tag_not_in_app_locales_is_left_out_with_one_warning(

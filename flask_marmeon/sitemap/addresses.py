@@ -145,22 +145,38 @@ class CompiledRule:
 
     def chosen_locales(
         self, params: Mapping[str, Any], given: tuple[str, ...] | None
-    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The locales an entry's page exists in, in APP_LOCALES order, and
-        the tags it names that APP_LOCALES does not hold: the entry's own
-        ``locales`` win, else the route's option."""
+    ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+        """The locales an entry's page exists in, in APP_LOCALES order; the
+        tags it names that APP_LOCALES does not hold; and the configured
+        tags it names that the route's ``locales=`` refuses.
+
+        The entry's own ``locales`` win over the route's option, within it:
+        the page answers 404 in a locale its route refuses, and the sitemap
+        never names a URL that does not work.
+        """
         option = self.locale_option
+        if option is None:
+            allowed: tuple[str, ...] | None = None
+        elif callable(option):
+            allowed = _called(option, params, self.rule)
+        else:
+            allowed = option
         if given is None:
             if option is None:
-                return self.locales, ()
+                return self.locales, (), ()
             if not callable(option):
-                return option, self.unknown_locales
-            given = _called(option, params, self.rule)
+                return option, self.unknown_locales, ()
+            given, allowed = allowed, None
         wanted = set(given)
         chosen = tuple([tag for tag in self.locales if tag in wanted])
-        if len(chosen) == len(wanted):
-            return chosen, ()
-        return chosen, tuple(tag for tag in given if tag not in self.locales)
+        unknown: tuple[str, ...] = ()
+        if len(chosen) != len(wanted):
+            unknown = tuple(tag for tag in given if tag not in self.locales)
+        if allowed is None:
+            return chosen, unknown, ()
+        kept = tuple([tag for tag in chosen if tag in allowed])
+        refused = tuple(tag for tag in chosen if tag not in allowed)
+        return kept, unknown, refused
 
 
 def _called(
