@@ -409,16 +409,41 @@ def test_a_tag_not_in_app_locales_is_left_out_with_one_warning(
 ) -> None:
     entries = [
         SitemapEntry({"note_id": 1}, locales=["en", "it"]),
+        # A tag in another case is that tag (BCP 47), as for the page.
         SitemapEntry({"note_id": 2}, locales=["EN", "es"]),
         SitemapEntry({"note_id": 3}, locales=["it"]),
     ]
     app = locale_site(make_app, entries)
     with caplog.at_level(logging.WARNING, "flask_marmeon"):
         found = valid_urls(app)
-    assert found == {f"{ORIGIN}/en/notes/1": versions(1, "en")}
+    assert found == {
+        f"{ORIGIN}/en/notes/1": versions(1, "en"),
+        f"{ORIGIN}/en/notes/2": versions(2, "en"),
+    }
     warnings = [r.getMessage() for r in caplog.records if "/notes/" in r.getMessage()]
     assert len(warnings) == 1, warnings
-    assert "'it', 'EN', 'es'" in warnings[0] and "APP_LOCALES" in warnings[0]
+    assert "'it', 'es'" in warnings[0] and "APP_LOCALES" in warnings[0]
+
+
+@pytest.mark.parametrize("option", [("EN", "de-at"), lambda note_id: ["DE-AT"]])
+def test_a_routes_tag_in_another_case_is_the_tag_as_for_the_page(
+    make_app: Callable[..., Flask], option: Any
+) -> None:
+    # The H10 check, the converter and the page take "de-at" for "de-AT":
+    # the sitemap names the versions the page answers, spelled as configured.
+    entries = [
+        SitemapEntry({"note_id": 1}),
+        SitemapEntry({"note_id": 2}, locales=["de-AT", "en"]),
+    ]
+    app = locale_site(make_app, entries, option=option)
+    found = valid_urls(app)
+    tags = ("en", "de-AT") if isinstance(option, tuple) else ("de-AT",)
+    assert found == {
+        f"{ORIGIN}/{tag.lower()}/notes/{n}": versions(n, *tags)
+        for n in (1, 2)
+        for tag in tags
+    }
+    assert set(crawl(app, list(found)).values()) == {200}
 
 
 def test_the_limit_counts_the_urls_written(make_app: Callable[..., Flask]) -> None:

@@ -167,15 +167,18 @@ class CompiledRule:
             if not callable(option):
                 return option, self.unknown_locales, ()
             given, allowed = allowed, None
-        wanted = set(given)
-        chosen = tuple([tag for tag in self.locales if tag in wanted])
+        # Any case spells a tag (BCP 47), as for the page and the converter.
+        wanted = {tag.lower() for tag in given}
+        chosen = tuple([tag for tag in self.locales if tag.lower() in wanted])
         unknown: tuple[str, ...] = ()
         if len(chosen) != len(wanted):
-            unknown = tuple(tag for tag in given if tag not in self.locales)
+            configured = {tag.lower() for tag in self.locales}
+            unknown = tuple(tag for tag in given if tag.lower() not in configured)
         if allowed is None:
             return chosen, unknown, ()
-        kept = tuple([tag for tag in chosen if tag in allowed])
-        refused = tuple(tag for tag in chosen if tag not in allowed)
+        room = {tag.lower() for tag in allowed}
+        kept = tuple([tag for tag in chosen if tag.lower() in room])
+        refused = tuple(tag for tag in chosen if tag.lower() not in room)
         return kept, unknown, refused
 
 
@@ -274,9 +277,13 @@ def compile_rule(
     option: Any = getattr(rule, "marmeon_locales", None) if localized else None
     unknown: tuple[str, ...] = ()
     if option is not None and not callable(option):
+        # Tags compare as BCP 47 says, whatever their case: the converter,
+        # the page and the H10 check take "de-at" for "de-AT" too.
         named = tuple(option)
-        unknown = tuple(tag for tag in named if tag not in locales)
-        option = tuple(tag for tag in locales if tag in named)
+        spelled = {tag.lower() for tag in named}
+        configured = {tag.lower() for tag in locales}
+        unknown = tuple(tag for tag in named if tag.lower() not in configured)
+        option = tuple(tag for tag in locales if tag.lower() in spelled)
     return CompiledRule(
         rule=rule,
         base=base,
