@@ -10,7 +10,7 @@ from typing import Any
 
 import html5lib
 import pytest
-from flask import Blueprint, Flask
+from flask import Blueprint, Flask, abort
 from lxml import etree
 
 from flask_marmeon import SitemapEntry, everyone, head, localized, render_head
@@ -464,3 +464,29 @@ def test_the_limit_counts_the_urls_written(make_app: Callable[..., Flask]) -> No
         len(etree.fromstring(client.get(p.removeprefix(ORIGIN)).data)) for p in parts
     ]
     assert sizes == [3, 2, 3]
+
+
+def test_an_entry_whose_locales_function_answers_404_is_left_out(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    # locales=lambda note_id: Note.query.get_or_404(note_id).locales: the
+    # page of a note deleted since answers 404, so its entry is left out
+    # (one warning for the route) and the rest of the sitemap is served.
+    def available(note_id: int) -> list[str]:
+        if note_id == 2:
+            abort(404)
+        return ["en"]
+
+    entries = [SitemapEntry({"note_id": n}) for n in (1, 2, 3)]
+    entries.append(SitemapEntry({"note_id": 2}, locales=["en"]))
+    app = locale_site(make_app, entries, option=available)
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        found = valid_urls(app)
+    assert found == {
+        f"{ORIGIN}/en/notes/1": versions(1, "en"),
+        f"{ORIGIN}/en/notes/3": versions(3, "en"),
+    }
+    assert app.test_client().get("/en/notes/2").status_code == 404
+    warnings = [r.getMessage() for r in caplog.records if "/notes/" in r.getMessage()]
+    assert len(warnings) == 1, warnings
+    assert "2 entries left out" in warnings[0] and "404" in warnings[0]

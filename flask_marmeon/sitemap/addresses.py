@@ -185,7 +185,13 @@ class CompiledRule:
 def _called(
     option: Callable[..., Any], params: Mapping[str, Any], rule: Rule
 ) -> tuple[str, ...]:
-    result = option(**params)
+    try:
+        result = option(**params)
+    except HTTPException as error:
+        # get_or_404() in the function: the page answers that error too.
+        raise Refused(
+            f"its locales= function answers {error.code} for it", "locales"
+        ) from None
     if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
         raise TypeError(
             f"The locales= function of the route {rule.rule!r} returned"
