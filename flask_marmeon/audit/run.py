@@ -111,8 +111,22 @@ class Auditor:
         found += [(item, None) for item in self._across(audits)]
         if not indexable(self.fetcher.app):
             found = [(f, p) for f, p in found if f.code not in NOT_INDEXABLE_CODES]
-            found.insert(0, (_not_indexable(site), None))
+            found.insert(0, (not_indexable(site), None))
         return Report.of(total, merge_linked(found))
+
+    def site_findings(self, site: Site) -> list[Finding]:
+        """The findings about robots.txt and the sitemaps, as :meth:`run`
+        reports them (a site that must not be indexed: said once)."""
+        if indexable(self.fetcher.app):
+            return list(site.findings)
+        kept = [f for f in site.findings if f.code not in NOT_INDEXABLE_CODES]
+        return [not_indexable(site), *kept]
+
+    def page_findings(self, audit: PageAudit) -> list[Finding]:
+        """The findings of one page, as :meth:`run` reports them."""
+        if indexable(self.fetcher.app):
+            return list(audit.findings)
+        return [f for f in audit.findings if f.code not in NOT_INDEXABLE_CODES]
 
     def _across(self, audits: list[PageAudit]) -> Iterator[Finding]:
         docs = {a.listed.url: a.document for a in audits if a.document is not None}
@@ -157,7 +171,8 @@ def indexable(app: Flask) -> bool:
     return bool(getattr(getattr(state, "settings", None), "indexable", True))
 
 
-def _not_indexable(site: Site) -> Finding:
+def not_indexable(site: Site) -> Finding:
+    """The one finding of a site with MARMEON_INDEXABLE=False."""
     return finding(
         "site-not-indexable",
         site.robots_url,
