@@ -156,30 +156,35 @@ class CompiledRule:
         """
         option = self.locale_option
         if option is None:
-            allowed: tuple[str, ...] | None = None
-        elif callable(option):
-            allowed = _called(option, params, self.rule)
-        else:
-            allowed = option
-        if given is None:
-            if option is None:
+            if given is None:
                 return self.locales, (), ()
-            if not callable(option):
+            return *self._configured(given), ()
+        if not callable(option):
+            if given is None:
                 return option, self.unknown_locales, ()
-            given, allowed = allowed, None
-        # Any case spells a tag (BCP 47), as for the page and the converter.
-        wanted = {tag.lower() for tag in given}
-        chosen = tuple([tag for tag in self.locales if tag.lower() in wanted])
-        unknown: tuple[str, ...] = ()
-        if len(chosen) != len(wanted):
-            configured = {tag.lower() for tag in self.locales}
-            unknown = tuple(tag for tag in given if tag.lower() not in configured)
-        if allowed is None:
-            return chosen, unknown, ()
+            allowed: tuple[str, ...] = option
+        else:
+            allowed = _called(option, params, self.rule)
+            if given is None:
+                return *self._configured(allowed), ()
+        chosen, unknown = self._configured(given)
         room = {tag.lower() for tag in allowed}
         kept = tuple([tag for tag in chosen if tag.lower() in room])
         refused = tuple(tag for tag in chosen if tag.lower() not in room)
         return kept, unknown, refused
+
+    def _configured(
+        self, given: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The configured tags ``given`` names, in APP_LOCALES order, and the
+        tags it names that APP_LOCALES does not hold. Any case spells a tag
+        (BCP 47), as for the page and the converter."""
+        wanted = {tag.lower() for tag in given}
+        chosen = tuple([tag for tag in self.locales if tag.lower() in wanted])
+        if len(chosen) == len(wanted):
+            return chosen, ()
+        configured = {tag.lower() for tag in self.locales}
+        return chosen, tuple(tag for tag in given if tag.lower() not in configured)
 
 
 def _called(

@@ -296,9 +296,7 @@ def _general(
     whether they list images."""
     locales = None
     if compiled.locales:
-        locales, unknown, refused = compiled.chosen_locales(
-            entry.params, entry.locales
-        )
+        locales, unknown, refused = compiled.chosen_locales(entry.params, entry.locales)
         if unknown:
             report.unknown(unknown)
         if refused:

@@ -103,9 +103,7 @@ def test_a_site_that_must_not_be_indexed_is_said_once(site: Site) -> None:
     app.debug = True
     client = app.test_client()
     index = html.document_fromstring(client.get("/_marmeon/preview").data)
-    assert [c.text for c in index.xpath("//main/ul/li/code")] == [
-        "site-not-indexable"
-    ]
+    assert [c.text for c in index.xpath("//main/ul/li/code")] == ["site-not-indexable"]
     page = html.document_fromstring(client.get("/_marmeon/preview?path=/a").data)
     assert page.xpath("//aside/p[@class='none']")[0].text == "No finding."
 
