@@ -74,6 +74,10 @@ def make_site(
             abort(404)
         if note_id == 5:
             raise RuntimeError("boom")
+        if note_id == 6:
+            # The view names its address, then finds the note is missing.
+            head(canonical=f"/de/notes/{note_id}", open_graph={"url": "/de/notes/6"})
+            abort(404)
         head(title="Note")
         return f"<!doctype html><html><head>{render_head()}</head></html>"
 
@@ -106,6 +110,7 @@ def texts(html: str) -> dict[str, str]:
         ("/de/notes/2", 404, "de"),  # the view says the note is missing
         ("/de-at/notes/3", 404, "de-AT"),  # the note lacks the locale
         ("/de/notes/5", 500, "de"),  # the view fails
+        ("/de/notes/6", 404, "de"),  # after it named its address
         ("/de/no-such-page", 404, "de"),  # no route matches
         ("/de-at/notes/x", 404, "de-AT"),
     ],

@@ -21,6 +21,8 @@ assert app.config["MARMEON_SITEMAP_MAX_URLS"] == 50_000
 assert app.config["MARMEON_SITEMAP_INDEX"] is False
 assert app.config["MARMEON_CSP_NONCE"] is None
 assert app.config["MARMEON_BROWSER_SCRIPT"] is True
+assert app.config["MARMEON_SITEMAP_WAIT"] == 20
+assert app.config["MARMEON_INDEXABLE"] is True
 
 # A key set in the config wins over the environment.
 app = Flask(__name__)

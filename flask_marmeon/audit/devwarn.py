@@ -24,7 +24,8 @@ def register(app: Flask, state: MarmeonState) -> None:
     """Install the hook on ``app``; it does nothing unless ``app.debug``."""
 
     def warn_if_noindex(response: Response) -> Response:
-        if current_app.debug:
+        # A deployment that must not be indexed says noindex on purpose.
+        if current_app.debug and state.settings.indexable:
             check(state, response)
         return response
 

@@ -15,6 +15,7 @@ Severity = Literal["error", "warning"]
 
 #: code -> (severity, what it means), in the order the docs list them.
 CODES: Mapping[str, tuple[Severity, str]] = {
+    "site-not-indexable": ("error", "MARMEON_INDEXABLE is false: nothing is indexed"),
     "robots-missing": ("error", "robots.txt does not answer 200"),
     "robots-no-sitemap": ("error", "robots.txt names no sitemap"),
     "sitemap-status": ("error", "a sitemap file does not answer 200"),

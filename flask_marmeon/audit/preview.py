@@ -101,7 +101,7 @@ def view() -> tuple[str, int, dict[str, str]]:
         html = render_template(
             "marmeon/preview.html",
             index=[(url, own(url)) for url in site.listed if own(url)],
-            site_findings=site.findings,
+            site_findings=auditor.site_findings(site),
         )
         return html, 200, headers
     path = page_path(value)
@@ -111,7 +111,7 @@ def view() -> tuple[str, int, dict[str, str]]:
     listed = site.listed.get(url)
     result = auditor.page(site, listed or Listed(url, {}))
     answer, doc = result.answer, result.document
-    findings: list[Finding] = list(result.findings)
+    findings: list[Finding] = auditor.page_findings(result)
     if listed is None:
         # What is wrong only for a listed URL (a noindex search page is
         # right) is left out for a page the sitemap does not list.
@@ -125,7 +125,7 @@ def view() -> tuple[str, int, dict[str, str]]:
         result=_search_result(url, doc),
         cards=_cards(auditor, url, doc) if doc is not None else [],
         findings=findings,
-        site_findings=site.findings,
+        site_findings=auditor.site_findings(site),
         title_cut=TITLE_CUT,
         description_cut=DESCRIPTION_CUT,
     )

@@ -20,6 +20,13 @@ LINKED_CODES = frozenset(
     {"resource-disallowed", "image-status", "image-size-mismatch", "image-too-small"}
 )
 
+#: What MARMEON_INDEXABLE=False does on purpose (X-Robots-Tag and robots
+#: meta noindex, robots.txt "Disallow: /" with no Sitemap line): said once
+#: as ``site-not-indexable`` instead of once per page.
+NOT_INDEXABLE_CODES = frozenset(
+    {"robots-no-sitemap", "page-disallowed", "page-noindex", "resource-disallowed"}
+)
+
 Progress = Callable[[int, int], None]
 
 
@@ -102,7 +109,24 @@ class Auditor:
         found: list[tuple[Finding, str | None]] = [(f, None) for f in site.findings]
         found += [(item, a.listed.url) for a in audits for item in a.findings]
         found += [(item, None) for item in self._across(audits)]
+        if not indexable(self.fetcher.app):
+            found = [(f, p) for f, p in found if f.code not in NOT_INDEXABLE_CODES]
+            found.insert(0, (not_indexable(site), None))
         return Report.of(total, merge_linked(found))
+
+    def site_findings(self, site: Site) -> list[Finding]:
+        """The findings about robots.txt and the sitemaps, as :meth:`run`
+        reports them (a site that must not be indexed: said once)."""
+        if indexable(self.fetcher.app):
+            return list(site.findings)
+        kept = [f for f in site.findings if f.code not in NOT_INDEXABLE_CODES]
+        return [not_indexable(site), *kept]
+
+    def page_findings(self, audit: PageAudit) -> list[Finding]:
+        """The findings of one page, as :meth:`run` reports them."""
+        if indexable(self.fetcher.app):
+            return list(audit.findings)
+        return [f for f in audit.findings if f.code not in NOT_INDEXABLE_CODES]
 
     def _across(self, audits: list[PageAudit]) -> Iterator[Finding]:
         docs = {a.listed.url: a.document for a in audits if a.document is not None}
@@ -138,6 +162,25 @@ class Auditor:
                         f"Its {lang!r} version {target} does not link back to it"
                         " (hreflang links must go both ways).",
                     )
+
+
+def indexable(app: Flask) -> bool:
+    """Whether the extension's MARMEON_INDEXABLE lets search engines in (an
+    app without the extension is taken as it answers)."""
+    state = app.extensions.get("marmeon")
+    return bool(getattr(getattr(state, "settings", None), "indexable", True))
+
+
+def not_indexable(site: Site) -> Finding:
+    """The one finding of a site with MARMEON_INDEXABLE=False."""
+    return finding(
+        "site-not-indexable",
+        site.robots_url,
+        "MARMEON_INDEXABLE is false (a staging or preview deployment): every"
+        " answer says noindex and robots.txt disallows everything, so a search"
+        " engine indexes nothing. The other checks still ran; unset"
+        " MARMEON_INDEXABLE (or set it to true) where the site is to be found.",
+    )
 
 
 def duplicates(

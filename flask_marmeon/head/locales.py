@@ -14,13 +14,20 @@ def og_locale(tag: str) -> str:
     completed with CLDR's likely subtags, through Babel (``en`` -> ``en_US``,
     ``de`` -> ``de_DE``, ``zh-Hant`` -> ``zh_TW``: the script only picks the
     region, as Open Graph has no place for it); a language CLDR does not know
-    is written alone.
+    is written alone. A script, a variant or a private use part is left out
+    with a region too (``sr-Latn-RS`` -> ``sr_RS``).
     """
     language, _, rest = tag.partition("-")
     language = language.lower()
     subtags = rest.split("-") if rest else []
-    if any(_is_region(s) for s in subtags):
-        return "_".join([language, *(s.upper() if len(s) == 2 else s for s in subtags)])
+    # What follows a singleton (an extension, "x-" private use) is no region.
+    for index, subtag in enumerate(subtags):
+        if len(subtag) == 1:
+            del subtags[index:]
+            break
+    for subtag in subtags:
+        if _is_region(subtag):  # only the region: no script or variant
+            return f"{language}_{subtag.upper()}"
     likely_subtags = get_global("likely_subtags")
     likely: str | None = None
     if subtags and len(subtags[0]) == 4 and subtags[0].isalpha():

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from flask import Flask, request
 
-from .._context import peek_request_state
+from .._context import RequestState, peek_request_state
 from .._state import MarmeonState
 from .pages import error_page, set_page
 from .urls import is_localized_rule, locale_of_path
@@ -83,3 +84,25 @@ def enter_error_page(state: MarmeonState) -> None:
         locale = locale_of_path(request.path, state.settings.locales)
     if locale is not None:
         set_page(state, error_page(locale))
+        if rs is not None:
+            forget_addresses(rs)
+
+
+def forget_addresses(rs: RequestState) -> None:
+    """Drop the addresses the request named before it failed.
+
+    A view may call ``head(canonical=..., open_graph={"url": ...})`` and only
+    then find that its record is missing (``abort(404)``): the error page
+    must not name that URL either. Everything else the layouts and the view
+    set (the site's name, a card) stays.
+    """
+    kept = []
+    for fragment in rs.fragments:
+        og = fragment.open_graph
+        if og is not None and "url" in og:
+            og = {key: value for key, value in og.items() if key != "url"}
+            fragment = replace(fragment, open_graph=og)
+        if fragment.canonical is not None:
+            fragment = replace(fragment, canonical=None)
+        kept.append(fragment)
+    rs.fragments[:] = kept

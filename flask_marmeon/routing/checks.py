@@ -157,7 +157,7 @@ def startup_error(problems: list[RouteProblem]) -> StartupError:
     lines = "\n".join(f"  - {problem}" for problem in problems)
     noun = "problem" if count == 1 else "problems"
     return StartupError(
-        f"The routes marked for the sitemap have {count} {noun}:\n{lines}",
+        f"The app cannot start: its routes and settings have {count} {noun}:\n{lines}",
         code="H10",
         problems=[str(problem) for problem in problems],
     )

@@ -145,28 +145,58 @@ class CompiledRule:
 
     def chosen_locales(
         self, params: Mapping[str, Any], given: tuple[str, ...] | None
-    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The locales an entry's page exists in, in APP_LOCALES order, and
-        the tags it names that APP_LOCALES does not hold: the entry's own
-        ``locales`` win, else the route's option."""
+    ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+        """The locales an entry's page exists in, in APP_LOCALES order; the
+        tags it names that APP_LOCALES does not hold; and the configured
+        tags it names that the route's ``locales=`` refuses.
+
+        The entry's own ``locales`` win over the route's option, within it:
+        the page answers 404 in a locale its route refuses, and the sitemap
+        never names a URL that does not work.
+        """
         option = self.locale_option
-        if given is None:
-            if option is None:
-                return self.locales, ()
-            if not callable(option):
-                return option, self.unknown_locales
-            given = _called(option, params, self.rule)
-        wanted = set(given)
-        chosen = tuple([tag for tag in self.locales if tag in wanted])
+        if option is None:
+            if given is None:
+                return self.locales, (), ()
+            return *self._configured(given), ()
+        if not callable(option):
+            if given is None:
+                return option, self.unknown_locales, ()
+            allowed: tuple[str, ...] = option
+        else:
+            allowed = _called(option, params, self.rule)
+            if given is None:
+                return *self._configured(allowed), ()
+        chosen, unknown = self._configured(given)
+        room = {tag.lower() for tag in allowed}
+        kept = tuple([tag for tag in chosen if tag.lower() in room])
+        refused = tuple(tag for tag in chosen if tag.lower() not in room)
+        return kept, unknown, refused
+
+    def _configured(
+        self, given: tuple[str, ...]
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The configured tags ``given`` names, in APP_LOCALES order, and the
+        tags it names that APP_LOCALES does not hold. Any case spells a tag
+        (BCP 47), as for the page and the converter."""
+        wanted = {tag.lower() for tag in given}
+        chosen = tuple([tag for tag in self.locales if tag.lower() in wanted])
         if len(chosen) == len(wanted):
             return chosen, ()
-        return chosen, tuple(tag for tag in given if tag not in self.locales)
+        configured = {tag.lower() for tag in self.locales}
+        return chosen, tuple(tag for tag in given if tag.lower() not in configured)
 
 
 def _called(
     option: Callable[..., Any], params: Mapping[str, Any], rule: Rule
 ) -> tuple[str, ...]:
-    result = option(**params)
+    try:
+        result = option(**params)
+    except HTTPException as error:
+        # get_or_404() in the function: the page answers that error too.
+        raise Refused(
+            f"its locales= function answers {error.code} for it", "locales"
+        ) from None
     if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
         raise TypeError(
             f"The locales= function of the route {rule.rule!r} returned"
@@ -258,9 +288,13 @@ def compile_rule(
     option: Any = getattr(rule, "marmeon_locales", None) if localized else None
     unknown: tuple[str, ...] = ()
     if option is not None and not callable(option):
+        # Tags compare as BCP 47 says, whatever their case: the converter,
+        # the page and the H10 check take "de-at" for "de-AT" too.
         named = tuple(option)
-        unknown = tuple(tag for tag in named if tag not in locales)
-        option = tuple(tag for tag in locales if tag in named)
+        spelled = {tag.lower() for tag in named}
+        configured = {tag.lower() for tag in locales}
+        unknown = tuple(tag for tag in named if tag.lower() not in configured)
+        option = tuple(tag for tag in locales if tag.lower() in spelled)
     return CompiledRule(
         rule=rule,
         base=base,

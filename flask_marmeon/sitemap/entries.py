@@ -60,7 +60,8 @@ class SitemapEntry:
     :param last_modified: when the page last changed, written as
         ``<lastmod>YYYY-MM-DD</lastmod>`` (an aware datetime in UTC).
     :param locales: for a localized route, the locales this page exists in
-        (tags of APP_LOCALES); None for the route's own ``locales=`` option,
+        (tags of APP_LOCALES, among those of the route's ``locales=``: the
+        page answers 404 in any other); None for the route's own option,
         which is every locale unless the route says otherwise.
     :param images: URLs of the page's images, written as Google's image
         sitemap extension (``<image:image><image:loc>``); a path is made

@@ -22,6 +22,7 @@ class RouteReport:
         self.reasons: Counter[str] = Counter()
         self.first: dict[str, str] = {}
         self.unknown_locales: dict[str, None] = {}
+        self.refused: dict[str, None] = {}
         self.images = ImageReport()
 
     def refuse(self, refused: Refused) -> None:
@@ -33,6 +34,12 @@ class RouteReport:
         """Note locale tags an entry or the route named that are not configured."""
         for tag in tags:
             self.unknown_locales.setdefault(tag, None)
+
+    def refused_locales(self, tags: tuple[str, ...]) -> None:
+        """Note locale tags an entry named that its route's ``locales=``
+        refuses (the page answers 404 in them)."""
+        for tag in tags:
+            self.refused.setdefault(tag, None)
 
     def log(self, origin: str, *, dev: bool) -> None:
         """One warning, if anything was left out; refused image URLs only in
@@ -50,6 +57,13 @@ class RouteReport:
             said.append(
                 f"the locales {tags} left out, because APP_LOCALES does not hold"
                 " them (name configured tags in locales=)"
+            )
+        if self.refused:
+            tags = ", ".join(repr(tag) for tag in list(self.refused)[:5])
+            said.append(
+                f"the locales {tags} of entries left out, because the route's"
+                " locales= does not name them and the page answers 404 there"
+                " (name them in the route's locales= too)"
             )
         images = self.images
         if images.over:

@@ -51,7 +51,7 @@ def robots_txt(origin: str, root: str, indexable: bool) -> str:
     endpoints disallowed and the sitemap's address; for a site that must not
     be indexed, everything disallowed and no sitemap."""
     if not indexable:
-        return "User-agent: *\nDisallow: /\n"
+        return f"User-agent: *\nDisallow: {root}/\n"
     return (
         f"User-agent: *\nDisallow: {root}/_marmeon/\n\n"
         f"Sitemap: {origin}{root}{SITEMAP_PATH}\n"

@@ -296,9 +296,11 @@ def _general(
     whether they list images."""
     locales = None
     if compiled.locales:
-        locales, unknown = compiled.chosen_locales(entry.params, entry.locales)
+        locales, unknown, refused = compiled.chosen_locales(entry.params, entry.locales)
         if unknown:
             report.unknown(unknown)
+        if refused:
+            report.refused_locales(refused)
     found = addresses(compiled, entry.params, locales)
     pictures = (
         absolute_images(entry.images, policy, report.images) if entry.images else ()

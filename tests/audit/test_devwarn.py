@@ -13,8 +13,10 @@ from flask_marmeon import everyone, head
 PAGE = "<!doctype html><html><head>{{ render_head() }}</head><body></body></html>"
 
 
-def build(make_app: Callable[..., Flask], *, debug: bool) -> Flask:
-    app = make_app(APP_URL="https://notes.example", MARMEON_BROWSER_SCRIPT=False)
+def build(make_app: Callable[..., Flask], *, debug: bool, **config: object) -> Flask:
+    app = make_app(
+        APP_URL="https://notes.example", MARMEON_BROWSER_SCRIPT=False, **config
+    )
     app.debug = debug
 
     @app.get("/hidden", sitemap=True, authorize=everyone)
@@ -85,3 +87,14 @@ def test_production_says_nothing(
         app.debug = True
         client.get("/hidden")
     assert len(warnings(caplog)) == 1
+
+
+def test_a_deployment_that_must_not_be_indexed_is_not_warned_about(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    # MARMEON_INDEXABLE=0 make run: every page says noindex on purpose.
+    client = build(make_app, debug=True, MARMEON_INDEXABLE=False).test_client()
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        for path in ("/hidden", "/fine"):
+            assert client.get(path).status_code == 200
+    assert not [w for w in warnings(caplog) if "noindex" in w]

@@ -17,8 +17,9 @@ PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 {{ render_head() }}</head><body><p>{{ text }}</p></body></html>"""
 
 
-def build(make_app: Callable[..., Flask]) -> Flask:
+def build(make_app: Callable[..., Flask], **config: object) -> Flask:
     app = make_app(
+        **config,
         APP_URL="https://notes.example",
         APP_LOCALES=["en-US", "de-DE"],
         # The browser module's address is team browser's to move out of
@@ -79,6 +80,21 @@ def test_a_clean_app_has_no_finding(make_app: Callable[..., Flask]) -> None:
     report = audit(build(make_app))
     assert report.pages == 5
     assert report.findings == ()
+
+
+def test_an_app_that_must_not_be_indexed_is_one_finding(
+    make_app: Callable[..., Flask],
+) -> None:
+    # A staging deployment (MARMEON_INDEXABLE=False): every answer says
+    # noindex and robots.txt disallows everything, on purpose. That is one
+    # error, said once, not three per page; the rest is still checked.
+    app = build(make_app, MARMEON_INDEXABLE=False)
+    report = audit(app)
+    assert report.pages == 5
+    assert [(f.code, f.url) for f in report.findings] == [
+        ("site-not-indexable", "https://notes.example/robots.txt")
+    ]
+    assert "MARMEON_INDEXABLE" in report.findings[0].message
 
 
 def test_a_mistake_in_a_view_is_found(make_app: Callable[..., Flask]) -> None:

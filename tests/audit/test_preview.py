@@ -95,6 +95,19 @@ def test_a_page_without_findings_says_so(preview_app: Flask) -> None:
     assert text(page, "title") == TITLE_A
 
 
+def test_a_site_that_must_not_be_indexed_is_said_once(site: Site) -> None:
+    # MARMEON_INDEXABLE=0 make run: the preview reports as the audit does.
+    app = site.app()
+    app.config["MARMEON_INDEXABLE"] = False
+    Marmeon(app)
+    app.debug = True
+    client = app.test_client()
+    index = html.document_fromstring(client.get("/_marmeon/preview").data)
+    assert [c.text for c in index.xpath("//main/ul/li/code")] == ["site-not-indexable"]
+    page = html.document_fromstring(client.get("/_marmeon/preview?path=/a").data)
+    assert page.xpath("//aside/p[@class='none']")[0].text == "No finding."
+
+
 def test_search_results_are_cut_at_a_word() -> None:
     assert cut("short", 60) == "short"
     text = "word " * 20

@@ -21,7 +21,14 @@ from flask_marmeon.head.locales import og_locale
         ("zh-Hant", "zh_TW"),
         ("zh-Hans", "zh_CN"),
         ("sr-Latn", "sr_RS"),
-        ("sr-Latn-RS", "sr_Latn_RS"),
+        # Open Graph has no place for a script, a variant or a private use
+        # part, with a region as without one (the audit's own check).
+        ("sr-Latn-RS", "sr_RS"),
+        ("zh-Hans-CN", "zh_CN"),
+        ("ca-ES-valencia", "ca_ES"),
+        ("de-DE-1996", "de_DE"),
+        ("en-US-x-twain", "en_US"),
+        ("en-x-ab", "en_US"),
         # A language CLDR does not know is written alone.
         ("tlh", "tlh"),
     ],

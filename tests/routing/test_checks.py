@@ -17,6 +17,7 @@ from flask_marmeon import (
     authorize,
     check_routes,
     everyone,
+    localized,
 )
 from flask_marmeon.routing.checks import raise_on_problems
 
@@ -195,3 +196,19 @@ def test_raise_on_problems_is_eager(make_app: Callable[..., Flask]) -> None:
     ok = make_app(APP_URL="https://notes.example")
     ok.get("/about", sitemap=True, authorize=everyone)(view)
     raise_on_problems(ok)
+
+
+def test_the_error_does_not_call_every_problem_a_marked_routes(
+    make_app: Callable[..., Flask],
+) -> None:
+    # A locales= naming a tag APP_LOCALES lacks stops the start, whether the
+    # route is marked for the sitemap or not.
+    app = make_app(APP_LOCALES=["en", "de"])
+    pages = localized(Blueprint("pages", __name__))
+    pages.get("/about", locales=["en", "fr"])(view)
+    app.register_blueprint(pages)
+    with pytest.raises(StartupError) as info:
+        raise_on_problems(app)
+    first_line = str(info.value).splitlines()[0]
+    assert "marked" not in first_line and "1 problem" in first_line
+    assert "'fr'" in str(info.value)

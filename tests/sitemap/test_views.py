@@ -443,6 +443,19 @@ def test_robots_txt_of_a_site_that_must_not_be_indexed(
     assert response.headers["X-Robots-Tag"] == "noindex, nofollow"
 
 
+def test_robots_txt_of_a_mounted_site_that_must_not_be_indexed(
+    make_app: Callable[..., Flask],
+) -> None:
+    # Like every line it writes, under the mount path: the app disallows
+    # itself, not the other apps of its host.
+    app = make_app(APP_URL=ORIGIN, MARMEON_INDEXABLE=False, APPLICATION_ROOT="/blog/")
+    app.get("/about")(page)
+    response = app.test_client().get(
+        "/robots.txt", environ_overrides={"SCRIPT_NAME": "/evil"}
+    )
+    assert response.text == "User-agent: *\nDisallow: /blog/\n"
+
+
 def test_a_provider_that_yields_garbage_keeps_the_last_good_file(
     make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
 ) -> None:
