@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextvars
 import os
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from flask import Flask
 from werkzeug.datastructures import Headers
@@ -58,6 +58,18 @@ class Fetched:
             return self.body.decode("utf-8", "replace")
 
 
+def split_url(url: str) -> SplitResult | None:
+    """``urlsplit(url)``, or None for text that it cannot split.
+
+    The pages and files the audit reads are the app's, and may hold any text
+    where a URL goes: ``urlsplit`` raises ValueError for an unclosed ``[``.
+    """
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
+
+
 def app_origin(app: Flask) -> str:
     """APP_URL's origin for ``app``, from the extension's settings or config.
 
@@ -101,11 +113,11 @@ class Fetcher:
     def own_path(self, url: str) -> str | None:
         """The path inside the app for ``url``, or None when it is not the app's.
 
-        Another origin, or a path outside the mount path, is not the app's:
-        the audit neither fetches nor judges it.
+        Another origin, a path outside the mount path, or text that is no
+        URL, is not the app's: the audit neither fetches nor judges it.
         """
-        parts = urlsplit(url)
-        if f"{parts.scheme}://{parts.netloc}".lower() != self.origin:
+        parts = split_url(url)
+        if parts is None or f"{parts.scheme}://{parts.netloc}".lower() != self.origin:
             return None
         path = parts.path or "/"
         if self.root:
