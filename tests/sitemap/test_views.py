@@ -238,6 +238,36 @@ def test_the_index_files_send_no_cookie_either(make_app: Callable[..., Flask]) -
         assert "Set-Cookie" not in response.headers, path
 
 
+@pytest.mark.parametrize(
+    "path", ["//robots.txt", "///sitemap.xml", "//sitemap-1.xml", "//sitemap-01.xml"]
+)
+def test_leading_slashes_do_not_bring_the_cookie_back(
+    make_app: Callable[..., Flask], path: str
+) -> None:
+    # A client sends /%2Frobots.txt (the server decodes it to //robots.txt)
+    # or //robots.txt: Werkzeug's routing merges the slashes and answers
+    # the endpoint, public and cacheable, so the edge must strip the
+    # session there too.
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True, SECRET_KEY="secret")
+    app.get("/n/<int:n>", sitemap=note_pages(2), authorize=everyone)(page)
+    seen: list[dict[str, Any]] = []
+
+    @app.before_request
+    def read_and_write_session() -> None:
+        seen.append(dict(session))
+        session["visits"] = session.get("visits", 0) + 1
+
+    client = app.test_client()
+    assert client.get("/n/1").headers.getlist("Set-Cookie")  # a normal page
+    seen.clear()
+    response = client.get("/", environ_overrides={"PATH_INFO": path})
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"].startswith("public")
+    assert "Set-Cookie" not in response.headers
+    assert "Cookie" not in response.headers.get("Vary", "")
+    assert seen == [{}]
+
+
 def test_without_the_index_there_are_no_parts(app: Flask) -> None:
     mark_about(app)
     assert app.test_client().get("/sitemap-1.xml").status_code == 404
