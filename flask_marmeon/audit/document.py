@@ -50,9 +50,13 @@ class Document:
 def parse(page: Fetched) -> Document:
     """Read the head and the loaded files of an HTML answer."""
     html = require("lxml.html")
+    etree = require("lxml.etree")
+    # huge_tree: a text node over libxml2's 10 MB is the app's to judge,
+    # not an exception that stops the audit.
+    parser = html.HTMLParser(huge_tree=True)
     try:
-        root = html.document_fromstring(page.text())
-    except require("lxml.etree").ParserError:
+        root = html.document_fromstring(page.text(), parser=parser)
+    except (etree.ParserError, etree.XMLSyntaxError):
         # Blank, or comments only: a page with nothing in its head.
         root = html.document_fromstring("<html></html>")
     url = page.url
