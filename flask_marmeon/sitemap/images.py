@@ -10,11 +10,16 @@ URL of another scheme, is left out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 #: The most images one ``<url>`` may list (Google's limit).
 MAX_IMAGES = 1000
+#: A "%" that two hex digits do not follow: a browser keeps it as it is (the
+#: head writes it so), but it makes no URI (xsd:anyURI), so the sitemap
+#: writes it as "%25".
+_LONE_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
 #: The longest ``<image:loc>``, as for ``<loc>`` (sitemaps 0.9): a longer one
 #: makes the file invalid (the audit's image.xsd).
 MAX_IMAGE_LENGTH = 2048
@@ -52,6 +57,8 @@ def absolute_images(
             if not report.first_refused:
                 report.first_refused.append(image)
             continue
+        if "%" in url:
+            url = _LONE_PERCENT.sub("%25", url)
         if len(url) > MAX_IMAGE_LENGTH:
             report.too_long += 1
             continue

@@ -179,3 +179,22 @@ def test_an_image_url_over_2048_characters_is_left_out_with_a_warning(
     }
     (warning,) = [r.getMessage() for r in caplog.records]
     assert "2 image URLs left out, because they are longer than 2048" in warning
+
+
+def test_a_percent_sign_that_escapes_nothing_is_escaped_itself(app: Flask) -> None:
+    # A browser keeps a "%" that two hex digits do not follow as it is (the
+    # head writes it so), but it makes no URI (xsd:anyURI): the extension's
+    # own audit called the sitemap invalid. Written as %25 there.
+    images = ["https://cdn.example/%", "/x%zz.png", "/a%2", "/ok%20.png", "/%E2%82%AC"]
+    site(app, [SitemapEntry({"n": 1}, images=images)])
+    root = etree.fromstring(app.test_client().get("/sitemap.xml").data)
+    Schemas.load().urlset.assertValid(root)
+    assert images_by_loc(root) == {
+        f"{ORIGIN}/notes/1": [
+            "https://cdn.example/%25",
+            f"{ORIGIN}/x%25zz.png",
+            f"{ORIGIN}/a%252",
+            f"{ORIGIN}/ok%20.png",
+            f"{ORIGIN}/%E2%82%AC",
+        ]
+    }
