@@ -6,9 +6,10 @@ view's, and the view wins where both set a field.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
-from flask import current_app
+from flask import current_app, request, url_for
 
 from flask_marmeon import JsonLdGraph, head
 
@@ -23,6 +24,20 @@ def site_origin() -> str:
     """
     parts = urlsplit(current_app.config["APP_URL"])
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def site_path(endpoint: str, **values: Any) -> str:
+    """``url_for(endpoint, **values)`` under the configured mount path.
+
+    ``url_for`` starts its paths with the request's ``SCRIPT_NAME``, which a
+    client can set (gunicorn's ``SCRIPT_NAME`` header, ProxyFix's
+    ``X-Forwarded-Prefix``): a canonical, an ``og:url`` or an image built
+    with it would name the client's path. The head's addresses start with
+    ``APPLICATION_ROOT`` instead, as the extension's own do.
+    """
+    path = url_for(endpoint, **values)
+    root = str(current_app.config["APPLICATION_ROOT"]).rstrip("/")
+    return root + path[len(request.script_root) :]
 
 
 def site_graph(origin: str) -> JsonLdGraph:

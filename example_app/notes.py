@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from flask_marmeon import SitemapEntry, authorize, everyone, head
 
 from .covers import HEIGHT, WIDTH, cover_png
-from .layout import site_origin
+from .layout import site_origin, site_path
 from .models import Note, db, utc
 
 #: Every route of the blueprint is public; ``sitemap=`` says which are listed.
@@ -40,8 +40,8 @@ def index() -> str:
     head(
         title=_("All notes"),
         description=_("Short notes on baking, bicycles, plants, coffee and more."),
-        canonical=url_for("notes.index"),
-        open_graph={"url": url_for("notes.index")},
+        canonical=site_path("notes.index"),
+        open_graph={"url": site_path("notes.index")},
     )
     all_notes = db.session.scalars(
         db.select(Note).order_by(Note.created_at.desc())
@@ -53,8 +53,8 @@ def index() -> str:
 def show(note_id: int) -> str:
     """A note, with every field of the head."""
     note = db.get_or_404(Note, note_id)
-    canonical = url_for("notes.show", note_id=note.id)
-    cover = url_for("notes.cover", note_id=note.id)
+    canonical = site_path("notes.show", note_id=note.id)
+    cover = site_path("notes.cover", note_id=note.id)
     cover_alt = _("Cover of the note “%(title)s”", title=note.title)
     origin = site_origin()
     head(
@@ -127,7 +127,7 @@ def search() -> str:
         title=_("Search"),
         description=_("Find a note by its title."),
         robots={"index": False, "follow": True},
-        open_graph={"url": url_for("notes.search")},
+        open_graph={"url": site_path("notes.search")},
     )
     found: list[Note] = []
     if query:

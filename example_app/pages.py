@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flask import Blueprint, abort, render_template, url_for
+from flask import Blueprint, abort, render_template
 from flask.views import MethodView
 from flask_babel import gettext as _
 
 from flask_marmeon import SitemapEntry, authorize, everyone, head, localized
 
 from .catalog import FeatureCatalog
+from .layout import site_path
 
 
 def about() -> str:
@@ -24,7 +25,7 @@ def about() -> str:
         title=_("About"),
         description=_("A small notes site that shows flask_marmeon at work."),
         # og:url has no default: the page's own address in its language.
-        open_graph={"url": url_for("pages.about")},
+        open_graph={"url": site_path("pages.about")},
     )
     return render_template("pages/about.html")
 
@@ -39,7 +40,7 @@ class ListFeatures(MethodView):
         head(
             title=_("Features"),
             description=_("What flask_marmeon does for the pages of this site."),
-            open_graph={"url": url_for("pages.features")},
+            open_graph={"url": site_path("pages.features")},
         )
         return render_template("pages/features.html", features=self.catalog.all())
 
@@ -64,7 +65,7 @@ class ShowFeature(MethodView):
         head(
             title=item.title,
             description=item.summary,
-            open_graph={"url": url_for("pages.feature", feature=item.slug)},
+            open_graph={"url": site_path("pages.feature", feature=item.slug)},
         )
         return render_template("pages/feature.html", feature=item)
 

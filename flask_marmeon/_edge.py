@@ -111,9 +111,13 @@ class Edge:
             for hook in self.hooks:
                 free.extend(hook())
             self.cookie_free = tuple(free)
+            # "//": Werkzeug's routing merges repeated slashes (a client's
+            # //robots.txt, or /%2Frobots.txt that the server decodes so, is
+            # /robots.txt to it), so such a path takes the slow way too.
             self.prefixes = tuple(
                 [prefix for prefix, _ in self.front]
                 + [paths.prefix for paths in self.cookie_free]
+                + ["//"]
             )
             self.started = True
 
@@ -132,6 +136,8 @@ class Edge:
                     return answer
         if not self.started:
             self.start()
+        if path.startswith("//"):
+            path = "/" + path.lstrip("/")
         for paths in self.cookie_free:
             if path.startswith(paths.prefix) and paths.matches(path):
                 environ = dict(environ)

@@ -63,7 +63,8 @@ class ModuleEndpoint:
     The current hash gets the module with ``Content-Type: text/javascript``
     and ``Cache-Control: public, max-age=31536000, immutable``; any other
     hash (twelve hex digits) gets 404, so that no cache keeps an old URL alive
-    with new content. Everything else (another method, another path) is left
+    with new content. A precondition that fails (``If-Match``) gets an empty
+    412 that no cache keeps. Everything else (another method, another path) is left
     to the app: the call returns None.
     """
 
@@ -88,5 +89,16 @@ class ModuleEndpoint:
         response.cache_control.immutable = True
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.set_etag(self.digest)
+        if "HTTP_IF_MATCH" in environ:
+            # Evaluated here: Werkzeug's make_conditional answers 412 to a
+            # matching tag and to "*" alike, with the module's body and its
+            # year of public caching, which a shared cache would then keep
+            # and hand to every visitor.
+            if_match = Request(environ).if_match
+            if not (if_match.star_tag or if_match.is_strong(self.digest)):
+                failed = Response(status=412)
+                failed.cache_control.no_store = True
+                return failed(environ, start_response)
+            environ = {k: v for k, v in environ.items() if k != "HTTP_IF_MATCH"}
         response.make_conditional(Request(environ))
         return response(environ, start_response)

@@ -83,6 +83,24 @@ def test_revalidation_answers_304(app: Flask) -> None:
     assert response.data == b""
 
 
+def test_a_failed_precondition_is_not_kept_by_caches(app: Flask) -> None:
+    # Anybody may send If-Match: the 412 it earns must not carry the
+    # module's year of public caching (nor its body), or a shared cache
+    # would hand the 412 to every visitor for that year.
+    client = app.test_client()
+    path = module_path(get_state(app))
+    for method in ("GET", "HEAD"):
+        response = client.open(path, method=method, headers={"If-Match": '"nope"'})
+        assert response.status_code == 412
+        assert response.data == b""
+        assert response.cache_control.no_store
+        assert not response.cache_control.public
+        assert response.cache_control.max_age is None
+    for tag in (f'"{DIGEST}"', "*"):
+        response = client.get(path, headers={"If-Match": tag})
+        assert response.status_code == 200 and response.data == SOURCE
+
+
 @pytest.mark.parametrize("digest", ["0123456789ab", DIGEST[::-1]])
 def test_other_hash_is_404_and_not_cached(app: Flask, digest: str) -> None:
     assert digest != DIGEST

@@ -50,9 +50,13 @@ class Document:
 def parse(page: Fetched) -> Document:
     """Read the head and the loaded files of an HTML answer."""
     html = require("lxml.html")
+    etree = require("lxml.etree")
+    # huge_tree: a text node over libxml2's 10 MB is the app's to judge,
+    # not an exception that stops the audit.
+    parser = html.HTMLParser(huge_tree=True)
     try:
-        root = html.document_fromstring(page.text())
-    except require("lxml.etree").ParserError:
+        root = html.document_fromstring(page.text(), parser=parser)
+    except (etree.ParserError, etree.XMLSyntaxError):
         # Blank, or comments only: a page with nothing in its head.
         root = html.document_fromstring("<html></html>")
     url = page.url
@@ -87,11 +91,9 @@ def parse(page: Fetched) -> Document:
             if href is None:
                 continue
             if "canonical" in rels:
-                canonicals.append(urljoin(url, href.strip()))
+                canonicals.append(_join(url, href))
             if "alternate" in rels and element.get("hreflang"):
-                hreflang.append(
-                    (element.get("hreflang", ""), urljoin(url, href.strip()))
-                )
+                hreflang.append((element.get("hreflang", ""), _join(url, href)))
         elif (element.get("type") or "").lower() == "application/ld+json":
             json_ld.append(element.text or "")
     for element in root.iter("script", "link"):
@@ -102,7 +104,7 @@ def parse(page: Fetched) -> Document:
         else:
             src = None
         if src and not src.strip().startswith("data:"):
-            resources.append(urljoin(url, src.strip()))
+            resources.append(_join(url, src))
     return Document(
         url,
         title,
@@ -114,3 +116,14 @@ def parse(page: Fetched) -> Document:
         tuple(json_ld),
         tuple(dict.fromkeys(resources)),
     )
+
+
+def _join(base: str, href: str) -> str:
+    """``href`` resolved against the page, or as written when it is no URL
+    (``urljoin`` raises ValueError for an unclosed ``[``): the checks then
+    judge the text as it is."""
+    href = href.strip()
+    try:
+        return urljoin(base, href)
+    except ValueError:
+        return href

@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import contextvars
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from flask import Flask
 from werkzeug.datastructures import Headers
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from ..errors import StartupError
+
+#: The most of an answer the audit reads: the sitemap format's 50 MiB and
+#: one byte, so that a file over the limit is seen to be (search engines
+#: read less of a page: Google the first 15 MB of an HTML file).
+MAX_BODY = 50 * 1024 * 1024
 
 #: What the audit says it is; a route may answer crawlers differently.
 USER_AGENT = "Mozilla/5.0 (compatible; Googlebot/2.1; flask-marmeon-audit)"
@@ -56,6 +62,18 @@ class Fetched:
             return self.body.decode(self.charset, "replace")
         except LookupError:
             return self.body.decode("utf-8", "replace")
+
+
+def split_url(url: str) -> SplitResult | None:
+    """``urlsplit(url)``, or None for text that it cannot split.
+
+    The pages and files the audit reads are the app's, and may hold any text
+    where a URL goes: ``urlsplit`` raises ValueError for an unclosed ``[``.
+    """
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
 
 
 def app_origin(app: Flask) -> str:
@@ -101,11 +119,11 @@ class Fetcher:
     def own_path(self, url: str) -> str | None:
         """The path inside the app for ``url``, or None when it is not the app's.
 
-        Another origin, or a path outside the mount path, is not the app's:
-        the audit neither fetches nor judges it.
+        Another origin, a path outside the mount path, or text that is no
+        URL, is not the app's: the audit neither fetches nor judges it.
         """
-        parts = urlsplit(url)
-        if f"{parts.scheme}://{parts.netloc}".lower() != self.origin:
+        parts = split_url(url)
+        if parts is None or f"{parts.scheme}://{parts.netloc}".lower() != self.origin:
             return None
         path = parts.path or "/"
         if self.root:
@@ -130,11 +148,13 @@ class Fetcher:
         finally:
             builder.close()
         self.requests += 1
+        # A context of its own: Flask then pushes a fresh app context.
+        context = contextvars.Context()
         try:
-            # A context of its own: Flask then pushes a fresh app context.
-            app_iter, status, headers = contextvars.Context().run(
-                run_wsgi_app, self.app, environ, True
+            app_iter, status, headers = context.run(
+                run_wsgi_app, self.app, environ, False
             )
+            body = context.run(_read, app_iter)
         except StartupError:
             raise  # the app cannot start (H10): nothing to audit, say why
         except Exception as error:
@@ -142,4 +162,25 @@ class Fetcher:
             # a crawler would get a 500, and the audit goes on to the next page.
             text = f"{type(error).__name__}: {error}"
             return Fetched(url, 500, Headers(), b"", text)
-        return Fetched(url, int(status.split(None, 1)[0]), headers, b"".join(app_iter))
+        return Fetched(url, int(status.split(None, 1)[0]), headers, body)
+
+
+def _read(app_iter: Iterable[bytes]) -> bytes:
+    """The answer's bytes, at most :data:`MAX_BODY`, the stream closed.
+
+    An answer may never end (a stream of events, a generator that does not
+    stop): a crawler reads a file up to a limit, and so does the audit.
+    """
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        for chunk in app_iter:
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_BODY:
+                break
+    finally:
+        close = getattr(app_iter, "close", None)
+        if close is not None:
+            close()
+    return b"".join(chunks)[: MAX_BODY + 1]

@@ -11,11 +11,10 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from ._deps import require
 from .document import Document
-from .fetch import Fetcher
+from .fetch import Fetcher, split_url
 from .findings import Finding, finding
 
 OG_MIN = (200, 200)
@@ -102,8 +101,8 @@ def check_images(url: str, doc: Document, images: ImageLookup) -> Iterator[Findi
     card_image = next((d for d in declared if d.key.startswith("twitter:")), None)
     card_image = card_image or next(iter(declared), None)
     for item in declared:
-        parts = urlsplit(item.url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        parts = split_url(item.url)
+        if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
             yield finding(
                 "image-not-absolute",
                 url,

@@ -127,7 +127,15 @@ def _read_file(
     if answer.status != 200:
         report("sitemap-status", f"The sitemap answers {answer.status}, not 200.")
         return
-    body = _body(answer)
+    try:
+        body = _body(answer)
+    except zlib.error as error:
+        report(
+            "sitemap-invalid",
+            f"The file starts as gzip but does not inflate ({error}): send"
+            " the gzip stream whole, or the XML uncompressed.",
+        )
+        return
     if body is None or len(body) > MAX_BYTES:
         report(
             "sitemap-too-large",
@@ -179,6 +187,15 @@ def _body(answer: Fetched) -> bytes | None:
 
 
 def _validate(schema: Any, root: Any, report: Callable[[str, str], None]) -> None:
+    if root.getroottree().docinfo.internalDTD is not None:
+        # Entities are not read (no file, no network, no expansion), and
+        # the schema cannot judge a tree that holds their references.
+        report(
+            "sitemap-invalid",
+            "The file declares a DTD (<!DOCTYPE ...>); a sitemap has none, and"
+            " crawlers do not read its entities. Remove it.",
+        )
+        return
     if schema.validate(root):
         return
     errors = [f"line {e.line}: {e.message}" for e in list(schema.error_log)[:3]]

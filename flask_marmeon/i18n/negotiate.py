@@ -35,15 +35,27 @@ def best_locale(
             )
         ]
     by_spelling = {tag.lower(): tag for tag in locales}
+    # The header is the client's, and may hold thousands of ranges: each is
+    # tried once, and Werkzeug only for a range whose language (or ``*``)
+    # some locale has, the only ones its best_match can match.
+    languages = {_language(tag) for tag in locales}
+    tried: set[str] = set()
     for value, quality in ordered:
-        if quality <= 0:
+        spelling = value.lower()
+        if quality <= 0 or spelling in tried:
             continue
+        tried.add(spelling)
         match = lookup(value, by_spelling)
-        if match is None:
+        if match is None and (value == "*" or _language(spelling) in languages):
             match = LanguageAccept([(value, 1)]).best_match(locales)
         if match is not None:
             return match
     return None
+
+
+def _language(tag: str) -> str:
+    """The language subtag, as Werkzeug's matching reads it (``de_AT`` too)."""
+    return tag.lower().replace("_", "-").split("-", 1)[0]
 
 
 def fallback_locale(accept: Iterable[tuple[str, float]], locales: Sequence[str]) -> str:
@@ -62,12 +74,19 @@ def lookup(language_range: str, tags: Mapping[str, str]) -> str | None:
     """
     if language_range == "*":
         return None
-    subtags = language_range.lower().replace("_", "-").split("-")
+    text = language_range.lower().replace("_", "-")
+    subtags = text.split("-")
+    # The header is the client's: a range may hold thousands of subtags, and
+    # joining every rest again would be quadratic. Only a rest no longer
+    # than the longest tag can be one, so only such a rest is joined.
+    longest = max(map(len, tags), default=0)
+    size = len(text)  # the length of "-".join(subtags)
     while subtags:
-        tag = tags.get("-".join(subtags))
-        if tag is not None:
-            return tag
-        subtags.pop()
+        if size <= longest:
+            tag = tags.get("-".join(subtags))
+            if tag is not None:
+                return tag
+        size -= len(subtags.pop()) + 1
         if subtags and len(subtags[-1]) == 1:
-            subtags.pop()
+            size -= len(subtags.pop()) + 1
     return None

@@ -10,11 +10,19 @@ URL of another scheme, is left out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 #: The most images one ``<url>`` may list (Google's limit).
 MAX_IMAGES = 1000
+#: A "%" that two hex digits do not follow: a browser keeps it as it is (the
+#: head writes it so), but it makes no URI (xsd:anyURI), so the sitemap
+#: writes it as "%25".
+_LONE_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
+#: The longest ``<image:loc>``, as for ``<loc>`` (sitemaps 0.9): a longer one
+#: makes the file invalid (the audit's image.xsd).
+MAX_IMAGE_LENGTH = 2048
 
 
 @dataclass
@@ -23,6 +31,8 @@ class ImageReport:
 
     #: Images past the first MAX_IMAGES of an entry.
     over: int = 0
+    #: Images whose written URL is longer than MAX_IMAGE_LENGTH.
+    too_long: int = 0
     #: Images the URL policy left out, and the first of them.
     refused: int = 0
     first_refused: list[str] = field(default_factory=list)
@@ -34,7 +44,8 @@ def absolute_images(
     report: ImageReport,
 ) -> tuple[str, ...]:
     """The entry's image URLs to write, in order: each as the policy writes
-    it, the ones it leaves out dropped, at most :data:`MAX_IMAGES`."""
+    it, the ones it leaves out or that it writes longer than
+    :data:`MAX_IMAGE_LENGTH` dropped, at most :data:`MAX_IMAGES`."""
     kept: list[str] = []
     for position, image in enumerate(images):
         if len(kept) == MAX_IMAGES:
@@ -45,6 +56,11 @@ def absolute_images(
             report.refused += 1
             if not report.first_refused:
                 report.first_refused.append(image)
+            continue
+        if "%" in url:
+            url = _LONE_PERCENT.sub("%25", url)
+        if len(url) > MAX_IMAGE_LENGTH:
+            report.too_long += 1
             continue
         kept.append(url)
     return tuple(kept)

@@ -10,7 +10,7 @@ from .._log import logger
 from ..head.urls import explain
 from .addresses import Refused
 from .entries import shown
-from .images import MAX_IMAGES, ImageReport
+from .images import MAX_IMAGE_LENGTH, MAX_IMAGES, ImageReport
 
 
 class RouteReport:
@@ -70,6 +70,12 @@ class RouteReport:
             said.append(
                 f"{images.over} image{'s' if images.over > 1 else ''} left out,"
                 f" because a page lists at most {MAX_IMAGES}"
+            )
+        if images.too_long:
+            said.append(
+                f"{images.too_long} image URL{'s' if images.too_long > 1 else ''}"
+                f" left out, because {'they are' if images.too_long > 1 else 'it is'}"
+                f" longer than {MAX_IMAGE_LENGTH} characters"
             )
         if images.refused and dev:
             first = images.first_refused[0]

@@ -38,8 +38,9 @@ from .shared import Backend, SharedFiles
 
 SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"
-# What the parts' <int(min=1)> rule answers, leading zeros included.
-_PART = re.compile(r"/sitemap-0*[1-9][0-9]*\.xml")
+# What the parts' <int(min=1)> rule may answer: Werkzeug's int converter
+# reads any Unicode digit (\d), so /sitemap-\u0661.xml is part 1 too.
+_PART = re.compile(r"/sitemap-\d+\.xml")
 #: Seconds a process building for all the others holds the shared lock at
 #: most: a longer build lets a second process build too, a dead holder's
 #: lock frees itself after it.
@@ -75,6 +76,13 @@ def _taken(app: Flask, path: str, origin: str) -> bool:
         # 405: a route answers the path, with other methods.
         return error.code == 405
     return not is_localized(rule)
+
+
+def _is_part(path: str) -> bool:
+    """Whether the parts' rule may answer ``path``, WSGI's PATH_INFO (the
+    UTF-8 bytes as latin-1 text, which Werkzeug decodes before routing)."""
+    text = path.encode("latin-1", "replace").decode("utf-8", "replace")
+    return _PART.fullmatch(text) is not None
 
 
 def _unavailable(retry_after: int) -> Response:
@@ -203,7 +211,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             methods=["GET"],
             **host,
         )
-        free.append(_edge.CookieFree("/sitemap-", lambda p: bool(_PART.fullmatch(p))))
+        free.append(_edge.CookieFree("/sitemap-", _is_part))
     return free
 
 

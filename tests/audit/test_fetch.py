@@ -6,7 +6,7 @@ import socket
 from typing import Any
 
 import pytest
-from flask import Flask, g
+from flask import Flask, Response, g
 
 from flask_marmeon.audit import audit
 from flask_marmeon.audit.fetch import Fetcher, app_origin, app_root
@@ -98,3 +98,31 @@ def test_the_query_of_a_listed_url_reaches_the_app(site: Site) -> None:
     assert fetcher.get("https://other.example/a") is None
     assert fetcher.get("http://notes.example/a") is None  # another scheme
     assert fetcher.requests == 1
+
+
+def test_an_answer_that_never_ends_is_read_up_to_the_limit(site: Site) -> None:
+    # A listed address that streams (server-sent events, a generator that
+    # never stops): the audit reads what a crawler would, the format's
+    # 50 MiB and a little, closes the stream and goes on.
+    chunk = b" " * (1 << 20)
+    sent: list[int] = []
+    closed: list[bool] = []
+
+    def stream() -> Any:
+        try:
+            for _ in range(120):
+                sent.append(len(chunk))
+                yield chunk
+        finally:
+            closed.append(True)
+
+    app = site.app()
+
+    @app.get("/b")
+    def endless() -> Response:
+        return Response(stream(), mimetype="text/html")
+
+    report = audit(app)
+    assert report.pages == 2
+    assert 50 << 20 < sum(sent) <= 52 << 20
+    assert closed == [True]

@@ -182,3 +182,28 @@ def test_a_view_that_raises_is_a_500_and_the_audit_goes_on(site: Site) -> None:
     assert "500 (the view raised ZeroDivisionError: division by zero)" in (
         finding.message
     )
+
+
+NO_URL = "https://[::1/"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        f'<link rel="canonical" href="{NO_URL}">',
+        f'<link rel="alternate" hreflang="de" href="{NO_URL}">',
+        f'<link rel="stylesheet" href="{NO_URL}">',
+        f'<script src="{NO_URL}"></script>',
+        f'<meta property="og:image" content="{NO_URL}">',
+        f'<meta name="twitter:image" content="{NO_URL}">',
+    ],
+)
+def test_an_address_in_the_head_that_is_no_url_is_a_finding_not_a_crash(
+    site: Site, extra: str
+) -> None:
+    # urljoin and urlsplit raise ValueError for an unclosed "[": the page is
+    # still judged, and so is the other page.
+    site.page("/b", title=TITLE_B, description=DESCRIPTION_B, extra=extra)
+    report = site.audit()
+    assert report.pages == 2
+    assert all(f.url in (A, B, NO_URL) for f in report.findings)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import gzip
+from pathlib import Path
+
+import pytest
 
 from .conftest import ORIGIN, Site, codes, urlset
 
@@ -140,3 +143,42 @@ def test_a_sitemap_on_another_origin_is_not_fetched(site: Site) -> None:
     report = site.audit()
     assert report.findings == () and report.pages == 0
     assert site.hits == ["/robots.txt"]
+
+
+def test_a_sitemap_that_starts_as_gzip_but_does_not_inflate_is_invalid(
+    site: Site,
+) -> None:
+    # The two magic bytes, then garbage; then a stream cut short.
+    packed = gzip.compress(urlset(f"{ORIGIN}/a").encode())
+    for body in (b"\x1f\x8bnot gzip at all", packed[:30]):
+        site.put("/sitemap.xml", body, type="application/gzip")
+        (finding,) = site.audit().findings
+        assert (finding.code, finding.url) == ("sitemap-invalid", SITEMAP)
+
+
+def test_entities_in_a_sitemap_are_not_read(site: Site, tmp_path: Path) -> None:
+    # An external entity (a file, an address) and an internal one: the audit
+    # reads neither, reports the file and goes on to the pages it names.
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET")
+    body = urlset(f"{ORIGIN}/a&file;&net;&x;", f"{ORIGIN}/b").replace(
+        "<urlset",
+        f'<!DOCTYPE urlset [<!ENTITY file SYSTEM "file://{secret}">'
+        '<!ENTITY net SYSTEM "http://127.0.0.1:9/x"><!ENTITY x "/x">]><urlset',
+    )
+    site.put("/sitemap.xml", body, type="application/xml")
+    report = site.audit()
+    assert codes(report) == [("sitemap-invalid", SITEMAP)]
+    assert "SECRET" not in report.findings[0].message
+    assert report.pages == 2
+    assert set(site.hits) == {"/robots.txt", "/sitemap.xml", "/a", "/b", "/cover.png"}
+
+
+@pytest.mark.parametrize("bad", ["https://[::1/", "http://[notes.example]/a"])
+def test_a_loc_or_a_sitemap_that_is_no_url_is_not_fetched(site: Site, bad: str) -> None:
+    # urlsplit raises ValueError for these: the audit goes on.
+    site.put("/sitemap.xml", urlset(bad, f"{ORIGIN}/a"), type="application/xml")
+    report = site.audit()
+    assert report.pages == 2
+    site.put("/robots.txt", f"Sitemap: {bad}\n", type="text/plain")
+    assert site.audit().pages == 0

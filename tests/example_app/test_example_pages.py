@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.test import Client
 
 from example_app.models import Note, db
 from flask_marmeon import current_page
@@ -207,3 +209,47 @@ def test_a_cover_is_a_png_of_the_size_the_head_announces(
     )
     assert again.status_code == 304
     assert site_client.get("/notes/99999/cover.png").status_code == 404
+
+
+def head_addresses(page: Any) -> list[str]:
+    """Every address the head names: canonical, the og and twitter URLs,
+    hreflang, and the URLs of the JSON-LD blocks (``@id``, ``url``...)."""
+    found = [link.get("href", "") for link in page.links("canonical")]
+    found += page.hreflang().values()
+    for key in ("og:url", "og:image", "twitter:image"):
+        found += page.meta(key)
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str) and value.startswith(ORIGIN):
+            found.append(value)
+
+    # The JSON-LD's @context (https://schema.org) is no address of the site.
+    walk(page.json_ld())
+    return found
+
+
+def test_the_head_does_not_follow_a_mount_path_the_client_sends(
+    site: Flask, site_client: FlaskClient, parse: Parse
+) -> None:
+    # gunicorn takes a SCRIPT_NAME request header (from 127.0.0.1 by
+    # default), and ProxyFix(x_prefix=1) the client's X-Forwarded-Prefix:
+    # url_for then starts with it. The head's addresses come from the
+    # configuration (docs/deployment.rst), so the example builds its own
+    # paths under APPLICATION_ROOT.
+    proxied = Client(ProxyFix(site.wsgi_app, x_prefix=1))
+    for path in ("/", "/notes/3", "/en/about", "/de/features", "/search"):
+        page = get_page(site_client, parse, path)
+        expected = head_addresses(page)
+        assert expected and all(url.startswith(f"{ORIGIN}/") for url in expected)
+        forged = site_client.get(path, environ_overrides={"SCRIPT_NAME": "/evil"})
+        assert forged.status_code == 200, path
+        assert head_addresses(parse(forged.get_data(as_text=True))) == expected
+        forged = proxied.get(path, headers={"X-Forwarded-Prefix": "/evil"})
+        assert forged.status_code == 200, path
+        assert head_addresses(parse(forged.get_data(as_text=True))) == expected

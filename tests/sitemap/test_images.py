@@ -11,6 +11,7 @@ from flask import Blueprint, Flask
 from lxml import etree
 
 from flask_marmeon import SitemapEntry, everyone, localized
+from flask_marmeon.audit.site import Schemas
 from flask_marmeon.sitemap.xml import IMAGE_NS
 
 from .conftest import SM
@@ -157,4 +158,43 @@ def test_images_under_a_mount_path_are_the_heads_addresses(
     site(app, [SitemapEntry({"n": 1}, images=["/blog/c.png"])])
     assert images_by_loc(read_sitemap(app)) == {
         f"{ORIGIN}/blog/notes/1": [f"{ORIGIN}/blog/c.png"]
+    }
+
+
+def test_an_image_url_over_2048_characters_is_left_out_with_a_warning(
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    # <image:loc> holds at most 2,048 characters, as <loc> does (the audit's
+    # schema says so): a longer one made the extension's own audit call the
+    # whole file invalid. A path that the policy percent-encodes past the
+    # limit counts as written.
+    fits = "/i/" + "a" * (2048 - len(ORIGIN) - 3)
+    images = [fits, fits + "a", "/i/" + "\u00e9" * 400, "/ok.png"]
+    site(app, [SitemapEntry({"n": 1}, images=images)])
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        root = etree.fromstring(app.test_client().get("/sitemap.xml").data)
+    Schemas.load().urlset.assertValid(root)
+    assert images_by_loc(root) == {
+        f"{ORIGIN}/notes/1": [ORIGIN + fits, f"{ORIGIN}/ok.png"]
+    }
+    (warning,) = [r.getMessage() for r in caplog.records]
+    assert "2 image URLs left out, because they are longer than 2048" in warning
+
+
+def test_a_percent_sign_that_escapes_nothing_is_escaped_itself(app: Flask) -> None:
+    # A browser keeps a "%" that two hex digits do not follow as it is (the
+    # head writes it so), but it makes no URI (xsd:anyURI): the extension's
+    # own audit called the sitemap invalid. Written as %25 there.
+    images = ["https://cdn.example/%", "/x%zz.png", "/a%2", "/ok%20.png", "/%E2%82%AC"]
+    site(app, [SitemapEntry({"n": 1}, images=images)])
+    root = etree.fromstring(app.test_client().get("/sitemap.xml").data)
+    Schemas.load().urlset.assertValid(root)
+    assert images_by_loc(root) == {
+        f"{ORIGIN}/notes/1": [
+            "https://cdn.example/%25",
+            f"{ORIGIN}/x%25zz.png",
+            f"{ORIGIN}/a%252",
+            f"{ORIGIN}/ok%20.png",
+            f"{ORIGIN}/%E2%82%AC",
+        ]
     }

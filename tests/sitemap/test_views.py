@@ -238,6 +238,61 @@ def test_the_index_files_send_no_cookie_either(make_app: Callable[..., Flask]) -
         assert "Set-Cookie" not in response.headers, path
 
 
+@pytest.mark.parametrize(
+    "digit", ["\u0661", "\uff11", "\u0967", "0\U0001d7d9"], ids=repr
+)
+def test_a_part_asked_for_with_other_digits_sends_no_cookie(
+    make_app: Callable[..., Flask], digit: str
+) -> None:
+    # Werkzeug's int converter reads any Unicode digit ("\u0661" is an
+    # Arabic-Indic 1): /sitemap-\u0661.xml answers part 1, public and
+    # cacheable, so the edge must strip the session there too. PATH_INFO
+    # is the UTF-8 bytes as latin-1 text, as WSGI servers give it.
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True, SECRET_KEY="secret")
+    app.get("/n/<int:n>", sitemap=note_pages(2), authorize=everyone)(page)
+
+    @app.before_request
+    def write_session() -> None:
+        session["visits"] = session.get("visits", 0) + 1
+
+    client = app.test_client()
+    path = f"/sitemap-{digit}.xml".encode().decode("latin-1")
+    response = client.get("/", environ_overrides={"PATH_INFO": path})
+    assert response.status_code == 200
+    assert response.data == client.get("/sitemap-1.xml").data
+    assert "Set-Cookie" not in response.headers
+
+
+@pytest.mark.parametrize(
+    "path", ["//robots.txt", "///sitemap.xml", "//sitemap-1.xml", "//sitemap-01.xml"]
+)
+def test_leading_slashes_do_not_bring_the_cookie_back(
+    make_app: Callable[..., Flask], path: str
+) -> None:
+    # A client sends /%2Frobots.txt (the server decodes it to //robots.txt)
+    # or //robots.txt: Werkzeug's routing merges the slashes and answers
+    # the endpoint, public and cacheable, so the edge must strip the
+    # session there too.
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True, SECRET_KEY="secret")
+    app.get("/n/<int:n>", sitemap=note_pages(2), authorize=everyone)(page)
+    seen: list[dict[str, Any]] = []
+
+    @app.before_request
+    def read_and_write_session() -> None:
+        seen.append(dict(session))
+        session["visits"] = session.get("visits", 0) + 1
+
+    client = app.test_client()
+    assert client.get("/n/1").headers.getlist("Set-Cookie")  # a normal page
+    seen.clear()
+    response = client.get("/", environ_overrides={"PATH_INFO": path})
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"].startswith("public")
+    assert "Set-Cookie" not in response.headers
+    assert "Cookie" not in response.headers.get("Vary", "")
+    assert seen == [{}]
+
+
 def test_without_the_index_there_are_no_parts(app: Flask) -> None:
     mark_about(app)
     assert app.test_client().get("/sitemap-1.xml").status_code == 404

@@ -1,0 +1,225 @@
+"""Crawl the example app as a search engine does: over HTTP, from a real
+gunicorn, with parsers of its own (Protego for robots.txt, the sitemap
+schemas, html5lib for the pages, Pillow for the images)."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import os
+import socket
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+
+import html5lib
+import pytest
+from lxml import etree
+from PIL import Image
+from protego import Protego
+
+from flask_marmeon.audit.site import Schemas
+
+ROOT = Path(__file__).parents[2]
+SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+XHTML = "{http://www.w3.org/1999/xhtml}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass(frozen=True)
+class Server:
+    origin: str
+    port: int
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The example app under gunicorn, APP_URL set to its own address."""
+    port = free_port()
+    origin = f"http://127.0.0.1:{port}"
+    instance = tmp_path_factory.mktemp("instance")
+    env = {**os.environ, "APP_URL": origin}
+    env.pop("MARMEON_INDEXABLE", None)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--pythonpath",
+            str(ROOT),
+            f"example_app:create_app(instance_path={str(instance)!r})",
+        ],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    assert process.stderr is not None
+                    pytest.fail(f"gunicorn did not start: {process.stderr.read()!r}")
+                time.sleep(0.1)
+        yield Server(origin, port)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        assert process.stderr is not None
+        process.stderr.close()
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+def fetch(server: Server, url: str, headers: dict[str, str] | None = None) -> Answer:
+    """GET ``url`` (on the server's origin) over HTTP; redirects not followed."""
+    assert url.startswith(server.origin + "/"), url
+    parts = urlsplit(url)
+    target = parts.path + (f"?{parts.query}" if parts.query else "")
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        connection.request("GET", target, headers=headers or {})
+        response = connection.getresponse()
+        return Answer(
+            response.status,
+            {k.lower(): v for k, v in response.getheaders()},
+            response.read(),
+        )
+    finally:
+        connection.close()
+
+
+@dataclass(frozen=True)
+class Page:
+    canonical: list[str]
+    hreflang: dict[str, str]
+    images: list[str]
+    og_url: list[str]
+    scripts: list[str]
+
+
+def read_page(url: str, body: bytes) -> Page:
+    """A page parsed by html5lib, which must report no parse error."""
+    parser = html5lib.HTMLParser(
+        tree=html5lib.getTreeBuilder("etree", ET), namespaceHTMLElements=False
+    )
+    root = parser.parse(body.decode())
+    assert parser.errors == [], (url, parser.errors)
+    head = root.find("head")
+    assert head is not None
+    links = list(head.iter("link"))
+    metas = {
+        (m.get("property") or m.get("name") or ""): m.get("content", "")
+        for m in head.iter("meta")
+    }
+    return Page(
+        canonical=[e.get("href", "") for e in links if e.get("rel") == "canonical"],
+        hreflang={
+            e.get("hreflang", ""): e.get("href", "")
+            for e in links
+            if e.get("rel") == "alternate" and e.get("hreflang")
+        },
+        images=[metas[k] for k in ("og:image", "twitter:image") if k in metas],
+        og_url=[metas["og:url"]] if "og:url" in metas else [],
+        scripts=[urljoin(url, e.get("src", "")) for e in root.iter("script")],
+    )
+
+
+def test_a_crawler_finds_every_page_consistent(server: Server) -> None:
+    origin = server.origin
+    robots = fetch(server, f"{origin}/robots.txt")
+    assert robots.status == 200
+    rules = Protego.parse(robots.body.decode())
+    (sitemap_url,) = rules.sitemaps
+    assert sitemap_url == f"{origin}/sitemap.xml"
+    sitemap = fetch(server, sitemap_url)
+    assert sitemap.status == 200
+    root = etree.fromstring(sitemap.body)
+    Schemas.load().urlset.assertValid(root)
+    listed: dict[str, dict[str, str]] = {}
+    for url in root.iter(f"{SM}url"):
+        loc = url.findtext(f"{SM}loc") or ""
+        listed[loc] = {
+            link.get("hreflang", ""): link.get("href", "")
+            for link in url.iter(f"{XHTML}link")
+        }
+    assert len(listed) == 54
+    pages: dict[str, Page] = {}
+    for loc, alternates in listed.items():
+        assert rules.can_fetch(loc, "Googlebot"), loc
+        answer = fetch(server, loc)
+        assert answer.status == 200, loc
+        page = pages[loc] = read_page(loc, answer.body)
+        assert page.canonical == [loc]
+        assert page.og_url in ([], [loc]), loc
+        assert page.hreflang == alternates, loc
+    images: set[str] = set()
+    scripts: set[str] = set()
+    for loc, page in pages.items():
+        images.update(page.images)
+        scripts.update(page.scripts)
+        for language, href in page.hreflang.items():
+            if language == "x-default":
+                # The address without a locale sends each visitor to a
+                # listed version of the page.
+                answer = fetch(server, href, {"Accept-Language": "de"})
+                assert answer.status == 302, href
+                assert urljoin(href, answer.headers["location"]) in listed
+            else:
+                assert loc in pages[href].hreflang.values(), (loc, href)
+    assert images
+    for image in images:
+        answer = fetch(server, image)
+        assert answer.status == 200, image
+        assert answer.headers["content-type"].startswith("image/")
+        with Image.open(io.BytesIO(answer.body)) as picture:
+            assert picture.size == (1200, 630)
+    (module,) = [s for s in scripts if "/marmeon." in s]
+    assert rules.can_fetch(module, "Googlebot")
+    answer = fetch(server, module)
+    assert answer.status == 200
+    assert answer.headers["content-type"].startswith("text/javascript")
+    assert "set-cookie" not in answer.headers
+
+
+@pytest.mark.parametrize("forged", ["/evil", "//evil.example"])
+def test_gunicorns_script_name_header_changes_no_address_of_the_head(
+    server: Server, forged: str
+) -> None:
+    # gunicorn takes a SCRIPT_NAME header from 127.0.0.1 (its default
+    # forwarded_allow_ips), and the request's path must start with it.
+    for path in ("/", "/notes/3", "/en/about", "/de/features"):
+        plain = read_page(path, fetch(server, server.origin + path).body)
+        answer = fetch(server, server.origin + forged + path, {"SCRIPT_NAME": forged})
+        assert answer.status == 200, path
+        page = read_page(path, answer.body)
+        assert (page.canonical, page.og_url, page.hreflang, page.images) == (
+            plain.canonical,
+            plain.og_url,
+            plain.hreflang,
+            plain.images,
+        )
