@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, render_template, request
+from markupsafe import escape
 
 from .document import Document
 from .findings import Finding
@@ -93,7 +94,13 @@ def view() -> tuple[str, int, dict[str, str]]:
     if not current_app.debug:
         abort(404)
     headers = {"X-Robots-Tag": "noindex, nofollow", "Cache-Control": "no-store"}
-    auditor = Auditor(current_app._get_current_object())  # type: ignore[attr-defined]
+    try:
+        auditor = Auditor(current_app._get_current_object())  # type: ignore[attr-defined]
+    except ValueError as error:
+        # No APP_URL: nothing can be previewed, and the page says what to set
+        # rather than a traceback.
+        page = f"<!doctype html><title>Preview</title><p>{escape(str(error))}</p>"
+        return page, 200, headers
     site = auditor.site()
     value = request.args.get("path")
     if value is None:

@@ -113,3 +113,12 @@ def test_search_results_are_cut_at_a_word() -> None:
     text = "word " * 20
     assert cut(text, 60) == ("word " * 12).strip() + " …"
     assert len(cut("x" * 200, 160)) == 162
+
+
+def test_without_app_url_the_preview_says_what_to_set() -> None:
+    app = Flask(__name__)
+    app.debug = True
+    Marmeon(app)
+    response = app.test_client().get("/_marmeon/preview")
+    assert response.status_code == 200
+    assert "APP_URL" in html.document_fromstring(response.data).text_content()
