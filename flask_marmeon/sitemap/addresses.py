@@ -26,7 +26,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, Map, Rule
 from werkzeug.routing.exceptions import RequestRedirect
 
-from .entries import LOCALE_ARG, is_localized, route_arguments, shown
+from ..i18n.urls import LOCALE_ARG, is_localized_rule
+from .entries import route_arguments, shown
 from .rivals import Rivals, answers_get, path_trace, rivals_of
 from .values import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 
@@ -284,7 +285,7 @@ def compile_rule(
         )
     )
     candidates = [other for other in url_map.iter_rules() if answers_get(other)]
-    localized = is_localized(rule) and LOCALE_ARG in rule._converters
+    localized = is_localized_rule(rule) and LOCALE_ARG in rule._converters
     option: Any = getattr(rule, "marmeon_locales", None) if localized else None
     unknown: tuple[str, ...] = ()
     if option is not None and not callable(option):

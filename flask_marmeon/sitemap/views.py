@@ -29,10 +29,10 @@ from werkzeug.routing.exceptions import RequestRedirect
 
 from .. import _edge
 from .._state import MarmeonState
+from ..i18n.urls import is_localized_rule
 from ..routing.rule import is_marked
 from .build import build_sitemap
 from .cache import SitemapCache
-from .entries import is_localized
 from .files import bodies_of
 from .shared import Backend, SharedFiles
 
@@ -75,7 +75,7 @@ def _taken(app: Flask, path: str, origin: str) -> bool:
     except HTTPException as error:
         # 405: a route answers the path, with other methods.
         return error.code == 405
-    return not is_localized(rule)
+    return not is_localized_rule(rule)
 
 
 def _is_part(path: str) -> bool:
