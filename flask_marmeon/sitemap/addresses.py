@@ -17,7 +17,7 @@ APPLICATION_ROOT, never a request's SCRIPT_NAME) + the route's path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
@@ -26,8 +26,9 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, Map, Rule
 from werkzeug.routing.exceptions import RequestRedirect
 
+from ..i18n.availability import configured_tags, tags_from
 from ..i18n.urls import LOCALE_ARG, is_localized_rule
-from .entries import route_arguments, shown
+from .entries import route_arguments
 from .rivals import Rivals, answers_get, path_trace, rivals_of
 from .values import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 
@@ -159,7 +160,7 @@ class CompiledRule:
         if option is None:
             if given is None:
                 return self.locales, (), ()
-            return *self._configured(given), ()
+            return *configured_tags(self.locales, given), ()
         if not callable(option):
             if given is None:
                 return option, self.unknown_locales, ()
@@ -167,25 +168,12 @@ class CompiledRule:
         else:
             allowed = _called(option, params, self.rule)
             if given is None:
-                return *self._configured(allowed), ()
-        chosen, unknown = self._configured(given)
+                return *configured_tags(self.locales, allowed), ()
+        chosen, unknown = configured_tags(self.locales, given)
         room = {tag.lower() for tag in allowed}
         kept = tuple([tag for tag in chosen if tag.lower() in room])
         refused = tuple(tag for tag in chosen if tag.lower() not in room)
         return kept, unknown, refused
-
-    def _configured(
-        self, given: tuple[str, ...]
-    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The configured tags ``given`` names, in APP_LOCALES order, and the
-        tags it names that APP_LOCALES does not hold. Any case spells a tag
-        (BCP 47), as for the page and the converter."""
-        wanted = {tag.lower() for tag in given}
-        chosen = tuple([tag for tag in self.locales if tag.lower() in wanted])
-        if len(chosen) == len(wanted):
-            return chosen, ()
-        configured = {tag.lower() for tag in self.locales}
-        return chosen, tuple(tag for tag in given if tag.lower() not in configured)
 
 
 def _called(
@@ -198,18 +186,7 @@ def _called(
         raise Refused(
             f"its locales= function answers {error.code} for it", "locales"
         ) from None
-    if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
-        raise TypeError(
-            f"The locales= function of the route {rule.rule!r} returned"
-            f" {shown(result)}; it must return a list of tags of APP_LOCALES."
-        )
-    tags = tuple(result)
-    if not all(isinstance(tag, str) for tag in tags):
-        raise TypeError(
-            f"The locales= function of the route {rule.rule!r} returned"
-            f" {shown(tags)}; each item must be a tag of APP_LOCALES (a str)."
-        )
-    return tags
+    return tags_from(rule, result)
 
 
 def addresses(
@@ -289,13 +266,7 @@ def compile_rule(
     option: Any = getattr(rule, "marmeon_locales", None) if localized else None
     unknown: tuple[str, ...] = ()
     if option is not None and not callable(option):
-        # Tags compare as BCP 47 says, whatever their case: the converter,
-        # the page and the H10 check take "de-at" for "de-AT" too.
-        named = tuple(option)
-        spelled = {tag.lower() for tag in named}
-        configured = {tag.lower() for tag in locales}
-        unknown = tuple(tag for tag in named if tag.lower() not in configured)
-        option = tuple(tag for tag in locales if tag.lower() in spelled)
+        option, unknown = configured_tags(locales, tuple(option))
     return CompiledRule(
         rule=rule,
         base=base,
