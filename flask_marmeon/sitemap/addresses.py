@@ -27,7 +27,8 @@ from werkzeug.routing import BaseConverter, Map, Rule
 from werkzeug.routing.exceptions import RequestRedirect
 
 from ..i18n.availability import configured_tags, tags_from
-from ..i18n.urls import LOCALE_ARG, is_localized_rule
+from ..i18n.pages import strip_locale
+from ..i18n.urls import LOCALE_ARG, X_DEFAULT, is_localized_rule
 from .entries import route_arguments
 from .rivals import Rivals, answers_get, path_trace, rivals_of
 from .values import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
@@ -217,12 +218,11 @@ def addresses(
         return Addresses(())
     base = compiled.base
     locs = [base + compiled.path({**params, LOCALE_ARG: tag}) for tag in locales]
-    # Every version's path is "/" + its locale + the same rest.
-    first = locales[0]
-    rest = locs[0][len(base) + len(first) + 1 :]
+    # Every version's path is "/" + its locale + the same rest: x-default is
+    # that rest, as the page's own (i18n.pages.strip_locale) is.
     alternates = (
         *zip(locales, locs, strict=True),
-        ("x-default", base + (rest or "/")),
+        (X_DEFAULT, strip_locale(locs[0], locales[0], base)),
     )
     return Addresses(tuple(locs), alternates)
 
