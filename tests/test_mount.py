@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import html5lib
 import pytest
 from flask import Flask
 from mount_site import ORIGIN, create_app
@@ -28,6 +27,7 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.test import Client, TestResponse
 
+from tests.documents import parse_head
 from tests.processes import gunicorn
 
 FORGED = ["//evil.example", "https://evil.example", "/evil", r"\\evil.example"]
@@ -67,17 +67,6 @@ def root(request: pytest.FixtureRequest) -> str:
 
 def mount(root: str) -> str:
     return ORIGIN + root.rstrip("/")
-
-
-def parse_head(html: str) -> ET.Element:
-    parser = html5lib.HTMLParser(
-        tree=html5lib.getTreeBuilder("etree", ET), namespaceHTMLElements=False
-    )
-    document = parser.parse(html)
-    assert parser.errors == []
-    element = document.find("head")
-    assert element is not None
-    return element
 
 
 def head_urls(el: ET.Element) -> dict[str, Any]:
