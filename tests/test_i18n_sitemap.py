@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import html5lib
@@ -15,6 +14,7 @@ from lxml import etree
 
 from flask_marmeon import SitemapEntry, everyone, head, localized, render_head
 from flask_marmeon.sitemap.build import build_sitemap
+from tests.documents import strict_schema
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -267,7 +267,6 @@ def test_addresses_and_links_are_escaped(make_app: Callable[..., Flask]) -> None
 # -- languages per page (issue 12) ---------------------------------------------
 
 ORIGIN = "https://notes.example"
-SCHEMAS = Path(__file__).parent / "sitemap" / "data"
 
 
 def locale_site(
@@ -294,7 +293,7 @@ def locale_site(
 
 
 def valid_urls(app: Flask) -> dict[str, dict[str, str]]:
-    schema = etree.XMLSchema(etree.parse(str(SCHEMAS / "sitemap.xsd")))
+    schema = strict_schema("sitemap.xsd")
     root = read_sitemap(app)
     schema.assertValid(root)
     return urls(root)
