@@ -33,7 +33,14 @@ from .entries import route_arguments
 from .rivals import Rivals, answers_get, path_trace, rivals_of
 from .values import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 
-__all__ = ["MAX_LOC_LENGTH", "Addresses", "CompiledRule", "Refused", "addresses"]
+__all__ = [
+    "MAX_LOC_LENGTH",
+    "Addresses",
+    "CompiledRule",
+    "Refused",
+    "addresses",
+    "own_host",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +119,9 @@ class CompiledRule:
         return path
 
     def _match_back(self, decoded_path: str, decoded: dict[str, str]) -> None:
-        # An app that matches hosts answers on APP_URL's host only. The
-        # script name is the mount path, never a request's.
-        host = urlsplit(self.base).netloc if self.url_map.host_matching else ""
-        adapter = self.url_map.bind(host or "localhost", self.base_path or "/")
+        # The script name is the mount path, never a request's.
+        host = own_host(self.url_map, self.base)
+        adapter = self.url_map.bind(host, self.base_path or "/")
         try:
             rule, matched = adapter.match(decoded_path, method="GET", return_rule=True)
         except RequestRedirect as redirect:
@@ -188,6 +194,12 @@ def _called(
             f"its locales= function answers {error.code} for it", "locales"
         ) from None
     return tags_from(rule, result)
+
+
+def own_host(url_map: Map, origin: str) -> str:
+    """The host to match the app's own addresses on: APP_URL's in an app that
+    matches hosts (a rule without a host would answer none), else any."""
+    return urlsplit(origin).netloc if url_map.host_matching else "localhost"
 
 
 def addresses(
