@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask
 
 from ._state import MarmeonState
-from .routing.checks import check_routes, startup_error
+from .routing.checks import raise_on_problems
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -104,9 +104,7 @@ class Edge:
         with self.lock:
             if self.started:
                 return
-            problems = check_routes(self.app)
-            if problems:
-                raise startup_error(problems)
+            raise_on_problems(self.app)
             free: list[CookieFree] = []
             for hook in self.hooks:
                 free.extend(hook())

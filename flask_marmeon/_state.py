@@ -36,7 +36,8 @@ class MarmeonState:
     #: Names of blueprints marked with localized().
     localized_blueprints: set[str] = field(default_factory=set)
     #: The sitemap's files (flask_marmeon.sitemap.cache), set by init_app
-    #: when the app may serve a sitemap.
+    #: (the endpoints that serve them are added when the edge starts, and
+    #: only when a route is marked).
     sitemap_cache: SitemapCache | None = None
     #: The WSGI wrapper of app.wsgi_app (flask_marmeon._edge), set by init_app.
     edge: Edge | None = None

@@ -12,19 +12,9 @@ from flask import Blueprint, Flask, abort
 from werkzeug.exceptions import HTTPException
 
 from flask_marmeon import current_page, everyone, head, localized, render_head
+from tests.documents import parse_head
 
 LOCALES = ["en", "de", "de-AT"]
-
-
-def parse_head(html: str) -> ET.Element:
-    parser = html5lib.HTMLParser(
-        tree=html5lib.getTreeBuilder("etree", ET), namespaceHTMLElements=False
-    )
-    root = parser.parse(html)
-    assert parser.errors == []
-    element = root.find("head")
-    assert element is not None
-    return element
 
 
 def error_document(error: HTTPException | Exception) -> tuple[str, int]:

@@ -6,24 +6,13 @@ import logging
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
-import html5lib
 import pytest
 from flask import Blueprint, Flask
 
 from flask_marmeon import head, localized, render_head
+from tests.documents import parse_head
 
 LOCALES = ["en", "de-AT"]
-
-
-def parse_head(html: str) -> ET.Element:
-    parser = html5lib.HTMLParser(
-        tree=html5lib.getTreeBuilder("etree", ET), namespaceHTMLElements=False
-    )
-    root = parser.parse(html)
-    assert parser.errors == []
-    element = root.find("head")
-    assert element is not None
-    return element
 
 
 def links(el: ET.Element, rel: str) -> list[tuple[str | None, str | None]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import html5lib
@@ -14,6 +13,8 @@ from flask import Blueprint, Flask, abort
 from lxml import etree
 
 from flask_marmeon import SitemapEntry, everyone, head, localized, render_head
+from flask_marmeon.sitemap.build import build_sitemap
+from tests.documents import strict_schema
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -266,7 +267,6 @@ def test_addresses_and_links_are_escaped(make_app: Callable[..., Flask]) -> None
 # -- languages per page (issue 12) ---------------------------------------------
 
 ORIGIN = "https://notes.example"
-SCHEMAS = Path(__file__).parent / "sitemap" / "data"
 
 
 def locale_site(
@@ -293,7 +293,7 @@ def locale_site(
 
 
 def valid_urls(app: Flask) -> dict[str, dict[str, str]]:
-    schema = etree.XMLSchema(etree.parse(str(SCHEMAS / "sitemap.xsd")))
+    schema = strict_schema("sitemap.xsd")
     root = read_sitemap(app)
     schema.assertValid(root)
     return urls(root)
@@ -490,3 +490,19 @@ def test_an_entry_whose_locales_function_answers_404_is_left_out(
     warnings = [r.getMessage() for r in caplog.records if "/notes/" in r.getMessage()]
     assert len(warnings) == 1, warnings
     assert "2 entries left out" in warnings[0] and "404" in warnings[0]
+
+
+def test_a_locales_function_that_returns_a_str_fails_alike_in_sitemap_and_page(
+    make_app: Callable[..., Flask],
+) -> None:
+    # "en" is iterable too: it would be the locales "e" and "n". The sitemap
+    # and the page check the function's result with the same words.
+    entries = [SitemapEntry({"note_id": 1})]
+    app = locale_site(make_app, entries, option=lambda note_id: "en")
+    app.config["PROPAGATE_EXCEPTIONS"] = True
+    with pytest.raises(TypeError) as from_page:
+        app.test_client().get("/en/notes/1")
+    with pytest.raises(TypeError) as from_sitemap:
+        build_sitemap(app)
+    assert str(from_sitemap.value) == str(from_page.value)
+    assert "must return a list of locale tags" in str(from_sitemap.value)

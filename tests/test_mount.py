@@ -14,16 +14,11 @@ from __future__ import annotations
 
 import http.client
 import os
-import socket
-import subprocess
-import sys
-import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import html5lib
 import pytest
 from flask import Flask
 from mount_site import ORIGIN, create_app
@@ -31,6 +26,9 @@ from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.test import Client, TestResponse
+
+from tests.documents import parse_head
+from tests.processes import gunicorn
 
 FORGED = ["//evil.example", "https://evil.example", "/evil", r"\\evil.example"]
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -69,17 +67,6 @@ def root(request: pytest.FixtureRequest) -> str:
 
 def mount(root: str) -> str:
     return ORIGIN + root.rstrip("/")
-
-
-def parse_head(html: str) -> ET.Element:
-    parser = html5lib.HTMLParser(
-        tree=html5lib.getTreeBuilder("etree", ET), namespaceHTMLElements=False
-    )
-    document = parser.parse(html)
-    assert parser.errors == []
-    element = document.find("head")
-    assert element is not None
-    return element
 
 
 def head_urls(el: ET.Element) -> dict[str, Any]:
@@ -263,54 +250,14 @@ def test_mounted_under_blog_with_dispatcher_middleware(index: bool) -> None:
     assert fetch(f"{ORIGIN}/en/about")[0] == 404
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def gunicorn_blog() -> Iterator[int]:
     """The site under a real gunicorn, mounted at /blog with SCRIPT_NAME."""
-    port = free_port()
-    tests = Path(__file__).parent
     env = {**os.environ, "SCRIPT_NAME": "/blog"}
     env.pop("APP_URL", None)
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "1",
-            "--pythonpath",
-            str(tests),
-            "mount_site:create_app(root='/blog')",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    assert process.stderr is not None
-                    pytest.fail(f"gunicorn did not start: {process.stderr.read()!r}")
-                time.sleep(0.1)
+    tests = Path(__file__).parent
+    with gunicorn("mount_site:create_app(root='/blog')", tests, env) as port:
         yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        assert process.stderr is not None
-        process.stderr.close()
 
 
 def http_get(

@@ -11,7 +11,6 @@ check before the first request, which is refused while a problem remains.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -21,14 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import free_port
+
 TESTS = Path(__file__).parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def environ() -> dict[str, str]:

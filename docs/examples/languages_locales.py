@@ -3,6 +3,7 @@
 from flask import Blueprint, Flask
 
 from flask_marmeon import Marmeon, current_page, everyone, localized
+from flask_marmeon.i18n import available_locales
 
 app = Flask(__name__)
 app.config["APP_URL"] = "https://notes.example"
@@ -53,3 +54,10 @@ assert client.get("/notes/3").status_code == 404
 visitor = {"Accept-Language": "de-AT-x-vienna, fr;q=0.5"}
 assert client.get("/notes/1", headers=visitor).headers["Location"] == "/de/notes/1"
 assert client.get("/notes/2", headers=visitor).headers["Location"] == "/en/notes/2"
+
+# The same answer for one page, as the page, the redirect and the sitemap
+# get it: the tags as configured, in the order of APP_LOCALES.
+state = app.extensions["marmeon"]
+(rule,) = app.url_map.iter_rules("notes.show")
+assert available_locales(state, rule, {"note_id": 1}) == ("en", "de")
+assert available_locales(state, rule, {"note_id": 2}) == ("en",)

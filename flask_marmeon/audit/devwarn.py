@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, request
 
 from .._log import warn_once
 from ._deps import available
@@ -21,11 +21,18 @@ if TYPE_CHECKING:
 
 
 def register(app: Flask, state: MarmeonState) -> None:
-    """Install the hook on ``app``; it does nothing unless ``app.debug``."""
+    """Install the hook on ``app``; it does nothing unless ``app.debug``.
 
+    A deployment that must not be indexed says noindex on purpose: it gets
+    no hook at all (the setting is read once, in ``init_app``).
+    """
+    if not state.settings.indexable:
+        return
+
+    # Every response passes here: one attribute read unless in development
+    # (app.debug may be switched on after init_app, by app.run(debug=True)).
     def warn_if_noindex(response: Response) -> Response:
-        # A deployment that must not be indexed says noindex on purpose.
-        if current_app.debug and state.settings.indexable:
+        if app.debug:
             check(state, response)
         return response
 

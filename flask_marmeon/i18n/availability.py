@@ -52,11 +52,9 @@ def available_locales(
         return locales
     if callable(option):
         arguments = {k: v for k, v in values.items() if k != LOCALE_ARG}
-        option = _tags_from(rule, option(**arguments))
-    wanted = {tag.lower() for tag in option}
-    found = tuple(tag for tag in locales if tag.lower() in wanted)
-    if len(found) != len(wanted):
-        unknown = sorted(wanted - {tag.lower() for tag in locales})
+        option = tags_from(rule, option(**arguments))
+    found, unknown = configured_tags(locales, option)
+    if unknown:
         spellings = {tag.lower(): tag for tag in locales}
         raise ValueError(
             f"locales= of the route {rule.rule!r} gave {unknown[0]!r}, which is"
@@ -66,7 +64,30 @@ def available_locales(
     return found
 
 
-def _tags_from(rule: Rule, result: object) -> tuple[str, ...]:
+def configured_tags(
+    locales: Sequence[str], named: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The tags of ``locales`` (APP_LOCALES) that ``named`` names, as
+    configured and in their order; and the tags of ``named`` that
+    ``locales`` does not hold.
+
+    Any case spells a tag (BCP 47), as for the converter: ``"de-at"`` names
+    ``"de-AT"``. The page, the redirect and the sitemap all choose so.
+    """
+    wanted = {tag.lower() for tag in named}
+    chosen = tuple([tag for tag in locales if tag.lower() in wanted])
+    if len(chosen) == len(wanted):
+        return chosen, ()
+    spelled = {tag.lower() for tag in locales}
+    return chosen, tuple(tag for tag in named if tag.lower() not in spelled)
+
+
+def tags_from(rule: Rule, result: object) -> tuple[str, ...]:
+    """What a callable ``locales=`` of ``rule`` returned, as a tuple of str.
+
+    Raises :class:`TypeError` naming the route for anything else (a str
+    too: ``"en"`` would be the locales ``"e"`` and ``"n"``).
+    """
     # A string is iterable too: "en" would give "e" and "n".
     if isinstance(result, str) or not isinstance(result, Iterable):
         raise TypeError(

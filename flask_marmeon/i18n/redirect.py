@@ -29,11 +29,17 @@ from .urls import LOCALE_ARG, build_path, is_localized_rule, root_adapter
 
 def redirect_to_locale() -> Response | None:
     """The ``before_request`` hook: the redirect, or None to let Flask go on."""
+    # Every request of the app passes here: the routing exception first, as
+    # most requests have none (a localized route's own requests have their
+    # error handlers wrapped by the blueprint's URL processor).
+    exception = request.routing_exception
+    if exception is None:
+        return None
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     state = get_state(app)
+    # An address no route matches may be a localized URL's error page.
     wrap_error_handlers(app, state)
-    # The routing exception first: most requests have none.
-    if not isinstance(request.routing_exception, NotFound):
+    if not isinstance(exception, NotFound):
         return None
     if request.method not in ("GET", "HEAD"):
         return None

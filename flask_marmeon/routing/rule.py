@@ -175,8 +175,8 @@ def enforce_policies(app: Flask) -> None:
     """Look up every route's policy and, if a route has one other than
     ``everyone``, refuse with 403 each request its route's policy refuses.
 
-    Called once, before the app's first request passes (the WSGI edge of
-    ``sitemap/views.py``, when the H10 checks pass): Flask takes no route
+    Called once, before the app's first request passes (a start hook of the
+    WSGI edge, ``flask_marmeon._edge``, when the H10 checks pass): Flask takes no route
     after its first request, so the routes and their marks are complete by
     then. Each rule keeps its policy, and an app whose routes are all public
     runs no hook at all. The hook comes after the app's own

@@ -17,7 +17,7 @@ APPLICATION_ROOT, never a request's SCRIPT_NAME) + the route's path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
@@ -26,11 +26,21 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, Map, Rule
 from werkzeug.routing.exceptions import RequestRedirect
 
-from .entries import LOCALE_ARG, is_localized, route_arguments, shown
+from ..i18n.availability import configured_tags, tags_from
+from ..i18n.pages import strip_locale
+from ..i18n.urls import LOCALE_ARG, X_DEFAULT, is_localized_rule
+from .entries import route_arguments
 from .rivals import Rivals, answers_get, path_trace, rivals_of
 from .values import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 
-__all__ = ["MAX_LOC_LENGTH", "Addresses", "CompiledRule", "Refused", "addresses"]
+__all__ = [
+    "MAX_LOC_LENGTH",
+    "Addresses",
+    "CompiledRule",
+    "Refused",
+    "addresses",
+    "own_host",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +119,9 @@ class CompiledRule:
         return path
 
     def _match_back(self, decoded_path: str, decoded: dict[str, str]) -> None:
-        # An app that matches hosts answers on APP_URL's host only. The
-        # script name is the mount path, never a request's.
-        host = urlsplit(self.base).netloc if self.url_map.host_matching else ""
-        adapter = self.url_map.bind(host or "localhost", self.base_path or "/")
+        # The script name is the mount path, never a request's.
+        host = own_host(self.url_map, self.base)
+        adapter = self.url_map.bind(host, self.base_path or "/")
         try:
             rule, matched = adapter.match(decoded_path, method="GET", return_rule=True)
         except RequestRedirect as redirect:
@@ -158,7 +167,7 @@ class CompiledRule:
         if option is None:
             if given is None:
                 return self.locales, (), ()
-            return *self._configured(given), ()
+            return *configured_tags(self.locales, given), ()
         if not callable(option):
             if given is None:
                 return option, self.unknown_locales, ()
@@ -166,25 +175,12 @@ class CompiledRule:
         else:
             allowed = _called(option, params, self.rule)
             if given is None:
-                return *self._configured(allowed), ()
-        chosen, unknown = self._configured(given)
+                return *configured_tags(self.locales, allowed), ()
+        chosen, unknown = configured_tags(self.locales, given)
         room = {tag.lower() for tag in allowed}
         kept = tuple([tag for tag in chosen if tag.lower() in room])
         refused = tuple(tag for tag in chosen if tag.lower() not in room)
         return kept, unknown, refused
-
-    def _configured(
-        self, given: tuple[str, ...]
-    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The configured tags ``given`` names, in APP_LOCALES order, and the
-        tags it names that APP_LOCALES does not hold. Any case spells a tag
-        (BCP 47), as for the page and the converter."""
-        wanted = {tag.lower() for tag in given}
-        chosen = tuple([tag for tag in self.locales if tag.lower() in wanted])
-        if len(chosen) == len(wanted):
-            return chosen, ()
-        configured = {tag.lower() for tag in self.locales}
-        return chosen, tuple(tag for tag in given if tag.lower() not in configured)
 
 
 def _called(
@@ -197,18 +193,13 @@ def _called(
         raise Refused(
             f"its locales= function answers {error.code} for it", "locales"
         ) from None
-    if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
-        raise TypeError(
-            f"The locales= function of the route {rule.rule!r} returned"
-            f" {shown(result)}; it must return a list of tags of APP_LOCALES."
-        )
-    tags = tuple(result)
-    if not all(isinstance(tag, str) for tag in tags):
-        raise TypeError(
-            f"The locales= function of the route {rule.rule!r} returned"
-            f" {shown(tags)}; each item must be a tag of APP_LOCALES (a str)."
-        )
-    return tags
+    return tags_from(rule, result)
+
+
+def own_host(url_map: Map, origin: str) -> str:
+    """The host to match the app's own addresses on: APP_URL's in an app that
+    matches hosts (a rule without a host would answer none), else any."""
+    return urlsplit(origin).netloc if url_map.host_matching else "localhost"
 
 
 def addresses(
@@ -239,12 +230,11 @@ def addresses(
         return Addresses(())
     base = compiled.base
     locs = [base + compiled.path({**params, LOCALE_ARG: tag}) for tag in locales]
-    # Every version's path is "/" + its locale + the same rest.
-    first = locales[0]
-    rest = locs[0][len(base) + len(first) + 1 :]
+    # Every version's path is "/" + its locale + the same rest: x-default is
+    # that rest, as the page's own (i18n.pages.strip_locale) is.
     alternates = (
         *zip(locales, locs, strict=True),
-        ("x-default", base + (rest or "/")),
+        (X_DEFAULT, strip_locale(locs[0], locales[0], base)),
     )
     return Addresses(tuple(locs), alternates)
 
@@ -284,17 +274,11 @@ def compile_rule(
         )
     )
     candidates = [other for other in url_map.iter_rules() if answers_get(other)]
-    localized = is_localized(rule) and LOCALE_ARG in rule._converters
+    localized = is_localized_rule(rule) and LOCALE_ARG in rule._converters
     option: Any = getattr(rule, "marmeon_locales", None) if localized else None
     unknown: tuple[str, ...] = ()
     if option is not None and not callable(option):
-        # Tags compare as BCP 47 says, whatever their case: the converter,
-        # the page and the H10 check take "de-at" for "de-AT" too.
-        named = tuple(option)
-        spelled = {tag.lower() for tag in named}
-        configured = {tag.lower() for tag in locales}
-        unknown = tuple(tag for tag in named if tag.lower() not in configured)
-        option = tuple(tag for tag in locales if tag.lower() in spelled)
+        option, unknown = configured_tags(locales, tuple(option))
     return CompiledRule(
         rule=rule,
         base=base,

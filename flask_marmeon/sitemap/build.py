@@ -18,9 +18,9 @@ from werkzeug.routing import Rule
 from .._log import logger
 from .._state import get_state
 from ..head.urls import make_policy
+from ..i18n.urls import LOCALE_ARG
 from ..routing.rule import is_marked
 from .addresses import CompiledRule, compile_rule
-from .entries import LOCALE_ARG
 from .providers import entries_of, find_provider, provider_items
 from .report import Limits, RouteReport
 from .write import write_entries, write_single

@@ -57,7 +57,6 @@ class SitemapCache:
         dead holder's lock frees itself after it.
     :param poll: seconds between looks at the store while another builds.
     :param clock: returns seconds (the wall clock, so machines agree).
-    :param describe: names the value in the log ("the sitemap").
     """
 
     def __init__(
@@ -71,7 +70,6 @@ class SitemapCache:
         lock_timeout: int = 60,
         poll: float = 0.05,
         clock: Callable[[], float] = time.time,
-        describe: str = "the sitemap",
     ) -> None:
         self.build = build
         self.ttl = ttl
@@ -81,7 +79,6 @@ class SitemapCache:
         self.lock_timeout = lock_timeout
         self.poll = poll
         self.clock = clock
-        self.describe = describe
         self._cond = threading.Condition(threading.Lock())
         self._value: Files | None = None
         self._failed_until: float | None = None
@@ -133,10 +130,9 @@ class SitemapCache:
             if not self._late:
                 self._late = True
                 logger.warning(
-                    "Building %s has taken more than %s seconds"
+                    "Building the sitemap has taken more than %s seconds"
                     " (MARMEON_SITEMAP_WAIT); requests are answered with 503"
                     " until it is done. Is a sitemap provider hanging?",
-                    self.describe,
                     self.wait,
                 )
             return Lookup(None, max(1, math.ceil(self.retry_after)))
@@ -174,7 +170,7 @@ class SitemapCache:
             if self.shared is None or not self._refresh_shared(self.shared):
                 self._build_here()
         except Exception:  # a bug of ours: say so, keep serving
-            logger.exception("Refreshing %s failed unexpectedly.", self.describe)
+            logger.exception("Refreshing the sitemap failed unexpectedly.")
         finally:
             with self._cond:
                 self._thread = None
@@ -201,9 +197,8 @@ class SitemapCache:
         except Exception:
             had = self._value is not None
             logger.error(
-                "Building %s failed; the provider is not called again for %s"
-                " seconds, and meanwhile %s.",
-                self.describe,
+                "Building the sitemap failed; the provider is not called again"
+                " for %s seconds, and meanwhile %s.",
                 self.retry_after,
                 "the last good file is served"
                 if had
@@ -269,9 +264,8 @@ class SitemapCache:
                 elif put is None and not self._down and not self._refused:
                     self._refused = True
                     logger.warning(
-                        "The shared cache refused to store %s (is it full?);"
-                        " each process builds its own.",
-                        self.describe,
+                        "The shared cache refused to store the sitemap (is it"
+                        " full?); each process builds its own.",
                     )
             elif until is not None:
                 self._quietly(lambda: shared.pause(until, self.retry_after))
@@ -286,9 +280,8 @@ class SitemapCache:
             if self._seen is not None:
                 self._seen = None
                 logger.warning(
-                    "%s is gone from the shared cache (flushed or evicted):"
-                    " it is built again.",
-                    self.describe[0].upper() + self.describe[1:],
+                    "The sitemap is gone from the shared cache (flushed or"
+                    " evicted): it is built again.",
                 )
             return False
         self._seen = stamp
@@ -314,13 +307,12 @@ class SitemapCache:
         if not self._down:
             self._down = True
             logger.warning(
-                "The shared cache cannot be reached for %s; this process"
-                " keeps its own copy, built here, until it can.",
-                self.describe,
+                "The shared cache cannot be reached for the sitemap; this"
+                " process keeps its own copy, built here, until it can.",
                 exc_info=True,
             )
 
     def _reachable(self) -> None:
         if self._down:
             self._down = False
-            logger.info("The shared cache for %s is reachable again.", self.describe)
+            logger.info("The shared cache for the sitemap is reachable again.")

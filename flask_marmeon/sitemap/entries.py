@@ -16,10 +16,7 @@ from typing import Any, ClassVar
 
 from werkzeug.routing import Rule
 
-#: The URL variable of a localized route: its first path segment.
-LOCALE_ARG = "locale"
-#: What the rule of a localized route starts with (see flask_marmeon.i18n).
-LOCALIZED_PREFIX = f"/<marmeon_locale:{LOCALE_ARG}>"
+from ..i18n.urls import LOCALE_ARG, is_localized_rule
 
 
 def _texts(value: object, name: str, example: str) -> tuple[str, ...] | None:
@@ -177,18 +174,10 @@ def normalize(item: object, where: str) -> SitemapEntry:
     )
 
 
-def is_localized(rule: Rule) -> bool:
-    """Whether ``rule`` is a localized route: marked ``marmeon_localized``, or
-    its rule starts with ``/<marmeon_locale:locale>``."""
-    return bool(getattr(rule, "marmeon_localized", False)) or rule.rule.startswith(
-        LOCALIZED_PREFIX
-    )
-
-
 def route_arguments(rule: Rule) -> frozenset[str]:
     """The parameters a provider's entries must fill (a localized route's
     locale is the app's business)."""
     names = frozenset(rule._converters)
-    if is_localized(rule):
+    if is_localized_rule(rule):
         names -= {LOCALE_ARG}
     return names

@@ -18,8 +18,8 @@ from urllib.parse import unquote
 
 from werkzeug.routing.converters import UnicodeConverter
 
+from ..i18n.urls import LOCALE_ARG
 from .addresses import MAX_LOC_LENGTH, CompiledRule
-from .entries import LOCALE_ARG
 
 #: A text that the default converter's to_url writes as it is (quote's
 #: always-safe characters and Werkzeug's safe ones but "/"), and that needs

@@ -32,7 +32,7 @@ from typing import Any, TypeVar, cast
 
 from werkzeug.routing import Rule
 
-from .entries import LOCALE_ARG, SitemapEntry, normalize, route_arguments
+from .entries import SitemapEntry, normalize
 
 Provider = Callable[[], object]
 _T = TypeVar("_T")
@@ -40,13 +40,11 @@ _T = TypeVar("_T")
 _BATCH = 1000
 
 __all__ = [
-    "LOCALE_ARG",
     "Provider",
     "entries_of",
     "find_provider",
     "has_provider",
     "provider_items",
-    "route_arguments",
 ]
 
 

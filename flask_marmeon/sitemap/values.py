@@ -162,6 +162,9 @@ def _is_identity(converter: BaseConverter) -> bool:
 
 
 def make_arg(index: int, name: str, converter: BaseConverter, room: int) -> Arg:
+    """The argument ``name`` of a compiled rule: its place among the path's
+    parts, its converter, and ``room``, the characters an address leaves for
+    its value (a value longer than that is refused before any work)."""
     plain_int = (
         type(converter) is IntegerConverter
         and not converter.fixed_digits

@@ -20,7 +20,6 @@ import re
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
@@ -29,10 +28,11 @@ from werkzeug.routing.exceptions import RequestRedirect
 
 from .. import _edge
 from .._state import MarmeonState
+from ..i18n.urls import is_localized_rule
 from ..routing.rule import is_marked
+from .addresses import own_host
 from .build import build_sitemap
 from .cache import SitemapCache
-from .entries import is_localized
 from .files import bodies_of
 from .shared import Backend, SharedFiles
 
@@ -59,15 +59,9 @@ def robots_txt(origin: str, root: str, indexable: bool) -> str:
     )
 
 
-def _host(app: Flask, origin: str) -> str:
-    """The host the endpoints answer on: APP_URL's in an app that matches
-    hosts (a rule without a host would answer none), else any."""
-    return urlsplit(origin).netloc if app.url_map.host_matching else "localhost"
-
-
 def _taken(app: Flask, path: str, origin: str) -> bool:
     """Whether a route of the app (not a localized one) answers ``path``."""
-    adapter = app.url_map.bind(_host(app, origin), "/")
+    adapter = app.url_map.bind(own_host(app.url_map, origin), "/")
     try:
         rule, _ = adapter.match(path, method="GET", return_rule=True)
     except RequestRedirect:
@@ -75,7 +69,7 @@ def _taken(app: Flask, path: str, origin: str) -> bool:
     except HTTPException as error:
         # 405: a route answers the path, with other methods.
         return error.code == 405
-    return not is_localized(rule)
+    return not is_localized_rule(rule)
 
 
 def _is_part(path: str) -> bool:
@@ -157,7 +151,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     origin = settings.app_url or ""
     ttl = settings.sitemap_ttl
     host: dict[str, Any] = (
-        {"host": _host(app, origin)} if app.url_map.host_matching else {}
+        {"host": own_host(app.url_map, origin)} if app.url_map.host_matching else {}
     )
     text = robots_txt(origin, settings.root, settings.indexable).encode()
     robots_tag = hashlib.sha256(text).hexdigest()[:32]

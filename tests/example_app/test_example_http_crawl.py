@@ -7,10 +7,6 @@ from __future__ import annotations
 import http.client
 import io
 import os
-import socket
-import subprocess
-import sys
-import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,17 +20,11 @@ from PIL import Image
 from protego import Protego
 
 from flask_marmeon.audit.site import Schemas
+from tests.processes import free_port, gunicorn
 
 ROOT = Path(__file__).parents[2]
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @dataclass(frozen=True)
@@ -51,41 +41,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     instance = tmp_path_factory.mktemp("instance")
     env = {**os.environ, "APP_URL": origin}
     env.pop("MARMEON_INDEXABLE", None)
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            "2",
-            "--pythonpath",
-            str(ROOT),
-            f"example_app:create_app(instance_path={str(instance)!r})",
-        ],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    assert process.stderr is not None
-                    pytest.fail(f"gunicorn did not start: {process.stderr.read()!r}")
-                time.sleep(0.1)
+    app = f"example_app:create_app(instance_path={str(instance)!r})"
+    with gunicorn(app, ROOT, env, workers=2, port=port):
         yield Server(origin, port)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        assert process.stderr is not None
-        process.stderr.close()
 
 
 @dataclass(frozen=True)

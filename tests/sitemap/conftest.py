@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
 from lxml import etree
 
+from tests.documents import strict_schema
+
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
-DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture(scope="session")
 def urlset_schema() -> etree.XMLSchema:
-    return etree.XMLSchema(etree.parse(str(DATA / "sitemap.xsd")))
+    return strict_schema("sitemap.xsd")
 
 
 @pytest.fixture(scope="session")
 def index_schema() -> etree.XMLSchema:
-    return etree.XMLSchema(etree.parse(str(DATA / "siteindex.xsd")))
+    return strict_schema("siteindex.xsd")
 
 
 @pytest.fixture

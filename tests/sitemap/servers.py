@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,28 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import free_port, wait_for_port
+
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _wait_for_port(port: int, process: subprocess.Popen[bytes], what: str) -> None:
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{what} exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"{what} did not listen on {port}")
 
 
 def need_redis() -> None:
@@ -64,7 +45,7 @@ class RedisServer:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        _wait_for_port(self.port, self.process, "redis-server")
+        wait_for_port(self.port, self.process, "redis-server")
         self.paused = False
 
     def client(self) -> object:
@@ -118,7 +99,7 @@ class Gunicorn:
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
         )
-        _wait_for_port(self.port, self.process, "gunicorn")
+        wait_for_port(self.port, self.process, "gunicorn")
         self.wait_for_workers(workers)
 
     def wait_for_workers(self, workers: int) -> None:
