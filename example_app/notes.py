@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -26,12 +26,18 @@ def latest_change() -> Iterator[SitemapEntry]:
 
 
 def note_pages() -> Iterator[SitemapEntry]:
-    """One entry per note, read from the database in batches."""
+    """One entry per note, read from the database in batches, with its cover
+    for Google's image sitemap (a path: made absolute against APP_URL)."""
+    root = str(current_app.config["APPLICATION_ROOT"]).rstrip("/")
     query = db.select(Note.id, Note.updated_at).order_by(Note.id)
     for note_id, updated_at in db.session.execute(
         query.execution_options(yield_per=500)
     ):
-        yield SitemapEntry(params={"note_id": note_id}, last_modified=utc(updated_at))
+        yield SitemapEntry(
+            params={"note_id": note_id},
+            last_modified=utc(updated_at),
+            images=[f"{root}/notes/{note_id}/cover.png"],
+        )
 
 
 @notes.get("/", sitemap=latest_change)

@@ -101,6 +101,28 @@ def test_every_page_of_the_sitemap_answers_with_a_head_that_parses(
         ), loc
 
 
+def test_each_note_lists_its_cover_in_the_image_sitemap(
+    site_client: FlaskClient, parse: Callable[[str], Any]
+) -> None:
+    root = etree.fromstring(site_client.get("/sitemap.xml").data)
+    image = "{http://www.google.com/schemas/sitemap-image/1.1}"
+    covers = {
+        url.findtext("sm:loc", namespaces=NS): [
+            loc.text for loc in url.iter(f"{image}loc")
+        ]
+        for url in root.findall("sm:url", NS)
+    }
+    notes = {loc: images for loc, images in covers.items() if "/notes/" in loc}
+    assert notes
+    for loc, images in notes.items():
+        # The cover the sitemap names is the page's own og:image.
+        page = parse(site_client.get(loc[len(ORIGIN) :]).get_data(as_text=True))
+        assert images == page.meta("og:image"), loc
+        response = site_client.get(images[0][len(ORIGIN) :])
+        assert response.status_code == 200 and response.mimetype == "image/png"
+    assert all(not images for loc, images in covers.items() if loc not in notes)
+
+
 def test_pages_left_out_of_the_sitemap_still_have_a_head_that_parses(
     site_client: FlaskClient, parse: Callable[[str], Any]
 ) -> None:
