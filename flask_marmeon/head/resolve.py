@@ -15,7 +15,7 @@ carried, with its group, to the browser module, which resolves it against
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..page import Page
@@ -110,12 +110,15 @@ def resolve(
     json_ld: Sequence[str] = (),
     *,
     indexable: bool = True,
+    og_locales: Callable[[str], str] = og_locale,
 ) -> ResolvedHead:
     """Return the head's elements in output order, URLs decided.
 
     ``json_ld`` holds the JSON-LD blocks' texts as :func:`jsonld.dumps`
     writes them; they follow the other elements. When the site is not
     ``indexable``, robots says ``noindex, nofollow`` whatever the page set.
+    ``og_locales`` is :func:`og_locale` or the app's table of it
+    (:class:`~flask_marmeon.head.locales.OgLocales`).
     """
     out = _Builder(policy)
     elements = out.elements
@@ -152,7 +155,7 @@ def resolve(
 
     og = merged.open_graph
     if og is not None:
-        _open_graph(out, og, title, description, localized)
+        _open_graph(out, og, title, description, localized, og_locales)
 
     tw: Mapping[str, Any] | None = merged.twitter
     if tw is not None:
@@ -182,6 +185,7 @@ def _open_graph(
     title: str | None,
     description: str | None,
     localized: Page | None,
+    og_locales: Callable[[str], str],
 ) -> None:
     """Add the og:* and article:* elements."""
     elements = out.elements
@@ -202,14 +206,14 @@ def _open_graph(
         elements.append((OG["og:site_name"], site_name, None))
     locale = og.get("locale")
     if locale is None and localized is not None and localized.locale is not None:
-        locale = og_locale(localized.locale)
+        locale = og_locales(localized.locale)
     if locale is not None:
         elements.append((OG["og:locale"], locale, None))
     if localized is not None:
         # The page's other languages: those it exists in (its hreflang).
         for hreflang, _ in localized.hreflang_paths:
             if hreflang != "x-default" and hreflang != localized.locale:
-                elements.append((OG["og:locale:alternate"], og_locale(hreflang), None))
+                elements.append((OG["og:locale:alternate"], og_locales(hreflang), None))
     image: Image | None = og.get("image")
     if image is not None:
         out.url(OG["og:image"], image.url)

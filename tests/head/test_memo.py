@@ -98,7 +98,9 @@ def test_the_memo_is_bounded(make_app: Callable[..., Flask]) -> None:
     with app.test_request_context("/"):
         head(title="x" * 500)
         render_head()
-    assert all(sum(map(len, pieces)) <= 400 for pieces in memo.pages.values())
+    # The values are (key, pieces): the bound is on the pieces' text.
+    kept = [pieces for _, pieces in memo.pages.values()]
+    assert kept and all(sum(map(len, pieces)) <= 400 for pieces in kept)
 
 
 def test_an_article_head_is_kept(make_app: Callable[..., Flask]) -> None:
@@ -115,3 +117,41 @@ def test_an_article_head_is_kept(make_app: Callable[..., Flask]) -> None:
             head(**call)
             assert 'property="article:tag" content="b"' in str(render_head())
     assert len(memo.pages) == 1
+
+
+class _SameHash:
+    """A key whose hash every other one shares."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __hash__(self) -> int:
+        return 7
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SameHash) and other.name == self.name
+
+
+def test_keys_of_one_hash_never_answer_for_each_other() -> None:
+    # The memo is keyed by the key's hash, hashed once: a key of the same
+    # hash must still find its own head, never the other's.
+    memo = HeadMemo()
+    written: list[str] = []
+
+    def write(mark: str, text: str) -> str:
+        written.append(text)
+        return f"{text}{mark}end"
+
+    for _ in range(2):
+        for name in ("a", "b"):
+            assert memo.pieces(_SameHash(name), write, name) == (name, "end")
+    assert written == ["a", "b", "a", "b"]
+    assert memo.pieces(_SameHash("b"), write, "b") == ("b", "end")
+    assert written == ["a", "b", "a", "b"]  # the last one written is kept
+    assert len(memo.pages) == 1
+
+
+def test_an_unhashable_key_is_written_each_time() -> None:
+    memo = HeadMemo()
+    assert memo.pieces(["x"], lambda mark: f"a{mark}b") == ("a", "b")
+    assert memo.pages == {}
