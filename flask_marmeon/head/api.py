@@ -6,6 +6,7 @@ and lives in the sibling modules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from flask import (
@@ -17,16 +18,16 @@ from flask import (
 )
 from markupsafe import Markup
 
-from .. import browser
 from .._context import current_request_state, request_state
 from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
+from ..page import Page
 from . import jsonld
 from .app import JSON_LD_ERRORS_SIZE
 from .elements import Slot
 from .fields import build_fragment
 from .memo import head_key
-from .merge import EMPTY, merge
+from .merge import EMPTY, MergedHead, merge
 from .resolve import resolve
 from .types import JsonLd, OpenGraph, Robots, Text, Twitter
 from .urls import explain
@@ -150,6 +151,43 @@ def _warn_left_out(slot: Slot, raw: str, state: MarmeonState) -> None:
     )
 
 
+def _write(
+    nonce_attr: str,
+    merged: MergedHead,
+    page: Page | None,
+    json_ld: Sequence[str],
+    state: MarmeonState,
+    dev: bool,
+) -> str:
+    """Resolve and write the head (what the memo keeps)."""
+    settings = state.settings
+    head_state = state.head
+    resolved = resolve(
+        merged,
+        page,
+        head_state.policy,
+        json_ld,
+        indexable=settings.indexable,
+        og_locales=head_state.og_locales,
+    )
+    if dev:
+        # Development warns for each URL left out, on every page.
+        for slot, raw in resolved.left_out:
+            _warn_left_out(slot, raw, state)
+    return write_head(
+        resolved,
+        app_url=settings.app_url,
+        nonce_attr=nonce_attr,
+        # The mount path from the configuration, never the request's.
+        module_src=(
+            settings.root + state.browser_module_path
+            if settings.browser_script
+            else None
+        ),
+        dev=dev,
+    )
+
+
 def render_head() -> Markup:
     """The merged head of the current request, as HTML.
 
@@ -166,40 +204,21 @@ def render_head() -> Markup:
         return Markup("")
     flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
     state = get_state(flask_app)
-    settings = state.settings
     dev: bool = flask_app.debug
+    json_ld: Sequence[str]
     if request_state_ is not None:
         merged = merge(request_state_.fragments)
         json_ld = _json_ld(merged.json_ld, state, dev) if merged.json_ld else ()
         page = request_state_.page
     else:
         merged, json_ld, page = EMPTY, (), None
-    module_src = None
-    if settings.browser_script:
-        # The mount path from the configuration, never the request's.
-        module_src = settings.root + browser.module_path(state)
-
-    def write(nonce_attr: str) -> str:
-        resolved = resolve(
-            merged, page, state.head.policy, json_ld, indexable=settings.indexable
-        )
-        if dev:
-            # Development warns for each URL left out, on every page.
-            for slot, raw in resolved.left_out:
-                _warn_left_out(slot, raw, state)
-        return write_head(
-            resolved,
-            app_url=settings.app_url,
-            nonce_attr=nonce_attr,
-            module_src=module_src,
-            dev=dev,
-        )
-
     nonce_attr = nonce_attribute(_nonce(state, req))
     if dev:
-        text = write(nonce_attr)
+        text = _write(nonce_attr, merged, page, json_ld, state, dev)
     else:
-        key = head_key(merged, page, json_ld)
-        text = nonce_attr.join(state.head.pages.pieces(key, write))
+        pieces = state.head.pages.pieces(
+            head_key(merged, page, json_ld), _write, merged, page, json_ld, state, dev
+        )
+        text = nonce_attr.join(pieces)
     # The text is HTML already: str.__new__ spares Markup's look for __html__.
     return str.__new__(Markup, text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..config import Settings
+from .locales import OgLocales
 from .memo import HeadMemo
 from .urls import UrlPolicy
 
@@ -24,8 +25,13 @@ class HeadState:
     json_ld_errors: set[str] = field(default_factory=set)
     #: Heads written before (flask_marmeon.head.memo).
     pages: HeadMemo = field(default_factory=HeadMemo)
+    #: og:locale of each of APP_LOCALES' tags, looked up once.
+    og_locales: OgLocales = field(default_factory=OgLocales)
 
     @classmethod
     def for_settings(cls, settings: Settings) -> HeadState:
         """The head's state for an app with these settings."""
-        return cls(policy=UrlPolicy(settings.app_url))
+        return cls(
+            policy=UrlPolicy(settings.app_url),
+            og_locales=OgLocales(settings.locales),
+        )

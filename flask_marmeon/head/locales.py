@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from babel.core import get_global
 
 
@@ -44,3 +46,23 @@ def _is_region(subtag: str) -> bool:
     return (len(subtag) == 2 and subtag.isalpha()) or (
         len(subtag) == 3 and subtag.isdigit()
     )
+
+
+class OgLocales:
+    """:func:`og_locale` for one app, its configured tags looked up once.
+
+    A page's locale and its hreflang tags come from APP_LOCALES, so the
+    table made in ``init_app`` answers for them without Babel's lookup on
+    every head; any other tag goes to :func:`og_locale`.
+    ``tests/head/test_locales.py`` keeps the two equal.
+    """
+
+    __slots__ = ("table",)
+
+    def __init__(self, tags: Iterable[str] = ()) -> None:
+        self.table = {tag: og_locale(tag) for tag in tags}
+
+    def __call__(self, tag: str) -> str:
+        """``og_locale(tag)``."""
+        found = self.table.get(tag)
+        return og_locale(tag) if found is None else found

@@ -4,7 +4,11 @@
 text depends on besides the app's settings (the same merged head, page and
 JSON-LD texts), so that resolve and write do not run again. The text is
 kept cut where the nonce goes: a new nonce per request still finds it. It is
-per app (``MarmeonState.head``), bounded, and starts again when full.
+per app (``MarmeonState.head``), bounded, and starts again when full; a
+head is kept from its second writing on (see :class:`HeadMemo`). The
+key is hashed once: the dict is keyed by its hash and holds the key, which a
+hit compares (a key of another hash never matches, and two keys of one hash
+share one place, the last written winning).
 Development does not use it (it warns for each URL left out, on every page).
 ``tests/head/test_memo.py`` keeps it equal to the plain code.
 """
@@ -12,7 +16,7 @@ Development does not use it (it warns for each URL left out, on every page).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 from ..page import Page
 from .merge import MergedHead
@@ -20,6 +24,8 @@ from .merge import MergedHead
 #: Written where the nonce attribute goes in a kept head. The head never
 #: holds NUL otherwise: text is cleaned of it, URLs and JSON escape it.
 NONCE_MARK = "\x00"
+
+_P = ParamSpec("_P")
 
 
 def _items(mapping: Mapping[str, Any] | None) -> Hashable:
@@ -54,31 +60,57 @@ def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> H
 
 class HeadMemo:
     """Whole heads by :func:`head_key`: at most ``size`` of at most
-    ``longest`` characters."""
+    ``longest`` characters, each kept from its second writing on.
 
-    __slots__ = ("longest", "pages", "size")
+    A head is kept when it is written a second time: the first time only
+    its key's hash is noted (in ``seen``, at most ``size * 4`` of them). A
+    page never written before then leaves an int behind, not its head: on a
+    site of ever new pages (a new note each time) keeping each head costs
+    more than the memo saves (benchmarks/head.py: 1.28x the hand-written
+    page kept, 1.19x not kept), as every kept head lives on until the memo
+    starts again, for the garbage collector to walk through.
+    """
+
+    __slots__ = ("longest", "pages", "seen", "size")
 
     def __init__(self, size: int = 256, longest: int = 16_384) -> None:
         self.size = size
         self.longest = longest
-        self.pages: dict[Hashable, tuple[str, ...]] = {}
+        #: hash(key) -> (key, the head's pieces).
+        self.pages: dict[int, tuple[Hashable, tuple[str, ...]]] = {}
+        #: The hashes of the keys written once, not kept yet.
+        self.seen: set[int] = set()
 
-    def pieces(self, key: Hashable, write: Callable[[str], str]) -> tuple[str, ...]:
+    def pieces(
+        self,
+        key: Hashable,
+        write: Callable[Concatenate[str, _P], str],
+        *args: _P.args,
+        **kwargs: _P.kwargs,
+    ) -> tuple[str, ...]:
         """The head's text cut where the nonce attribute goes.
 
-        ``write(nonce_attr)`` writes it when it is not kept.
+        ``write(nonce_attr, *args, **kwargs)`` writes it when it is not kept
+        (a plain function and its arguments: nothing is made for a hit).
         """
-        pages = self.pages
         try:
-            found = pages.get(key)
+            hashed = hash(key)
         except TypeError:  # something unhashable: written each time
-            return tuple(write(NONCE_MARK).split(NONCE_MARK))
-        if found is not None:
-            return found
-        text = write(NONCE_MARK)
-        found = tuple(text.split(NONCE_MARK))
-        if len(text) <= self.longest:
+            return tuple(write(NONCE_MARK, *args, **kwargs).split(NONCE_MARK))
+        pages = self.pages
+        found = pages.get(hashed)
+        if found is not None and found[0] == key:
+            return found[1]
+        text = write(NONCE_MARK, *args, **kwargs)
+        pieces = tuple(text.split(NONCE_MARK))
+        seen = self.seen
+        if hashed not in seen:
+            if len(seen) >= self.size * 4:
+                seen.clear()
+            seen.add(hashed)
+        elif len(text) <= self.longest:
+            seen.discard(hashed)
             if len(pages) >= self.size:
                 pages.clear()
-            pages[key] = found
-        return found
+            pages[hashed] = (key, pieces)
+        return pieces

@@ -15,7 +15,7 @@ carried, with its group, to the browser module, which resolves it against
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..page import Page
@@ -58,6 +58,33 @@ class ResolvedHead(NamedTuple):
     #: (slot, raw URL) of every URL left out, for development warnings.
     left_out: list[tuple[Slot, str]]
 
+
+#: The slots resolve writes, looked up once (a constant, not a dict look-up
+#: per element).
+_ARTICLE_AUTHOR = OG["article:author"]
+_ARTICLE_MODIFIED_TIME = OG["article:modified_time"]
+_ARTICLE_PUBLISHED_TIME = OG["article:published_time"]
+_ARTICLE_TAG = OG["article:tag"]
+_OG_DESCRIPTION = OG["og:description"]
+_OG_IMAGE = OG["og:image"]
+_OG_IMAGE_ALT = OG["og:image:alt"]
+_OG_IMAGE_HEIGHT = OG["og:image:height"]
+_OG_IMAGE_WIDTH = OG["og:image:width"]
+_OG_LOCALE = OG["og:locale"]
+_OG_LOCALE_ALTERNATE = OG["og:locale:alternate"]
+_OG_SITE_NAME = OG["og:site_name"]
+_OG_TITLE = OG["og:title"]
+_OG_TYPE = OG["og:type"]
+_OG_URL = OG["og:url"]
+_TWITTER_DESCRIPTION = TWITTER["twitter:description"]
+_TWITTER_IMAGE = TWITTER["twitter:image"]
+_TWITTER_IMAGE_ALT = TWITTER["twitter:image:alt"]
+_TWITTER_TITLE = TWITTER["twitter:title"]
+
+#: The twitter keys written as they are, first, with their slots.
+_TWITTER_FIRST = tuple(
+    (key, TWITTER["twitter:" + key]) for key in ("card", "site", "creator")
+)
 
 #: The state of the current group: its URL was kept, or left out for good.
 _KEPT, _DROPPED = 0, -1
@@ -110,12 +137,15 @@ def resolve(
     json_ld: Sequence[str] = (),
     *,
     indexable: bool = True,
+    og_locales: Callable[[str], str] = og_locale,
 ) -> ResolvedHead:
     """Return the head's elements in output order, URLs decided.
 
     ``json_ld`` holds the JSON-LD blocks' texts as :func:`jsonld.dumps`
     writes them; they follow the other elements. When the site is not
     ``indexable``, robots says ``noindex, nofollow`` whatever the page set.
+    ``og_locales`` is :func:`og_locale` or the app's table of it
+    (:class:`~flask_marmeon.head.locales.OgLocales`).
     """
     out = _Builder(policy)
     elements = out.elements
@@ -152,25 +182,25 @@ def resolve(
 
     og = merged.open_graph
     if og is not None:
-        _open_graph(out, og, title, description, localized)
+        _open_graph(out, og, title, description, localized, og_locales)
 
     tw: Mapping[str, Any] | None = merged.twitter
     if tw is not None:
-        for key in ("card", "site", "creator"):
+        for key, slot in _TWITTER_FIRST:
             value = tw.get(key)
             if value is not None:
-                elements.append((TWITTER["twitter:" + key], value, None))
+                elements.append((slot, value, None))
         tw_title = tw.get("title", title)
         if tw_title is not None:
-            elements.append((TWITTER["twitter:title"], tw_title, None))
+            elements.append((_TWITTER_TITLE, tw_title, None))
         tw_description = tw.get("description", description)
         if tw_description is not None:
-            elements.append((TWITTER["twitter:description"], tw_description, None))
+            elements.append((_TWITTER_DESCRIPTION, tw_description, None))
         tw_image: Image | None = tw.get("image")
         if tw_image is not None:
-            out.url(TWITTER["twitter:image"], tw_image.url)
+            out.url(_TWITTER_IMAGE, tw_image.url)
             if tw_image.alt is not None:
-                out.follow(TWITTER["twitter:image:alt"], tw_image.alt)
+                out.follow(_TWITTER_IMAGE_ALT, tw_image.alt)
     for block in json_ld:
         elements.append((JSON_LD, block, None))
     return ResolvedHead(out.elements, out.missing, out.left_out)
@@ -182,54 +212,51 @@ def _open_graph(
     title: str | None,
     description: str | None,
     localized: Page | None,
+    og_locales: Callable[[str], str],
 ) -> None:
     """Add the og:* and article:* elements."""
     elements = out.elements
     og_title = og.get("title", title)
     if og_title is not None:
-        elements.append((OG["og:title"], og_title, None))
+        elements.append((_OG_TITLE, og_title, None))
     og_description = og.get("description", description)
     if og_description is not None:
-        elements.append((OG["og:description"], og_description, None))
+        elements.append((_OG_DESCRIPTION, og_description, None))
     og_type = og.get("type")
     if og_type is not None:
-        elements.append((OG["og:type"], og_type, None))
+        elements.append((_OG_TYPE, og_type, None))
     url = og.get("url")
     if url is not None:
-        out.url(OG["og:url"], url)
+        out.url(_OG_URL, url)
     site_name = og.get("site_name")
     if site_name is not None:
-        elements.append((OG["og:site_name"], site_name, None))
+        elements.append((_OG_SITE_NAME, site_name, None))
     locale = og.get("locale")
     if locale is None and localized is not None and localized.locale is not None:
-        locale = og_locale(localized.locale)
+        locale = og_locales(localized.locale)
     if locale is not None:
-        elements.append((OG["og:locale"], locale, None))
+        elements.append((_OG_LOCALE, locale, None))
     if localized is not None:
         # The page's other languages: those it exists in (its hreflang).
         for hreflang, _ in localized.hreflang_paths:
             if hreflang != "x-default" and hreflang != localized.locale:
-                elements.append((OG["og:locale:alternate"], og_locale(hreflang), None))
+                elements.append((_OG_LOCALE_ALTERNATE, og_locales(hreflang), None))
     image: Image | None = og.get("image")
     if image is not None:
-        out.url(OG["og:image"], image.url)
+        out.url(_OG_IMAGE, image.url)
         if image.width is not None:
-            out.follow(OG["og:image:width"], str(image.width))
+            out.follow(_OG_IMAGE_WIDTH, str(image.width))
         if image.height is not None:
-            out.follow(OG["og:image:height"], str(image.height))
+            out.follow(_OG_IMAGE_HEIGHT, str(image.height))
         if image.alt is not None:
-            out.follow(OG["og:image:alt"], image.alt)
+            out.follow(_OG_IMAGE_ALT, image.alt)
     article: Mapping[str, Any] | None = og.get("article")
     if og_type == "article" and article is not None:
         if "published_time" in article:
-            elements.append(
-                (OG["article:published_time"], article["published_time"], None)
-            )
+            elements.append((_ARTICLE_PUBLISHED_TIME, article["published_time"], None))
         if "modified_time" in article:
-            elements.append(
-                (OG["article:modified_time"], article["modified_time"], None)
-            )
+            elements.append((_ARTICLE_MODIFIED_TIME, article["modified_time"], None))
         for name in article.get("authors", ()):
-            elements.append((OG["article:author"], name, None))
+            elements.append((_ARTICLE_AUTHOR, name, None))
         for name in article.get("tags", ()):
-            elements.append((OG["article:tag"], name, None))
+            elements.append((_ARTICLE_TAG, name, None))

@@ -120,13 +120,17 @@ def write_head(
         out.append(f'\n<meta name="marmeon:app-url" content="{escape_text(app_url)}">')
     escape = _escape_str
     pieces = _PIECES
+    # Three appends: fewer machine instructions than out += (a, b, c).
+    append = out.append
     for slot, value, extra in head.elements:
         if slot is JSON_LD:
-            out.append(f"{_JSON_LD_OPEN}{nonce_attr}>{value}</script>")
+            append(f"{_JSON_LD_OPEN}{nonce_attr}>{value}</script>")
             continue
         before, between, after = pieces[slot]
         if extra is None:
-            out += (before, escape(value), after)
+            append(before)
+            append(escape(value))
+            append(after)
         else:
             out += (before, escape(extra), between, escape(value), after)
     if head.missing:

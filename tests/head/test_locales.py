@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Callable
 
-from flask_marmeon.head.locales import og_locale
+import pytest
+from flask import Flask
+
+from flask_marmeon._state import get_state
+from flask_marmeon.head.locales import OgLocales, og_locale
 
 
 @pytest.mark.parametrize(
@@ -35,3 +39,22 @@ from flask_marmeon.head.locales import og_locale
 )
 def test_og_locale(tag: str, expected: str) -> None:
     assert og_locale(tag) == expected
+
+
+#: The tags of test_og_locale, and one of each in another spelling.
+TAGS = ["en", "de", "pt-br", "zh-Hant", "sr-Latn-RS", "tlh", "en-x-ab", "EN"]
+
+
+def test_the_app_table_equals_og_locale() -> None:
+    # The speed trick (a table made once per app) against the plain function,
+    # for the tags it holds and for any other tag (which it hands over).
+    locales = OgLocales(TAGS[:4])
+    assert set(locales.table) == set(TAGS[:4])
+    for tag in TAGS:
+        assert locales(tag) == og_locale(tag)
+
+
+def test_the_app_table_holds_app_locales(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_LOCALES=["en", "de-AT", "pt"])
+    table = get_state(app).head.og_locales.table
+    assert table == {"en": "en_US", "de-AT": "de_AT", "pt": "pt_BR"}

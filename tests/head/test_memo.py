@@ -74,7 +74,8 @@ def test_a_kept_head_equals_the_plain_one(make_app: Callable[..., Flask]) -> Non
         for size in range(len(CALLS) + 1):
             for calls in itertools.combinations(CALLS, size):
                 for page in (None, PAGE):
-                    for _ in range(2):  # the second time from the memo
+                    # Written, written again and kept, then from the memo.
+                    for _ in range(3):
                         nonce[0] = next(nonces)
                         with app.test_request_context("/"):
                             if page is not None:
@@ -91,14 +92,19 @@ def test_the_memo_is_bounded(make_app: Callable[..., Flask]) -> None:
     app = make_app(APP_URL="https://notes.example")
     memo = get_state(app).head.pages = HeadMemo(size=5, longest=400)
     for i in range(20):
-        with app.test_request_context("/"):
-            head(title=f"T{i}")
-            assert f"<title data-marmeon>T{i}</title>" in str(render_head())
+        for _ in range(2):  # kept the second time
+            with app.test_request_context("/"):
+                head(title=f"T{i}")
+                assert f"<title data-marmeon>T{i}</title>" in str(render_head())
         assert len(memo.pages) <= 5
-    with app.test_request_context("/"):
-        head(title="x" * 500)
-        render_head()
-    assert all(sum(map(len, pieces)) <= 400 for pieces in memo.pages.values())
+        assert len(memo.seen) <= 20
+    for _ in range(2):
+        with app.test_request_context("/"):
+            head(title="x" * 500)
+            render_head()
+    # The values are (key, pieces): the bound is on the pieces' text.
+    kept = [pieces for _, pieces in memo.pages.values()]
+    assert kept and all(sum(map(len, pieces)) <= 400 for pieces in kept)
 
 
 def test_an_article_head_is_kept(make_app: Callable[..., Flask]) -> None:
@@ -115,3 +121,60 @@ def test_an_article_head_is_kept(make_app: Callable[..., Flask]) -> None:
             head(**call)
             assert 'property="article:tag" content="b"' in str(render_head())
     assert len(memo.pages) == 1
+
+
+class _SameHash:
+    """A key whose hash every other one shares."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __hash__(self) -> int:
+        return 7
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SameHash) and other.name == self.name
+
+
+def test_keys_of_one_hash_never_answer_for_each_other() -> None:
+    # The memo is keyed by the key's hash, hashed once: a key of the same
+    # hash must still find its own head, never the other's.
+    memo = HeadMemo()
+    written: list[str] = []
+
+    def write(mark: str, text: str) -> str:
+        written.append(text)
+        return f"{text}{mark}end"
+
+    for name in ("a", "a", "b", "b", "a"):
+        assert memo.pieces(_SameHash(name), write, name) == (name, "end")
+    assert written == ["a", "a", "b", "b", "a"]
+    assert memo.pieces(_SameHash("b"), write, "b") == ("b", "end")
+    assert written == ["a", "a", "b", "b", "a"]  # b, written twice, is kept
+    assert len(memo.pages) == 1
+
+
+def test_a_head_is_kept_from_its_second_writing() -> None:
+    # A page never written before leaves only its key's hash behind, and
+    # those are bounded too.
+    memo = HeadMemo(size=2)
+    written: list[int] = []
+
+    def write(mark: str, number: int) -> str:
+        written.append(number)
+        return f"{number}{mark}"
+
+    for number in range(20):
+        assert memo.pieces(number, write, number) == (str(number), "")
+        assert len(memo.seen) <= 8
+    assert memo.pages == {}
+    for _ in range(3):
+        memo.pieces(100, write, 100)
+    assert written == [*range(20), 100, 100]
+    assert list(memo.pages) == [hash(100)]
+
+
+def test_an_unhashable_key_is_written_each_time() -> None:
+    memo = HeadMemo()
+    assert memo.pieces(["x"], lambda mark: f"a{mark}b") == ("a", "b")
+    assert memo.pages == {}

@@ -118,11 +118,16 @@ def test_the_policy_keeps_its_answers_per_app() -> None:
     assert one("/x") == "https://one.example/x"
     assert two("/x") == "https://two.example/x"
     assert one("//two.example/x") is None
-    assert one.memo == {"/x": "https://one.example/x", "//two.example/x": None}
+    assert one("/x?a") == "https://one.example/x?a"
+    # The parser's answers are kept; a plain path, decided by its pattern
+    # (as decide() does), is not.
+    assert one.memo == {"//two.example/x": None, "/x?a": "https://one.example/x?a"}
+    assert one("/x") == decide("/x", "https://one.example")
     small = make_policy("https://one.example", size=2)
     for i in range(5):
-        assert small(f"/{i}") == f"https://one.example/{i}"
+        assert small(f"/{i}?q") == f"https://one.example/{i}?q"
         assert len(small.memo) <= 2
+    assert small.memo
 
 
 URL_FIELDS = {
