@@ -1,11 +1,19 @@
-"""Request state: the private namespace on ``flask.g``."""
+"""Request state: the private namespace on ``flask.g``.
+
+The state names the request it belongs to. ``g`` belongs to the app
+context, and a request pushed while an app context of the same app is
+active (``with app.app_context():`` around a test client, a common test
+fixture) shares that context's ``g`` with every other such request: the
+state of one request is not the next one's, so a state made for another
+request is replaced, never read.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from flask import g, has_request_context
+from flask import Request, g, request
 
 from .page import Page
 
@@ -19,10 +27,21 @@ _ATTR = "_flask_marmeon"
 class RequestState:
     """What one request has collected so far."""
 
+    #: The request this state belongs to.
+    request: Request
     #: head() calls in call order: layouts (before_request hooks) first.
     fragments: list[HeadFragment] = field(default_factory=list)
     #: Set by the i18n module on a localized route.
     page: Page | None = None
+
+
+def current_request() -> Request | None:
+    """The request being handled, or None outside a request."""
+    try:
+        req: Request = request._get_current_object()  # type: ignore[attr-defined]
+    except RuntimeError:
+        return None
+    return req
 
 
 def request_state(caller: str) -> RequestState:
@@ -30,7 +49,8 @@ def request_state(caller: str) -> RequestState:
 
     ``caller`` names the public function for the error outside a request.
     """
-    if not has_request_context():
+    req = current_request()
+    if req is None:
         raise RuntimeError(
             f"{caller} works only while a request is handled: call it in a"
             " view, a before_request hook (a layout) or an error handler."
@@ -40,20 +60,22 @@ def request_state(caller: str) -> RequestState:
     # attribute of g costs a raised AttributeError.
     attrs = g._get_current_object().__dict__
     state: RequestState | None = attrs.get(_ATTR)
-    if state is None:
-        state = attrs[_ATTR] = RequestState()
+    if state is None or state.request is not req:
+        state = attrs[_ATTR] = RequestState(req)
     return state
 
 
 def peek_request_state() -> RequestState | None:
     """This request's state if anything made it, without making it."""
-    if not has_request_context():
+    req = current_request()
+    if req is None:
         return None
-    return current_request_state()
+    return state_of(req)
 
 
-def current_request_state() -> RequestState | None:
-    """Like :func:`peek_request_state`, for a caller that knows a request is
-    being handled."""
+def state_of(req: Request) -> RequestState | None:
+    """The state of ``req``, the request being handled, if anything made it."""
     state: RequestState | None = g._get_current_object().__dict__.get(_ATTR)
+    if state is None or state.request is not req:
+        return None
     return state

@@ -9,16 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from flask import (
-    Request,
-    current_app,
-    has_app_context,
-    has_request_context,
-    request,
-)
+from flask import Request, current_app, has_app_context
 from markupsafe import Markup
 
-from .._context import current_request_state, request_state
+from .._context import current_request, request_state, state_of
 from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
 from ..page import Page
@@ -195,11 +189,11 @@ def render_head() -> Markup:
     development (``app.debug``) a JSON-LD block that JSON cannot write exactly
     raises :class:`ValueError`; in production it is left out and logged once.
     """
-    if has_request_context():
-        req: Request | None = request._get_current_object()  # type: ignore[attr-defined]
-        request_state_ = current_request_state()
+    req = current_request()
+    if req is not None:
+        request_state_ = state_of(req)
     elif has_app_context():
-        req = request_state_ = None
+        request_state_ = None
     else:
         return Markup("")
     flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -216,9 +210,15 @@ def render_head() -> Markup:
     if dev:
         text = _write(nonce_attr, merged, page, json_ld, state, dev)
     else:
-        pieces = state.head.pages.pieces(
-            head_key(merged, page, json_ld), _write, merged, page, json_ld, state, dev
+        text = state.head.pages.text(
+            head_key(merged, page, json_ld),
+            nonce_attr,
+            _write,
+            merged,
+            page,
+            json_ld,
+            state,
+            dev,
         )
-        text = nonce_attr.join(pieces)
     # The text is HTML already: str.__new__ spares Markup's look for __html__.
     return str.__new__(Markup, text)

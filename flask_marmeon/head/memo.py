@@ -81,36 +81,40 @@ class HeadMemo:
         #: The hashes of the keys written once, not kept yet.
         self.seen: set[int] = set()
 
-    def pieces(
+    def text(
         self,
         key: Hashable,
+        nonce_attr: str,
         write: Callable[Concatenate[str, _P], str],
         *args: _P.args,
         **kwargs: _P.kwargs,
-    ) -> tuple[str, ...]:
-        """The head's text cut where the nonce attribute goes.
+    ) -> str:
+        """The head's text with ``nonce_attr`` where the nonce attribute goes.
 
         ``write(nonce_attr, *args, **kwargs)`` writes it when it is not kept
-        (a plain function and its arguments: nothing is made for a hit).
+        (a plain function and its arguments: nothing is made for a hit). A
+        head written for the first time is written with ``nonce_attr``
+        itself: it is not kept, so it is not cut either.
         """
         try:
             hashed = hash(key)
         except TypeError:  # something unhashable: written each time
-            return tuple(write(NONCE_MARK, *args, **kwargs).split(NONCE_MARK))
-        pages = self.pages
-        found = pages.get(hashed)
+            return write(nonce_attr, *args, **kwargs)
+        found = self.pages.get(hashed)
         if found is not None and found[0] == key:
-            return found[1]
-        text = write(NONCE_MARK, *args, **kwargs)
-        pieces = tuple(text.split(NONCE_MARK))
+            return nonce_attr.join(found[1])
         seen = self.seen
         if hashed not in seen:
             if len(seen) >= self.size * 4:
                 seen.clear()
             seen.add(hashed)
-        elif len(text) <= self.longest:
+            return write(nonce_attr, *args, **kwargs)
+        text = write(NONCE_MARK, *args, **kwargs)
+        pieces = tuple(text.split(NONCE_MARK))
+        if len(text) <= self.longest:
             seen.discard(hashed)
+            pages = self.pages
             if len(pages) >= self.size:
                 pages.clear()
             pages[hashed] = (key, pieces)
-        return pieces
+        return nonce_attr.join(pieces)

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask
 
 from flask_marmeon import head, render_head
-from flask_marmeon._context import current_request_state, request_state
+from flask_marmeon._context import peek_request_state, request_state
 from flask_marmeon._state import get_state
 from flask_marmeon.head.api import _json_ld
 from flask_marmeon.head.memo import HeadMemo
@@ -43,7 +43,7 @@ CALLS: list[Mapping[str, Any]] = [
 def plain(app: Flask, nonce: str | None) -> str:
     """What render_head() writes for this request without the memo."""
     state = get_state(app)
-    request_ = current_request_state()
+    request_ = peek_request_state()
     merged = merge(request_.fragments if request_ is not None else ())
     json_ld = _json_ld(merged.json_ld, state, False)
     resolved = resolve(
@@ -147,9 +147,9 @@ def test_keys_of_one_hash_never_answer_for_each_other() -> None:
         return f"{text}{mark}end"
 
     for name in ("a", "a", "b", "b", "a"):
-        assert memo.pieces(_SameHash(name), write, name) == (name, "end")
+        assert memo.text(_SameHash(name), "|", write, name) == f"{name}|end"
     assert written == ["a", "a", "b", "b", "a"]
-    assert memo.pieces(_SameHash("b"), write, "b") == ("b", "end")
+    assert memo.text(_SameHash("b"), "|", write, "b") == "b|end"
     assert written == ["a", "a", "b", "b", "a"]  # b, written twice, is kept
     assert len(memo.pages) == 1
 
@@ -165,16 +165,16 @@ def test_a_head_is_kept_from_its_second_writing() -> None:
         return f"{number}{mark}"
 
     for number in range(20):
-        assert memo.pieces(number, write, number) == (str(number), "")
+        assert memo.text(number, "|", write, number) == f"{number}|"
         assert len(memo.seen) <= 8
     assert memo.pages == {}
     for _ in range(3):
-        memo.pieces(100, write, 100)
+        assert memo.text(100, "|", write, 100) == "100|"
     assert written == [*range(20), 100, 100]
     assert list(memo.pages) == [hash(100)]
 
 
 def test_an_unhashable_key_is_written_each_time() -> None:
     memo = HeadMemo()
-    assert memo.pieces(["x"], lambda mark: f"a{mark}b") == ("a", "b")
+    assert memo.text(["x"], "|", lambda mark: f"a{mark}b") == "a|b"
     assert memo.pages == {}
