@@ -15,8 +15,8 @@ Development does not use it (it warns for each URL left out, on every page).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, Concatenate, ParamSpec
+from collections.abc import Callable, Hashable, Sequence
+from typing import Concatenate, ParamSpec
 
 from ..page import Page
 from .merge import MergedHead
@@ -28,29 +28,31 @@ NONCE_MARK = "\x00"
 _P = ParamSpec("_P")
 
 
-def _items(mapping: Mapping[str, Any] | None) -> Hashable:
-    if mapping is None:
-        return None
-    if "article" not in mapping:
-        # Its values are text, numbers, bools and Images: hashable as they are.
-        return tuple(mapping.items())
-    return tuple(
-        (key, tuple(value.items()) if key == "article" else value)
-        for key, value in mapping.items()
-    )
-
-
 def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> Hashable:
     """Everything a head's text depends on besides the app's settings and
-    the nonce. Its values are plain (``head()`` made them so)."""
+    the nonce. Its values are plain (``head()`` made them so): text,
+    numbers, bools and Images, hashable as they are, but for
+    ``open_graph["article"]``, a mapping of its own."""
+    robots = merged.robots
+    og = merged.open_graph
+    og_key: Hashable = None
+    if og is not None:
+        if "article" not in og:
+            og_key = tuple(og.items())
+        else:
+            og_key = tuple(
+                (key, tuple(value.items()) if key == "article" else value)
+                for key, value in og.items()
+            )
+    twitter = merged.twitter
     return (
         merged.title,
         merged.title_template,
         merged.description,
         merged.canonical,
-        _items(merged.robots),
-        _items(merged.open_graph),
-        _items(merged.twitter),
+        None if robots is None else tuple(robots.items()),
+        og_key,
+        None if twitter is None else tuple(twitter.items()),
         None
         if page is None
         else (page.locale, page.canonical_path, page.hreflang_paths),

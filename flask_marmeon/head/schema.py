@@ -13,9 +13,8 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Literal, TypeVar, Union
+from typing import Any, Literal, NamedTuple, TypeVar, Union
 
 from .text import _plain, clean_text, clean_url
 from .types import (
@@ -31,9 +30,12 @@ from .types import (
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True)
-class Image:
-    """An image after validation: one value, replaced whole by a later call."""
+class Image(NamedTuple):
+    """An image after validation: one value, replaced whole by a later call.
+
+    A named tuple: the head's memo hashes it with every page's key, and a
+    tuple's hash runs in C where a dataclass's runs in Python.
+    """
 
     url: str
     width: int | None = None
@@ -296,7 +298,7 @@ class ImageField(Field):
     def check(self, value: object, path: str) -> Image:
         if type(value) is dict or isinstance(value, Mapping):
             # The keys that are set; the others keep the class's None.
-            return frozen(Image, self.obj.check(value, path))
+            return Image(**self.obj.check(value, path))
         if _is_text(value):
             return Image(clean_url(str(value)))
         raise self.wrong(value, path)

@@ -243,6 +243,9 @@ def test_lazy_strings_are_text_everywhere(make_app: Callable[..., Flask]) -> Non
     assert got.open_graph["image"] == Image("/a.png", alt="Notes")
     assert got.open_graph["article"]["authors"] == ("Notes",)
     assert got.twitter["image"] == Image("/t.png")
+    assert (
+        type(got.open_graph["image"]) is Image and type(got.twitter["image"]) is Image
+    )
 
 
 def test_lazy_strings_are_text_in_the_choices_too(
