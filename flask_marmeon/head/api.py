@@ -20,7 +20,6 @@ from . import jsonld
 from .app import JSON_LD_ERRORS_SIZE
 from .elements import Slot
 from .fields import build_fragment
-from .memo import head_key
 from .merge import EMPTY, MergedHead, merge
 from .resolve import resolve
 from .types import JsonLd, OpenGraph, Robots, Text, Twitter
@@ -151,9 +150,9 @@ def _write(
     page: Page | None,
     json_ld: Sequence[str],
     state: MarmeonState,
-    dev: bool,
+    dev: bool = False,
 ) -> str:
-    """Resolve and write the head (what the memo keeps)."""
+    """Resolve and write the head (what the memo keeps, in production)."""
     settings = state.settings
     head_state = state.head
     resolved = resolve(
@@ -210,15 +209,6 @@ def render_head() -> Markup:
     if dev:
         text = _write(nonce_attr, merged, page, json_ld, state, dev)
     else:
-        text = state.head.pages.text(
-            head_key(merged, page, json_ld),
-            nonce_attr,
-            _write,
-            merged,
-            page,
-            json_ld,
-            state,
-            dev,
-        )
+        text = state.head.pages.text(nonce_attr, _write, merged, page, json_ld, state)
     # The text is HTML already: str.__new__ spares Markup's look for __html__.
     return str.__new__(Markup, text)

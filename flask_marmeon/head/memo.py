@@ -16,7 +16,7 @@ Development does not use it (it warns for each URL left out, on every page).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Concatenate, ParamSpec
+from typing import TypeVar
 
 from ..page import Page
 from .merge import MergedHead
@@ -25,7 +25,7 @@ from .merge import MergedHead
 #: holds NUL otherwise: text is cleaned of it, URLs and JSON escape it.
 NONCE_MARK = "\x00"
 
-_P = ParamSpec("_P")
+_C = TypeVar("_C")
 
 
 def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> Hashable:
@@ -60,6 +60,17 @@ def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> H
     )
 
 
+def _noted(hashes: set[int], hashed: int, most: int) -> bool:
+    """Note ``hashed`` in ``hashes`` (at most ``most``, then they start
+    again); whether it is new."""
+    if hashed in hashes:
+        return False
+    if len(hashes) >= most:
+        hashes.clear()
+    hashes.add(hashed)
+    return True
+
+
 class HeadMemo:
     """Whole heads by :func:`head_key`: at most ``size`` of at most
     ``longest`` characters, each kept from its second writing on.
@@ -71,9 +82,15 @@ class HeadMemo:
     more than the memo saves (benchmarks/head.py: 1.28x the hand-written
     page kept, 1.19x not kept), as every kept head lives on until the memo
     starts again, for the garbage collector to walk through.
+
+    Before the key, the title: a page whose title was never written is a
+    page never written, and its key is not made (making and hashing it is
+    1.5% of such a page's time, callgrind). Its title's hash is noted
+    instead (in ``titles``, as many), so a page is kept from its second
+    writing when its title is another page's, else from its third.
     """
 
-    __slots__ = ("longest", "pages", "seen", "size")
+    __slots__ = ("longest", "pages", "seen", "size", "titles")
 
     def __init__(self, size: int = 256, longest: int = 16_384) -> None:
         self.size = size
@@ -82,39 +99,41 @@ class HeadMemo:
         self.pages: dict[int, tuple[Hashable, tuple[str, ...]]] = {}
         #: The hashes of the keys written once, not kept yet.
         self.seen: set[int] = set()
+        #: The hashes of the titles written.
+        self.titles: set[int] = set()
 
     def text(
         self,
-        key: Hashable,
         nonce_attr: str,
-        write: Callable[Concatenate[str, _P], str],
-        *args: _P.args,
-        **kwargs: _P.kwargs,
+        write: Callable[[str, MergedHead, Page | None, Sequence[str], _C], str],
+        merged: MergedHead,
+        page: Page | None,
+        json_ld: Sequence[str],
+        context: _C,
     ) -> str:
         """The head's text with ``nonce_attr`` where the nonce attribute goes.
 
-        ``write(nonce_attr, *args, **kwargs)`` writes it when it is not kept
-        (a plain function and its arguments: nothing is made for a hit). A
-        head written for the first time is written with ``nonce_attr``
-        itself: it is not kept, so it is not cut either.
+        ``write(nonce_attr, merged, page, json_ld, context)`` writes
+        it when it is not kept (a plain function and its arguments: nothing
+        is made for a hit). A head that is not kept is written with
+        ``nonce_attr`` itself, not cut.
         """
+        if _noted(self.titles, hash(merged.title), self.size * 4):
+            return write(nonce_attr, merged, page, json_ld, context)
+        key = head_key(merged, page, json_ld)
         try:
             hashed = hash(key)
         except TypeError:  # something unhashable: written each time
-            return write(nonce_attr, *args, **kwargs)
+            return write(nonce_attr, merged, page, json_ld, context)
         found = self.pages.get(hashed)
         if found is not None and found[0] == key:
             return nonce_attr.join(found[1])
-        seen = self.seen
-        if hashed not in seen:
-            if len(seen) >= self.size * 4:
-                seen.clear()
-            seen.add(hashed)
-            return write(nonce_attr, *args, **kwargs)
-        text = write(NONCE_MARK, *args, **kwargs)
+        if _noted(self.seen, hashed, self.size * 4):
+            return write(nonce_attr, merged, page, json_ld, context)
+        text = write(NONCE_MARK, merged, page, json_ld, context)
         pieces = tuple(text.split(NONCE_MARK))
         if len(text) <= self.longest:
-            seen.discard(hashed)
+            self.seen.discard(hashed)
             pages = self.pages
             if len(pages) >= self.size:
                 pages.clear()

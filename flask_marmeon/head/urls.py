@@ -117,7 +117,8 @@ class UrlPolicy:
         if href != "":
             return href
         origin = self.origin
-        if origin is not None and is_plain_path(value):
+        # is_plain_path(), inline: it runs for most URLs of every page.
+        if origin is not None and "/." not in value and _PLAIN_PATH(value) is not None:
             return origin + value  # decide()'s own shortcut, not kept
         href = decide_with_parser(value, origin)
         if len(memo) >= self.size:

@@ -120,7 +120,6 @@ def write_head(
         out.append(f'\n<meta name="marmeon:app-url" content="{escape_text(app_url)}">')
     escape = _escape_str
     pieces = _PIECES
-    # Three appends: fewer machine instructions than out += (a, b, c).
     append = out.append
     for slot, value, extra in head.elements:
         if slot is JSON_LD:
@@ -128,11 +127,9 @@ def write_head(
             continue
         before, between, after = pieces[slot]
         if extra is None:
-            append(before)
-            append(escape(value))
-            append(after)
+            append(f"{before}{escape(value)}{after}")
         else:
-            out += (before, escape(extra), between, escape(value), after)
+            append(f"{before}{escape(extra)}{between}{escape(value)}{after}")
     if head.missing:
         out += (
             # data-turbo-eval="false", as on JSON-LD: Turbo copies a script

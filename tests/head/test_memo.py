@@ -14,7 +14,7 @@ from flask_marmeon._context import peek_request_state, request_state
 from flask_marmeon._state import get_state
 from flask_marmeon.head.api import _json_ld
 from flask_marmeon.head.memo import HeadMemo
-from flask_marmeon.head.merge import merge
+from flask_marmeon.head.merge import MergedHead, merge
 from flask_marmeon.head.resolve import resolve
 from flask_marmeon.head.write import nonce_attribute, write_head
 from flask_marmeon.page import Page
@@ -74,8 +74,10 @@ def test_a_kept_head_equals_the_plain_one(make_app: Callable[..., Flask]) -> Non
         for size in range(len(CALLS) + 1):
             for calls in itertools.combinations(CALLS, size):
                 for page in (None, PAGE):
-                    # Written, written again and kept, then from the memo.
-                    for _ in range(3):
+                    # Written (a new title: its key is not made), written
+                    # again, written a third time and kept, then from the
+                    # memo.
+                    for _ in range(4):
                         nonce[0] = next(nonces)
                         with app.test_request_context("/"):
                             if page is not None:
@@ -92,13 +94,13 @@ def test_the_memo_is_bounded(make_app: Callable[..., Flask]) -> None:
     app = make_app(APP_URL="https://notes.example")
     memo = get_state(app).head.pages = HeadMemo(size=5, longest=400)
     for i in range(20):
-        for _ in range(2):  # kept the second time
+        for _ in range(3):  # kept the third time (its title is new)
             with app.test_request_context("/"):
                 head(title=f"T{i}")
                 assert f"<title data-marmeon>T{i}</title>" in str(render_head())
         assert len(memo.pages) <= 5
         assert len(memo.seen) <= 20
-    for _ in range(2):
+    for _ in range(3):
         with app.test_request_context("/"):
             head(title="x" * 500)
             render_head()
@@ -116,24 +118,32 @@ def test_an_article_head_is_kept(make_app: Callable[..., Flask]) -> None:
             "article": {"published_time": "2024-01-01", "tags": ["a", "b"]},
         }
     }
-    for _ in range(2):
+    for _ in range(3):
         with app.test_request_context("/"):
             head(**call)
             assert 'property="article:tag" content="b"' in str(render_head())
     assert len(memo.pages) == 1
 
 
-class _SameHash:
-    """A key whose hash every other one shares."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
+class _SameHash(str):
+    """A title whose hash every other one shares (and so do the keys of
+    heads that differ only by it)."""
 
     def __hash__(self) -> int:
         return 7
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _SameHash) and other.name == self.name
+        return isinstance(other, _SameHash) and str(other) == str(self)
+
+
+def _writer(written: list[str]) -> Callable[..., str]:
+    def write(
+        mark: str, merged: MergedHead, page: object, json_ld: object, context: None
+    ) -> str:
+        written.append(f"{merged.title}{merged.description or ''}")
+        return f"{merged.title}{mark}end"
+
+    return write
 
 
 def test_keys_of_one_hash_never_answer_for_each_other() -> None:
@@ -141,40 +151,46 @@ def test_keys_of_one_hash_never_answer_for_each_other() -> None:
     # hash must still find its own head, never the other's.
     memo = HeadMemo()
     written: list[str] = []
-
-    def write(mark: str, text: str) -> str:
-        written.append(text)
-        return f"{text}{mark}end"
-
-    for name in ("a", "a", "b", "b", "a"):
-        assert memo.text(_SameHash(name), "|", write, name) == f"{name}|end"
-    assert written == ["a", "a", "b", "b", "a"]
-    assert memo.text(_SameHash("b"), "|", write, "b") == "b|end"
-    assert written == ["a", "a", "b", "b", "a"]  # b, written twice, is kept
+    write = _writer(written)
+    for name in ("a", "a", "a", "b", "b", "a"):
+        merged = MergedHead(title=_SameHash(name))
+        assert memo.text("|", write, merged, None, (), None) == f"{name}|end"
+    assert written == ["a", "a", "a", "b", "b", "a"]
+    # b, written a second time with a title seen before, is kept.
+    assert memo.text("|", write, MergedHead(title=_SameHash("b")), None, (), None) == (
+        "b|end"
+    )
+    assert written == ["a", "a", "a", "b", "b", "a"]
     assert len(memo.pages) == 1
 
 
-def test_a_head_is_kept_from_its_second_writing() -> None:
-    # A page never written before leaves only its key's hash behind, and
-    # those are bounded too.
+def test_a_page_never_written_before_leaves_its_titles_hash_behind() -> None:
+    # Not its key (which is not even made), let alone its head; and the
+    # hashes are bounded too.
     memo = HeadMemo(size=2)
-    written: list[int] = []
-
-    def write(mark: str, number: int) -> str:
-        written.append(number)
-        return f"{number}{mark}"
-
+    written: list[str] = []
+    write = _writer(written)
     for number in range(20):
-        assert memo.text(number, "|", write, number) == f"{number}|"
-        assert len(memo.seen) <= 8
-    assert memo.pages == {}
+        merged = MergedHead(title=str(number))
+        assert memo.text("|", write, merged, None, (), None) == f"{number}|end"
+        assert len(memo.titles) <= 8
+    assert memo.pages == {} and memo.seen == set()
+    # Kept from its third writing when its title is new, ...
+    for _ in range(4):
+        assert memo.text("|", write, MergedHead(title="t"), None, (), None) == "t|end"
+    assert written[20:] == ["t", "t", "t"]
+    # ... from its second when another page had its title.
+    merged = MergedHead(title="t", description="2")
     for _ in range(3):
-        assert memo.text(100, "|", write, 100) == "100|"
-    assert written == [*range(20), 100, 100]
-    assert list(memo.pages) == [hash(100)]
+        assert memo.text("|", write, merged, None, (), None) == "t|end"
+    assert written[23:] == ["t2", "t2"]
+    assert len(memo.pages) == 2
 
 
 def test_an_unhashable_key_is_written_each_time() -> None:
     memo = HeadMemo()
-    assert memo.text(["x"], "|", lambda mark: f"a{mark}b") == "a|b"
-    assert memo.pages == {}
+    written: list[str] = []
+    merged = MergedHead(title="t", robots={"x": ["a list"]})
+    for _ in range(3):
+        assert memo.text("|", _writer(written), merged, None, (), None) == "t|end"
+    assert written == ["t", "t", "t"] and memo.pages == {}
