@@ -75,9 +75,7 @@ def _nonce(state: MarmeonState, req: Request | None) -> str | None:
         nonce = source()
     else:
         # Flask-Talisman sets request.csp_nonce on the request object.
-        nonce = req.__dict__.get("csp_nonce")
-        if nonce is None:
-            nonce = getattr(req, "csp_nonce", None)
+        nonce = getattr(req, "csp_nonce", None)
     if nonce is not None and not isinstance(nonce, str):
         raise TypeError(
             f"The CSP nonce {nonce!r} is not a str. MARMEON_CSP_NONCE must"

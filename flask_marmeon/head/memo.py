@@ -1,16 +1,11 @@
 """The head's one speed trick: a page seen before is not written again.
 
-:class:`HeadMemo` keeps whole heads by :func:`head_key`, everything a head's
-text depends on besides the app's settings (the same merged head, page and
-JSON-LD texts), so that resolve and write do not run again. The text is
-kept cut where the nonce goes: a new nonce per request still finds it. It is
-per app (``MarmeonState.head``), bounded, and starts again when full; a
-head is kept from its second writing on (see :class:`HeadMemo`). The
-key is hashed once: the dict is keyed by its hash and holds the key, which a
-hit compares (a key of another hash never matches, and two keys of one hash
-share one place, the last written winning).
-Development does not use it (it warns for each URL left out, on every page).
-``tests/head/test_memo.py`` keeps it equal to the plain code.
+:class:`HeadMemo` keeps whole heads by :func:`head_key`, so that resolve and
+write do not run again, cut where the nonce goes (a new nonce per request
+still finds them). It is per app (``MarmeonState.head``), bounded, starts
+again when full, and is not used in development (which warns for each URL
+left out, on every page). ``tests/head/test_memo.py`` keeps it equal to the
+plain code.
 """
 
 from __future__ import annotations
@@ -73,21 +68,22 @@ def _noted(hashes: set[int], hashed: int, most: int) -> bool:
 
 class HeadMemo:
     """Whole heads by :func:`head_key`: at most ``size`` of at most
-    ``longest`` characters, each kept from its second writing on.
+    ``longest`` characters.
 
-    A head is kept when it is written a second time: the first time only
-    its key's hash is noted (in ``seen``, at most ``size * 4`` of them). A
-    page never written before then leaves an int behind, not its head: on a
-    site of ever new pages (a new note each time) keeping each head costs
-    more than the memo saves (benchmarks/head.py: 1.28x the hand-written
-    page kept, 1.19x not kept), as every kept head lives on until the memo
-    starts again, for the garbage collector to walk through.
+    The key is hashed once: the dict is keyed by its hash and holds the key,
+    which a hit compares (two keys of one hash share one place, the last
+    written winning). A head is kept from its second writing on: the first
+    time only its key's hash is noted (in ``seen``, at most ``size * 4``).
+    A page never written before then leaves an int behind, not a head for
+    the garbage collector to walk through until the memo starts again (on
+    a site of ever new pages, benchmarks/head.py: 1.28x the hand-written
+    page kept, 1.19x not kept).
 
     Before the key, the title: a page whose title was never written is a
     page never written, and its key is not made (making and hashing it is
-    1.5% of such a page's time, callgrind). Its title's hash is noted
-    instead (in ``titles``, as many), so a page is kept from its second
-    writing when its title is another page's, else from its third.
+    1.5% of such a page's time, callgrind); the title's hash is noted (in
+    ``titles``, as many). So a page is kept from its second writing when
+    another page had its title, else from its third.
     """
 
     __slots__ = ("longest", "pages", "seen", "size", "titles")

@@ -26,11 +26,6 @@ def _replace_astral(match: re.Match[str]) -> str:
     return "\ufffd" if ord(char) & 0xFFFE == 0xFFFE else char
 
 
-# What an HTML parser cannot give back as written (see above) becomes
-# U+FFFD, as the parser itself does with NUL. A carriage return becomes a
-# newline, as the parser's newline normalization would make it anyway.
-
-
 def _plain(value: str) -> str:
     # A str subclass may redefine == and hash, and the head's writer keeps
     # what it wrote keyed on the values: from here on they are plain str.
@@ -38,8 +33,10 @@ def _plain(value: str) -> str:
 
 
 def clean_text(value: str) -> str:
-    """Return ``value`` as HTML can carry it (see the module's comment above),
-    as a plain ``str``."""
+    """Return ``value`` as HTML can carry it, as a plain ``str``: what a
+    parser cannot give back as written (see the module) becomes U+FFFD, as
+    the parser itself does with NUL, and a carriage return a newline, as its
+    newline normalization would make it anyway."""
     # Every character to replace is one that str.isprintable() refuses, and
     # most text is printable: this is the fast way out.
     if value.isprintable():

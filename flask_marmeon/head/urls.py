@@ -145,11 +145,6 @@ class UrlPolicy:
         return bool(resolved["origin"] == _PLACEHOLDER)
 
 
-def make_policy(origin: str | None, size: int = 2048) -> UrlPolicy:
-    """The URL policy of an app whose APP_URL has the origin ``origin``."""
-    return UrlPolicy(origin, size)
-
-
 def explain(value: str, origin: str | None) -> str:
     """Say why :func:`decide` leaves ``value`` out, for a development warning."""
     try:

@@ -28,10 +28,9 @@ def _plain_escape(value: str) -> str:
     return str.__str__(escape(value))
 
 
-# MarkupSafe 3's escape() wraps a C function that takes a str and gives the
-# escaped str; escape() then makes a Markup of it, which costs three times
-# the escaping. The head calls the function itself when there is one (not
-# in MarkupSafe 2.1, whose escape() is the C function).
+# MarkupSafe 3's escape() makes a Markup of what its C function gives, which
+# costs three times the escaping: the head calls the function itself (not in
+# MarkupSafe 2.1, whose escape() is the C function).
 _escape_str: Callable[[str], str] = getattr(markupsafe, "_escape_inner", _plain_escape)
 
 #: The attribute that marks an element the browser module manages.

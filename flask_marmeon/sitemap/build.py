@@ -17,7 +17,7 @@ from werkzeug.routing import Rule
 
 from .._log import logger
 from .._state import get_state
-from ..head.urls import make_policy
+from ..head.urls import UrlPolicy
 from ..i18n.urls import LOCALE_ARG
 from ..routing.rule import is_marked
 from .addresses import CompiledRule, compile_rule
@@ -92,7 +92,7 @@ def _build(app: Flask) -> Sitemap:
         )
         over = Limits()
         # The head's URL policy, for images: absolute against APP_URL's origin.
-        policy = make_policy(origin)
+        policy = UrlPolicy(origin)
         for rule in list(app.url_map.iter_rules()):
             if is_marked(rule) and _elsewhere(rule, origin):
                 logger.warning(

@@ -16,10 +16,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from flask_marmeon import head
 from flask_marmeon.head.urls import (
+    UrlPolicy,
     decide,
     decide_with_parser,
     is_plain_path,
-    make_policy,
 )
 
 from .conftest import RenderFn, links, meta, parse_head
@@ -114,7 +114,7 @@ def test_without_app_url_only_full_urls_stay(value: str, expected: str | None) -
 
 
 def test_the_policy_keeps_its_answers_per_app() -> None:
-    one, two = make_policy("https://one.example"), make_policy("https://two.example")
+    one, two = UrlPolicy("https://one.example"), UrlPolicy("https://two.example")
     assert one("/x") == "https://one.example/x"
     assert two("/x") == "https://two.example/x"
     assert one("//two.example/x") is None
@@ -123,7 +123,7 @@ def test_the_policy_keeps_its_answers_per_app() -> None:
     # (as decide() does), is not.
     assert one.memo == {"//two.example/x": None, "/x?a": "https://one.example/x?a"}
     assert one("/x") == decide("/x", "https://one.example")
-    small = make_policy("https://one.example", size=2)
+    small = UrlPolicy("https://one.example", size=2)
     for i in range(5):
         assert small(f"/{i}?q") == f"https://one.example/{i}?q"
         assert len(small.memo) <= 2
