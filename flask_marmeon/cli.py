@@ -11,6 +11,7 @@ from flask import current_app
 from flask.cli import AppGroup
 
 from .audit import audit as run_audit
+from .audit.fetch import TIMEOUT
 from .errors import StartupError
 from .routing.checks import RouteStatus, app_problems, route_statuses
 
@@ -62,7 +63,14 @@ def _table(statuses: list[RouteStatus]) -> None:
 
 @marmeon_group.command("audit")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def audit_command(as_json: bool) -> None:
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=TIMEOUT,
+    show_default=True,
+    help="Seconds to wait for each answer; a slower one is reported as a 504.",
+)
+def audit_command(as_json: bool, timeout: float) -> None:
     """Crawl the app as a search engine does, in-process, and report findings.
 
     Fetches robots.txt, the sitemaps and every URL they list through the app
@@ -71,7 +79,7 @@ def audit_command(as_json: bool) -> None:
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     try:
-        report = run_audit(app, progress=_progress_bar())
+        report = run_audit(app, progress=_progress_bar(), timeout=timeout)
     except (StartupError, ValueError, ImportError) as error:
         # The app cannot start (H10), APP_URL is missing, or the audit
         # extra is: the message says what to do; a traceback would not.

@@ -38,7 +38,7 @@ def check_answer(listed: Listed, answer: Fetched) -> Iterator[Finding]:
             " the redirect ends at, not this one.",
         )
     elif answer.status != 200:
-        raised = f" (the view raised {answer.error})" if answer.error else ""
+        raised = f" ({answer.error})" if answer.error else ""
         yield finding(
             "page-status",
             url,

@@ -10,7 +10,7 @@ from flask import Flask
 
 from .checks import check_answer, check_document
 from .document import Document, parse
-from .fetch import Fetched, Fetcher, app_origin, app_root
+from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
 from .findings import Finding, Report, finding
 from .images import Images
 from .site import Listed, Schemas, Site, read_site
@@ -47,8 +47,14 @@ class Auditor:
     follows Google's reading of robots.txt).
     """
 
-    def __init__(self, app: Flask, *, user_agent: str = "Googlebot") -> None:
-        self.fetcher = Fetcher(app, app_origin(app), app_root(app))
+    def __init__(
+        self,
+        app: Flask,
+        *,
+        user_agent: str = "Googlebot",
+        timeout: float | None = TIMEOUT,
+    ) -> None:
+        self.fetcher = Fetcher(app, app_origin(app), app_root(app), timeout)
         self.user_agent = user_agent
         self.images = Images(self.fetcher)
         self._schemas: Schemas | None = None
@@ -228,11 +234,24 @@ def merge_linked(found: Iterable[tuple[Finding, str | None]]) -> list[Finding]:
     return merged
 
 
-def audit(app: Flask, *, progress: Progress | None = None) -> Report:
+def audit(
+    app: Flask,
+    *,
+    progress: Progress | None = None,
+    timeout: float | None = TIMEOUT,
+) -> Report:
     """Audit ``app`` as a search engine crawls it, through its own answers.
 
     Fetches robots.txt, every sitemap it names and every URL they list,
     in-process (no network); each page is a request of its own in a fresh
-    app context. ``progress(done, total)`` is called after each page.
+    app context. ``progress(done, total)`` is called after each page. An
+    answer that takes over ``timeout`` seconds (None: no limit) is reported
+    as a 504 and the audit goes on; the view is left running on a thread of
+    its own, which a Python thread cannot be stopped from.
     """
-    return Auditor(app).run(progress)
+    if timeout is not None and not timeout > 0:
+        raise ValueError(
+            f"The audit's timeout is {timeout!r}: give a number of seconds"
+            " above 0, or None for no limit."
+        )
+    return Auditor(app, timeout=timeout).run(progress)

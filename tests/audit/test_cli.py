@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 
 import pytest
+from flask import request
 from flask.testing import FlaskCliRunner
 
 from flask_marmeon import Marmeon
@@ -106,3 +108,30 @@ def test_an_app_without_app_url_says_so() -> None:
     result = app.test_cli_runner().invoke(args=["marmeon", "audit"])
     assert result.exit_code == 1
     assert "APP_URL" in result.stderr
+
+
+def test_timeout_sets_how_long_each_answer_may_take(site: Site) -> None:
+    release = threading.Event()
+    app = site.app()
+    Marmeon(app)
+
+    @app.before_request
+    def stuck() -> None:
+        if request.path == "/b":
+            release.wait()
+
+    try:
+        result = app.test_cli_runner().invoke(
+            args=["marmeon", "audit", "--timeout", "0.5"]
+        )
+    finally:
+        release.set()
+    assert result.exit_code == 1, result.output
+    assert "504 (no answer within 0.5 s)" in result.output
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "soon"])
+def test_timeout_must_be_a_number_of_seconds_above_zero(site: Site, value: str) -> None:
+    result = runner_for(site).invoke(args=["marmeon", "audit", "--timeout", value])
+    assert result.exit_code == 2
+    assert "--timeout" in result.output

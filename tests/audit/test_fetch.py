@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import socket
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask, Response, g
+from flask import Flask, Response, g, request
 
 from flask_marmeon.audit import audit
 from flask_marmeon.audit.fetch import Fetcher, app_origin, app_root
@@ -126,3 +128,79 @@ def test_an_answer_that_never_ends_is_read_up_to_the_limit(site: Site) -> None:
     assert report.pages == 2
     assert 50 << 20 < sum(sent) <= 52 << 20
     assert closed == [True]
+
+
+@pytest.fixture
+def release() -> Iterator[threading.Event]:
+    """Set at the end of the test: a view left waiting on it then ends."""
+    event = threading.Event()
+    yield event
+    event.set()
+
+
+def test_a_page_that_never_answers_is_reported_and_the_audit_goes_on(
+    site: Site, release: threading.Event
+) -> None:
+    app = site.app()
+
+    @app.before_request
+    def stuck() -> None:
+        if request.path == "/a":
+            release.wait()  # no answer, until the test ends
+
+    report = audit(app, timeout=0.5)
+    (finding,) = report.findings
+    assert (finding.code, finding.url) == ("page-status", f"{ORIGIN}/a")
+    assert "Answers 504 (no answer within 0.5 s)" in finding.message
+    # The other page, the cover and the rest were fetched and checked.
+    assert report.pages == 2 and "/b" in site.hits and "/cover.png" in site.hits
+
+
+def test_a_stuck_robots_txt_is_reported_not_waited_for(
+    site: Site, release: threading.Event
+) -> None:
+    app = site.app()
+
+    @app.before_request
+    def stuck() -> None:
+        if request.path == "/robots.txt":
+            release.wait()
+
+    report = audit(app, timeout=0.5)
+    assert codes(report)[:1] == [("robots-missing", f"{ORIGIN}/robots.txt")]
+    assert "robots.txt answers 504" in report.findings[0].message
+
+
+def test_a_view_that_raises_is_still_its_own_500_on_the_audits_thread(
+    site: Site,
+) -> None:
+    app = site.app()
+
+    @app.before_request
+    def broken() -> None:
+        if request.path == "/b":
+            raise KeyError("gone")
+
+    (finding,) = audit(app, timeout=5).findings
+    assert "500 (the view raised KeyError: 'gone')" in finding.message
+
+
+@pytest.mark.parametrize("timeout", [0, -1.0])
+def test_a_timeout_must_be_above_zero(site: Site, timeout: float) -> None:
+    with pytest.raises(ValueError, match="timeout is"):
+        audit(site.app(), timeout=timeout)
+
+
+def test_without_a_timeout_the_app_runs_on_the_callers_thread(site: Site) -> None:
+    app = site.app()
+    threads: set[str] = set()
+
+    @app.before_request
+    def record() -> None:
+        threads.add(threading.current_thread().name)
+
+    assert audit(app, timeout=None).findings == ()
+    assert threads == {threading.current_thread().name}
+    threads.clear()
+    assert audit(app).findings == ()
+    assert threads == {"marmeon-audit"}
