@@ -243,13 +243,15 @@ def _open_graph(
                 elements.append((_OG_LOCALE_ALTERNATE, og_locales(hreflang), None))
     image: Image | None = og.get("image")
     if image is not None:
-        out.url(_OG_IMAGE, image.url)
-        if image.width is not None:
-            out.follow(_OG_IMAGE_WIDTH, str(image.width))
-        if image.height is not None:
-            out.follow(_OG_IMAGE_HEIGHT, str(image.height))
-        if image.alt is not None:
-            out.follow(_OG_IMAGE_ALT, image.alt)
+        # Unpacked at once: a named tuple's fields are read the slow way.
+        image_url, width, height, alt = image
+        out.url(_OG_IMAGE, image_url)
+        if width is not None:
+            out.follow(_OG_IMAGE_WIDTH, str(width))
+        if height is not None:
+            out.follow(_OG_IMAGE_HEIGHT, str(height))
+        if alt is not None:
+            out.follow(_OG_IMAGE_ALT, alt)
     article: Mapping[str, Any] | None = og.get("article")
     if og_type == "article" and article is not None:
         if "published_time" in article:

@@ -14,8 +14,7 @@ something was left out for the browser to resolve, then the module.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Callable, Sequence
 
 import markupsafe
 from markupsafe import escape
@@ -54,9 +53,9 @@ def _pieces(slot: Slot) -> tuple[str, str, str]:
     return f'\n<{slot.tag}{fixed} {slot.value_attr}="', "", f'" {MANAGED}>'
 
 
-_PIECES: Mapping[Slot, tuple[str, str, str]] = MappingProxyType(
-    {slot: _pieces(slot) for slot in ALL_SLOTS}
-)
+#: A plain dict, read only: the interpreter specializes a dict's [] (a
+#: mappingproxy's goes the generic way, once per element of every head).
+_PIECES: dict[Slot, tuple[str, str, str]] = {slot: _pieces(slot) for slot in ALL_SLOTS}
 #: A JSON-LD block, before the nonce attribute. Turbo moves an element with
 #: data-turbo-eval="false" rather than re-creating it by setting its text
 #: (which Trusted Types refuses).
