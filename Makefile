@@ -19,10 +19,12 @@ browser-deps: $(STAMP)
 	@[ -x /usr/bin/chromium ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
 	@if [ -f tests/browser/package-lock.json ]; then cd tests/browser && npm ci --silent --no-audit --no-fund; fi
 
-# Debian's redis-server: the tests and the load benchmark start their own, on a
-# free port of 127.0.0.1, and stop it by its pid (gunicorn comes from pip).
+# Debian's redis-server and memcached: the tests and the load benchmark start
+# their own, on a free port of 127.0.0.1, and stop them by their pid
+# (gunicorn comes from pip).
 server-deps: $(STAMP)
 	@command -v redis-server >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server; }
+	@[ -x /usr/bin/memcached ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq memcached; }
 
 ## The example app: a notes site on SQLite, created and seeded on first run
 ## (the app also compiles its translations when it starts). htmx comes from

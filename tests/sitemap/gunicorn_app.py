@@ -5,7 +5,8 @@ benchmarks/sitemap_load.py), configured by environment variables:
   of the provider (``pid``), and ``mode`` says what the provider does:
   ``ok`` (the default), ``raise``, ``hang`` (until ``mode`` changes, 30 s
   at most) or ``garbage``.
-- ``MARMEON_TEST_REDIS``: a Redis URL for ``sitemap_cache``, else none.
+- ``MARMEON_TEST_REDIS``: a Redis URL for ``sitemap_cache``; else
+  ``MARMEON_TEST_MEMCACHED``, a memcached's ``host:port``; else none.
 - ``MARMEON_TEST_URLS`` (3), ``MARMEON_TEST_TTL`` (300),
   ``MARMEON_TEST_WAIT`` (20), ``MARMEON_TEST_INDEX`` (0),
   ``MARMEON_TEST_BUILD_DELAY`` (0.3 s: long enough for concurrent requests
@@ -63,6 +64,16 @@ def create() -> Flask:
                 "CACHE_REDIS_URL": env["MARMEON_TEST_REDIS"],
                 # A Redis that hangs is then an error after half a second.
                 "CACHE_OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5},
+            },
+        )
+    elif env.get("MARMEON_TEST_MEMCACHED"):
+        from flask_caching import Cache
+
+        cache = Cache(
+            app,
+            config={
+                "CACHE_TYPE": "MemcachedCache",
+                "CACHE_MEMCACHED_SERVERS": [env["MARMEON_TEST_MEMCACHED"]],
             },
         )
     Marmeon(app, sitemap_cache=cache)

@@ -1,8 +1,9 @@
-"""Real servers for the tests about processes: redis-server and gunicorn.
+"""Real servers for the tests about processes: redis-server, memcached and
+gunicorn.
 
 Each is started on a free port of 127.0.0.1 and stopped by its pid. Debian's
-``redis-server`` is installed by ``make test`` (the Makefile's server-deps),
-gunicorn by the dev dependencies.
+``redis-server`` and ``memcached`` are installed by ``make test`` (the
+Makefile's server-deps), gunicorn by the dev dependencies.
 """
 
 from __future__ import annotations
@@ -23,13 +24,19 @@ from tests.processes import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+MEMCACHED = shutil.which("memcached") or "/usr/bin/memcached"
+
+
+def need(program: str) -> None:
+    if not os.path.exists(program):
+        name = os.path.basename(program)
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is missing: `make test` installs it.")
+        pytest.skip(f"{name} is not installed: run `make server-deps`.")
 
 
 def need_redis() -> None:
-    if not os.path.exists(REDIS):
-        if os.environ.get("CI"):
-            pytest.fail("redis-server is missing: `make test` installs it.")
-        pytest.skip("redis-server is not installed: run `make server-deps`.")
+    need(REDIS)
 
 
 class RedisServer:
@@ -70,6 +77,33 @@ class RedisServer:
             return
         if self.paused:
             self.resume()
+        self.process.terminate()
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+
+
+class MemcachedServer:
+    """One memcached, 64 MB, TCP only, on a free port."""
+
+    def __init__(self) -> None:
+        need(MEMCACHED)
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [MEMCACHED, "-p", str(self.port), "-l", "127.0.0.1", "-U", "0", "-m", "64"]
+            # memcached will not run as root without a user to become.
+            + (["-u", "nobody"] if os.geteuid() == 0 else []),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.port, self.process, "memcached")
+
+    def stop(self) -> None:
+        if self.process.poll() is not None:
+            return
         self.process.terminate()
         try:
             self.process.wait(5)

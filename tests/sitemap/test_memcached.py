@@ -1,0 +1,89 @@
+"""The sitemap shared through a real memcached: gunicorn workers and two
+servers build once, and a file over memcached's chunk size is shared whole."""
+
+from __future__ import annotations
+
+import gzip
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from flask_marmeon.sitemap.shared import CHUNK
+
+from .servers import Gunicorn, MemcachedServer
+from .test_shared_cache import Response, builds, together
+
+Start = Callable[..., Gunicorn]
+
+
+@pytest.fixture
+def memcached() -> Iterator[MemcachedServer]:
+    server = MemcachedServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Start]:
+    servers: list[Gunicorn] = []
+
+    def run(workers: int = 4, **env: object) -> Gunicorn:
+        values = {f"MARMEON_TEST_{k.upper()}": str(v) for k, v in env.items()}
+        server = Gunicorn(
+            tmp_path, {"MARMEON_TEST_DIR": str(tmp_path), **values}, workers
+        )
+        servers.append(server)
+        return server
+
+    yield run
+    for server in servers:
+        server.stop()
+
+
+def test_four_workers_build_once_for_concurrent_cold_requests(
+    memcached: MemcachedServer, start: Start, tmp_path: Path
+) -> None:
+    server = start(memcached=memcached.address)
+    results = together(server, 64)
+    assert builds(tmp_path) == 1
+    assert {status for status, _, _ in results} == {200}
+    assert len({body for _, _, body in results}) == 1
+    assert len({headers["ETag"] for _, headers, _ in results}) == 1
+    assert b"https://notes.example/n/3" in results[0][2]
+
+
+def test_two_servers_sharing_one_memcached_serve_one_file_of_many_chunks(
+    memcached: MemcachedServer, start: Start, tmp_path: Path
+) -> None:
+    # 30,000 URLs: about 1.5 MB of XML, three keys of at most CHUNK bytes (a
+    # memcached item holds 1 MB by default).
+    one = start(workers=2, memcached=memcached.address, urls=30_000)
+    two = start(workers=2, memcached=memcached.address, urls=30_000)
+    results: list[Response] = []
+    threads = [
+        threading.Thread(target=lambda s=s: results.extend(together(s, 8)))
+        for s in (one, two)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert builds(tmp_path) == 1
+    assert len(results) == 16
+    assert {status for status, _, _ in results} == {200}
+    bodies = {body for _, _, body in results}
+    assert len(bodies) == 1
+    (body,) = bodies
+    assert len(body) > 2 * CHUNK
+    root = etree.fromstring(body)
+    assert len(root) == 30_000
+    assert root[-1][0].text == "https://notes.example/n/30000"
+    # The gzip made once per build is the same file.
+    status, headers, zipped = two.get(
+        "/sitemap.xml", headers={"Accept-Encoding": "gzip"}
+    )
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(zipped) == body
