@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .fields import HeadFragment
-from .schema import frozen
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MergedHead:
     """The head of one page: every fragment merged. None means never set."""
 
@@ -79,16 +78,6 @@ def merge(fragments: Iterable[HeadFragment]) -> MergedHead:
             twitter = _merge_into(twitter, fragment.twitter)
         if fragment.json_ld:
             json_ld += fragment.json_ld
-    return frozen(
-        MergedHead,
-        {
-            "title": title,
-            "title_template": template,
-            "description": description,
-            "canonical": canonical,
-            "robots": robots,
-            "open_graph": open_graph,
-            "twitter": twitter,
-            "json_ld": json_ld,
-        },
+    return MergedHead(
+        title, template, description, canonical, robots, open_graph, twitter, json_ld
     )

@@ -14,7 +14,7 @@ import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
-from typing import Any, Literal, NamedTuple, TypeVar, Union
+from typing import Any, Literal, NamedTuple, Union
 
 from .text import _plain, clean_text, clean_url
 from .types import (
@@ -26,8 +26,6 @@ from .types import (
     Twitter,
     TwitterImage,
 )
-
-_T = TypeVar("_T")
 
 
 class Image(NamedTuple):
@@ -41,20 +39,6 @@ class Image(NamedTuple):
     width: int | None = None
     height: int | None = None
     alt: str | None = None
-
-
-def frozen(cls: type[_T], fields: dict[str, Any]) -> _T:
-    """An instance of the frozen dataclass ``cls`` holding ``fields``.
-
-    The generated ``__init__`` of a frozen dataclass sets each field through
-    ``object.__setattr__``, which costs as much as the rest of a ``head()``
-    call; the instance's dict is filled at once instead (updating the dict
-    Python made for it costs less than replacing it). ``fields`` holds field
-    names only; the others keep their class defaults.
-    """
-    obj: _T = object.__new__(cls)
-    obj.__dict__.update(fields)
-    return obj
 
 
 def kind_of(value: object) -> str:
