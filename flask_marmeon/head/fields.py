@@ -116,7 +116,10 @@ def build_fragment(
         open_graph = OPEN_GRAPH.check(open_graph, "open_graph")
     if twitter is not None:
         twitter = TWITTER.check(twitter, "twitter")
-    blocks = () if json_ld is None else check_json_ld(json_ld)
+    if type(json_ld) is dict:  # one block, the commonest: no call
+        blocks: tuple[Any, ...] = (json_ld,)
+    else:
+        blocks = () if json_ld is None else check_json_ld(json_ld)
     if unknown:
         raise _unknown_argument(next(iter(unknown)))
     return HeadFragment(

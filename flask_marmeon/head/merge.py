@@ -39,15 +39,13 @@ EMPTY = MergedHead()
 
 
 def _merge_into(
-    merged: Mapping[str, Any] | None, update: Mapping[str, Any]
+    merged: Mapping[str, Any], update: Mapping[str, Any]
 ) -> Mapping[str, Any]:
     """``update`` over ``merged`` key by key (``article`` too), as a new mapping.
 
-    Neither is changed, and the first mapping set is taken as it is: the
-    merged head shares the fragments' mappings, which nothing changes.
+    Neither is changed (the first mapping set is taken as it is: the merged
+    head shares the fragments' mappings, which nothing changes).
     """
-    if merged is None:
-        return update
     out = {**merged, **update}
     if "article" in update and "article" in merged:
         out["article"] = {**merged["article"], **update["article"]}
@@ -70,12 +68,26 @@ def merge(fragments: Iterable[HeadFragment]) -> MergedHead:
             description = fragment.description
         if fragment.canonical is not None:
             canonical = fragment.canonical
+        # The first mapping set is taken as it is (no call): most pages set
+        # each in one fragment only.
         if fragment.robots is not None:
-            robots = _merge_into(robots, fragment.robots)
+            robots = (
+                fragment.robots
+                if robots is None
+                else _merge_into(robots, fragment.robots)
+            )
         if fragment.open_graph is not None:
-            open_graph = _merge_into(open_graph, fragment.open_graph)
+            open_graph = (
+                fragment.open_graph
+                if open_graph is None
+                else _merge_into(open_graph, fragment.open_graph)
+            )
         if fragment.twitter is not None:
-            twitter = _merge_into(twitter, fragment.twitter)
+            twitter = (
+                fragment.twitter
+                if twitter is None
+                else _merge_into(twitter, fragment.twitter)
+            )
         if fragment.json_ld:
             json_ld += fragment.json_ld
     return MergedHead(
