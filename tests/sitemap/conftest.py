@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -10,6 +11,8 @@ from flask import Flask
 from lxml import etree
 
 from tests.documents import strict_schema
+
+from .servers import Gunicorn
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -65,3 +68,26 @@ def crawl(app: Flask, addresses: list[str], origin: str) -> dict[str, int]:
         assert not parts.query and not parts.fragment, address
         statuses[address] = client.get(parts.path).status_code
     return statuses
+
+
+#: Starts gunicorn serving tests/sitemap/gunicorn_app.py; keyword arguments
+#: become its MARMEON_TEST_* variables.
+Start = Callable[..., Gunicorn]
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[Start]:
+    """Start gunicorn with the test app; ``mode`` and ``builds`` in tmp_path."""
+    servers: list[Gunicorn] = []
+
+    def run(workers: int = 4, **env: object) -> Gunicorn:
+        values = {f"MARMEON_TEST_{k.upper()}": str(v) for k, v in env.items()}
+        server = Gunicorn(
+            tmp_path, {"MARMEON_TEST_DIR": str(tmp_path), **values}, workers
+        )
+        servers.append(server)
+        return server
+
+    yield run
+    for server in servers:
+        server.stop()

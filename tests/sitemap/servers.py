@@ -39,6 +39,18 @@ def need_redis() -> None:
     need(REDIS)
 
 
+def stop(process: subprocess.Popen[bytes], wait: float = 5) -> None:
+    """Stop a server by its pid: SIGTERM, then SIGKILL after ``wait`` s."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(wait)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+
+
 class RedisServer:
     """One redis-server, in memory only, on a free port."""
 
@@ -73,16 +85,9 @@ class RedisServer:
         self.paused = False
 
     def stop(self) -> None:
-        if self.process.poll() is not None:
-            return
-        if self.paused:
+        if self.process.poll() is None and self.paused:
             self.resume()
-        self.process.terminate()
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(5)
+        stop(self.process)
 
 
 class MemcachedServer:
@@ -102,14 +107,7 @@ class MemcachedServer:
         wait_for_port(self.port, self.process, "memcached")
 
     def stop(self) -> None:
-        if self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(5)
+        stop(self.process)
 
 
 class Gunicorn:
@@ -159,11 +157,5 @@ class Gunicorn:
         return self.log.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        stop(self.process, wait=10)
         self._log_file.close()

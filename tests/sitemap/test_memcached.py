@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gzip
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,10 +13,9 @@ from lxml import etree
 
 from flask_marmeon.sitemap.shared import CHUNK
 
-from .servers import Gunicorn, MemcachedServer
+from .conftest import Start
+from .servers import MemcachedServer
 from .test_shared_cache import Response, builds, together
-
-Start = Callable[..., Gunicorn]
 
 
 @pytest.fixture
@@ -24,23 +23,6 @@ def memcached() -> Iterator[MemcachedServer]:
     server = MemcachedServer()
     yield server
     server.stop()
-
-
-@pytest.fixture
-def start(tmp_path: Path) -> Iterator[Start]:
-    servers: list[Gunicorn] = []
-
-    def run(workers: int = 4, **env: object) -> Gunicorn:
-        values = {f"MARMEON_TEST_{k.upper()}": str(v) for k, v in env.items()}
-        server = Gunicorn(
-            tmp_path, {"MARMEON_TEST_DIR": str(tmp_path), **values}, workers
-        )
-        servers.append(server)
-        return server
-
-    yield run
-    for server in servers:
-        server.stop()
 
 
 def test_four_workers_build_once_for_concurrent_cold_requests(

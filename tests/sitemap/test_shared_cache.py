@@ -19,10 +19,9 @@ from flask_marmeon import Marmeon, everyone
 from flask_marmeon.sitemap.cache import SitemapCache
 from flask_marmeon.sitemap.shared import SharedFiles
 
-from .conftest import SM
+from .conftest import SM, Start
 from .servers import Gunicorn, RedisServer
 
-Start = Callable[..., Gunicorn]
 Response = tuple[int, dict[str, str], bytes]
 
 
@@ -31,24 +30,6 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     server = RedisServer(tmp_path)
     yield server
     server.stop()
-
-
-@pytest.fixture
-def start(tmp_path: Path) -> Iterator[Start]:
-    """Start gunicorn with the test app; ``mode`` and ``builds`` in tmp_path."""
-    servers: list[Gunicorn] = []
-
-    def run(workers: int = 4, **env: object) -> Gunicorn:
-        values = {f"MARMEON_TEST_{k.upper()}": str(v) for k, v in env.items()}
-        server = Gunicorn(
-            tmp_path, {"MARMEON_TEST_DIR": str(tmp_path), **values}, workers
-        )
-        servers.append(server)
-        return server
-
-    yield run
-    for server in servers:
-        server.stop()
 
 
 def builds(directory: Path) -> int:
