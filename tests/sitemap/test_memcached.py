@@ -1,5 +1,6 @@
-"""The sitemap shared through a real memcached: gunicorn workers and two
-servers build once, and a file over memcached's chunk size is shared whole."""
+"""The sitemap shared through a real memcached: a file over memcached's item
+size is shared whole by two servers. (Four workers building once: in
+test_shared_cache.py, for Redis and memcached alike.)"""
 
 from __future__ import annotations
 
@@ -23,18 +24,6 @@ def memcached() -> Iterator[MemcachedServer]:
     server = MemcachedServer()
     yield server
     server.stop()
-
-
-def test_four_workers_build_once_for_concurrent_cold_requests(
-    memcached: MemcachedServer, start: Start, tmp_path: Path
-) -> None:
-    server = start(memcached=memcached.address)
-    results = together(server, 64)
-    assert builds(tmp_path) == 1
-    assert {status for status, _, _ in results} == {200}
-    assert len({body for _, _, body in results}) == 1
-    assert len({headers["ETag"] for _, headers, _ in results}) == 1
-    assert b"https://notes.example/n/3" in results[0][2]
 
 
 def test_two_servers_sharing_one_memcached_serve_one_file_of_many_chunks(

@@ -20,7 +20,7 @@ from flask_marmeon.sitemap.cache import SitemapCache
 from flask_marmeon.sitemap.shared import SharedFiles
 
 from .conftest import SM, Start
-from .servers import Gunicorn, RedisServer
+from .servers import Gunicorn, MemcachedServer, RedisServer
 
 Response = tuple[int, dict[str, str], bytes]
 
@@ -29,6 +29,19 @@ Response = tuple[int, dict[str, str], bytes]
 def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
     server = RedisServer(tmp_path)
     yield server
+    server.stop()
+
+
+@pytest.fixture(params=["redis", "memcached"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
+    """A real shared store of each kind: ``start()``'s argument for it."""
+    server: RedisServer | MemcachedServer
+    if request.param == "redis":
+        server = RedisServer(tmp_path)
+        yield {"redis": server.url}
+    else:
+        server = MemcachedServer()
+        yield {"memcached": server.address}
     server.stop()
 
 
@@ -72,9 +85,9 @@ def wait_for(check: Callable[[], bool], timeout: float = 10) -> None:
 
 
 def test_four_workers_build_once_for_concurrent_cold_requests(
-    redis_server: RedisServer, start: Start, tmp_path: Path
+    store: dict[str, str], start: Start, tmp_path: Path
 ) -> None:
-    server = start(redis=redis_server.url)
+    server = start(**store)
     results = together(server, 64)
     assert builds(tmp_path) == 1
     assert {status for status, _, _ in results} == {200}
