@@ -5,7 +5,6 @@ test_shared_cache.py, for Redis and memcached alike.)"""
 from __future__ import annotations
 
 import gzip
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from flask_marmeon.sitemap.shared import CHUNK
 
 from .conftest import Start
 from .servers import MemcachedServer
-from .test_shared_cache import Response, builds, together
+from .test_shared_cache import builds, on_both
 
 
 @pytest.fixture
@@ -33,15 +32,7 @@ def test_two_servers_sharing_one_memcached_serve_one_file_of_many_chunks(
     # memcached item holds 1 MB by default).
     one = start(workers=2, memcached=memcached.address, urls=30_000)
     two = start(workers=2, memcached=memcached.address, urls=30_000)
-    results: list[Response] = []
-    threads = [
-        threading.Thread(target=lambda s=s: results.extend(together(s, 8)))
-        for s in (one, two)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    results = on_both(one, two, 8)
     assert builds(tmp_path) == 1
     assert len(results) == 16
     assert {status for status, _, _ in results} == {200}

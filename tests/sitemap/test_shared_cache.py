@@ -72,6 +72,20 @@ def together(
     return results
 
 
+def on_both(one: Gunicorn, two: Gunicorn, count: int) -> list[Response]:
+    """``together()`` on two servers at once: both sets of answers."""
+    results: list[Response] = []
+    threads = [
+        threading.Thread(target=lambda s=s: results.extend(together(s, count)))
+        for s in (one, two)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results
+
+
 def only_good(results: list[Response], good: bytes) -> None:
     assert {status for status, _, _ in results} == {200}
     assert {body for _, _, body in results} == {good}
@@ -101,15 +115,7 @@ def test_two_servers_sharing_one_redis_build_once(
 ) -> None:
     one = start(workers=2, redis=redis_server.url)
     two = start(workers=2, redis=redis_server.url)
-    results: list[Response] = []
-    threads = [
-        threading.Thread(target=lambda s=s: results.extend(together(s, 24)))
-        for s in (one, two)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    results = on_both(one, two, 24)
     assert builds(tmp_path) == 1
     assert len(results) == 48
     assert {status for status, _, _ in results} == {200}
