@@ -23,13 +23,13 @@ from .i18n import current_page as current_page
 from .i18n import localized as localized
 from .page import Alternate as Alternate
 from .page import Page as Page
-from .routing.checks import RouteProblem as RouteProblem
-from .routing.checks import check_routes as check_routes
-from .routing.checks import raise_on_problems as raise_on_problems
 from .routing.marks import api as api
 from .routing.marks import authenticate as authenticate
 from .routing.marks import authorize as authorize
 from .routing.marks import everyone as everyone
+from .routing.problems import RouteProblem as RouteProblem
+from .routing.problems import check_routes as check_routes
+from .routing.problems import raise_on_problems as raise_on_problems
 from .sitemap.entries import SitemapEntry as SitemapEntry
 
 try:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask
 
 from ._state import MarmeonState
-from .routing.checks import raise_on_problems
+from .routing.problems import raise_on_problems
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

@@ -13,7 +13,7 @@ from flask.cli import AppGroup
 from .audit import audit as run_audit
 from .audit.fetch import TIMEOUT
 from .errors import StartupError
-from .routing.checks import RouteStatus, app_problems, route_statuses
+from .routing.problems import RouteStatus, app_problems, route_statuses
 
 marmeon_group = AppGroup("marmeon", help="flask_marmeon: check routes and sitemaps.")
 

@@ -13,8 +13,8 @@ from flask import Flask, Response, request
 
 from .._log import warn_once
 from ._deps import available
-from .checks import noindex_reason
 from .fetch import Fetched
+from .page_checks import noindex_reason
 
 if TYPE_CHECKING:
     from .._state import MarmeonState

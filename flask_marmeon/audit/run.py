@@ -8,11 +8,11 @@ from dataclasses import dataclass, field, replace
 
 from flask import Flask
 
-from .checks import check_answer, check_document
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
 from .findings import Finding, Report, finding
 from .images import Images
+from .page_checks import check_answer, check_document
 from .site import Listed, Schemas, Site, read_site
 
 #: Findings about a file a page links (not the page): merged across pages.

@@ -20,11 +20,11 @@ from . import jsonld
 from .app import JSON_LD_ERRORS_SIZE
 from .elements import Slot
 from .fields import build_fragment
+from .html import nonce_attribute, write_head
 from .merge import EMPTY, MergedHead, merge
 from .resolve import resolve
 from .types import JsonLd, OpenGraph, Robots, Text, Twitter
 from .urls import explain
-from .write import nonce_attribute, write_head
 
 
 def head(

@@ -3,7 +3,7 @@
 A resolved head (:mod:`flask_marmeon.head.resolve`) is one list of
 :data:`Element`: a slot (which tag, which fixed attributes, which attribute
 holds the value) and the final value, already decided on by the URL policy.
-The writer (:mod:`flask_marmeon.head.write`) prepares each slot's HTML once.
+The writer (:mod:`flask_marmeon.head.html`) prepares each slot's HTML once.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The browser data (write.py, output version 2): only what the page cannot say.
+"""The browser data (head/html.py, output version 2): only what the page cannot say.
 
 With APP_URL set, the managed elements are final and nothing else is
 written. Without it, the elements left out for a relative URL go to the

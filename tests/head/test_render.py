@@ -1,4 +1,4 @@
-"""The head's HTML (write.py): any text parses back, without a parse error."""
+"""The head's HTML (head/html.py): any text parses back, without a parse error."""
 
 from __future__ import annotations
 

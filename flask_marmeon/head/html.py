@@ -67,7 +67,7 @@ _JSON_LD_OPEN = (
 def escape_text(value: str) -> str:
     """markupsafe's escape of ``value``, as a plain ``str``.
 
-    ``tests/head/test_write.py`` keeps it equal to :func:`markupsafe.escape`.
+    ``tests/head/test_html.py`` keeps it equal to :func:`markupsafe.escape`.
     """
     return _escape_str(value)
 

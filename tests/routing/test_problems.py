@@ -19,7 +19,7 @@ from flask_marmeon import (
     everyone,
     localized,
 )
-from flask_marmeon.routing.checks import raise_on_problems
+from flask_marmeon.routing.problems import raise_on_problems
 
 
 def view(**kwargs: object) -> str:

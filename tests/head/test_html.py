@@ -7,8 +7,8 @@ import random
 from markupsafe import escape
 
 from flask_marmeon.head.elements import TITLE
+from flask_marmeon.head.html import _plain_escape, escape_text, write_head
 from flask_marmeon.head.resolve import ResolvedHead
-from flask_marmeon.head.write import _plain_escape, escape_text, write_head
 
 from .conftest import parse_head
 
