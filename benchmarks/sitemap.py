@@ -35,6 +35,7 @@ from typing import Any
 from flask import Flask
 
 from flask_marmeon import Marmeon, SitemapEntry, everyone
+from flask_marmeon.sitemap.state import sitemap_state
 
 ORIGIN = "https://notes.example"
 # One <url>: its loc, its lastmod if any, and its links (the contenders lay
@@ -107,7 +108,7 @@ def marmeon(
 
     client = app.test_client()
     client.get("/robots.txt")  # the start-up checks, once, as in production
-    cache = app.extensions["marmeon"].sitemap_cache
+    cache = sitemap_state(app.extensions["marmeon"]).cache
 
     def run() -> bytes:
         cache.clear()
@@ -396,7 +397,7 @@ def marmeon_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
     app.register_blueprint(notes)
     client = app.test_client()
     client.get("/robots.txt")  # the start-up checks, once, as in production
-    cache = app.extensions["marmeon"].sitemap_cache
+    cache = sitemap_state(app.extensions["marmeon"]).cache
 
     def run() -> bytes:
         cache.clear()

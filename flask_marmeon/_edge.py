@@ -83,7 +83,7 @@ def _noindex(start_response: StartResponse) -> StartResponse:
 
 
 class Edge:
-    """The WSGI wrapper; one per app, at ``state.edge``."""
+    """The WSGI wrapper; one per app, its part of the app's state."""
 
     def __init__(self, app: Flask, state: MarmeonState, wsgi_app: WSGIApplication):
         self.app = app
@@ -147,18 +147,24 @@ class Edge:
 def install(app: Flask, state: MarmeonState) -> Edge:
     """Wrap ``app.wsgi_app`` with the app's edge (from ``init_app``, first)."""
     edge = Edge(app, state, app.wsgi_app)
-    state.edge = edge
+    state.add(edge)
     app.wsgi_app = edge  # type: ignore[method-assign]
     return edge
 
 
 def _edge(state: MarmeonState) -> Edge:
-    if state.edge is None:
+    edge: Edge | None = state.parts.get(Edge)
+    if edge is None:
         raise RuntimeError(
             "The extension's WSGI edge is not installed yet: call this from"
             " a module's init_app, after flask_marmeon._edge.install()."
         )
-    return state.edge
+    return edge
+
+
+def edge_of(state: MarmeonState) -> Edge:
+    """The app's edge (its part of the app's state)."""
+    return _edge(state)
 
 
 def add_front(state: MarmeonState, prefix: str, endpoint: FrontEndpoint) -> None:

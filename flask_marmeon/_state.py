@@ -1,54 +1,63 @@
-"""Per-app state, kept at ``app.extensions["marmeon"]``."""
+"""Per-app state, kept at ``app.extensions["marmeon"]``.
+
+The state holds what every module reads (the settings, the extension, the
+lock, the once-memo) and one *part* per subsystem, keyed by the part's class.
+This module names no subsystem: each one defines its part class next to its
+code, adds it in its ``init_app`` (:meth:`MarmeonState.add`) and reads it
+with a typed accessor of its own (``head.app.head_state(state)``, say).
+"""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from flask import Flask, current_app
 
 from .config import Settings
 
 if TYPE_CHECKING:
-    from ._edge import Edge
     from .extension import Marmeon
-    from .head.app import HeadState
-    from .sitemap.cache import SitemapCache
+
+_P = TypeVar("_P")
 
 
 @dataclass(eq=False)
 class MarmeonState:
     """Everything the extension keeps for one app, made in ``init_app``.
 
-    Modules that own a step keep their part here, each in a typed field,
+    Modules that own a step keep their part here (see the module's text),
     never in module globals, so two apps in one process never share anything.
     """
 
     settings: Settings
     extension: Marmeon
-    #: The head's part (flask_marmeon.head.app.HeadState).
-    head: HeadState
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: Keys already warned about: "once" means once per app and process.
     once: set[Hashable] = field(default_factory=set)
-    #: Names of blueprints marked with localized().
-    localized_blueprints: set[str] = field(default_factory=set)
-    #: The sitemap's files (flask_marmeon.sitemap.cache), set by init_app
-    #: (the endpoints that serve them are added when the edge starts, and
-    #: only when a route is marked).
-    sitemap_cache: SitemapCache | None = None
-    #: The WSGI wrapper of app.wsgi_app (flask_marmeon._edge), set by init_app.
-    edge: Edge | None = None
-    #: The largest sitemap file in bytes; None for the format's 50 MiB (tests
-    #: lower it to reach the limit with a small file).
-    sitemap_max_bytes: int | None = None
-    #: The browser module's path below the mount path (``/marmeon.<hash>.js``
-    #: style), set by flask_marmeon.browser's init_app.
-    browser_module_path: str = ""
-    #: Whether the app's error handlers are wrapped (flask_marmeon.i18n.errors).
-    error_handlers_wrapped: bool = False
+    #: Each subsystem's part, by its class. A plain dict read with []: the
+    #: head's look-up on every page is one dict look-up of a class (hashed
+    #: by identity).
+    parts: dict[type[Any], Any] = field(default_factory=dict)
+
+    def add(self, part: object) -> None:
+        """Keep ``part`` as its subsystem's part (once per class and app)."""
+        kind = type(part)
+        if kind in self.parts:
+            raise RuntimeError(f"The app's state has a {kind.__name__} already.")
+        self.parts[kind] = part
+
+    def part(self, kind: type[_P]) -> _P:
+        """The part of class ``kind``, or say that its subsystem is not set up."""
+        try:
+            return cast(_P, self.parts[kind])
+        except KeyError:
+            raise RuntimeError(
+                f"The app's state has no {kind.__name__}: its subsystem's"
+                " init_app has not run (it runs in Marmeon.init_app)."
+            ) from None
 
 
 def get_state(app: Flask | None = None) -> MarmeonState:

@@ -22,6 +22,7 @@ from werkzeug.wrappers import Request, Response
 
 from ._edge import add_front
 from ._state import MarmeonState
+from .head.app import head_state
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
@@ -40,7 +41,7 @@ def init_app(app: Flask, state: MarmeonState) -> None:
     """Hash the module once and, unless MARMEON_BROWSER_SCRIPT is off, serve it."""
     source = files("flask_marmeon").joinpath("static").joinpath(_MODULE).read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:12]
-    state.browser_module_path = f"{_PREFIX}{digest}.js"
+    head_state(state).module_path = f"{_PREFIX}{digest}.js"
     if state.settings.browser_script:
         # At the extension's WSGI edge, in front of the start-up check: one
         # wrapper for every front endpoint, one check per request.
@@ -54,7 +55,7 @@ def module_path(state: MarmeonState) -> str:
     ``APPLICATION_ROOT``) followed by this path, never the request's
     ``SCRIPT_NAME``, which a client can set.
     """
-    return state.browser_module_path
+    return head_state(state).module_path
 
 
 class ModuleEndpoint:

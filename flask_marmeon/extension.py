@@ -55,9 +55,8 @@ class Marmeon:
             )
         apply_defaults(app.config, environ())
         settings = load_settings(app.config)
-        state = MarmeonState(
-            settings=settings, extension=self, head=HeadState.for_settings(settings)
-        )
+        state = MarmeonState(settings=settings, extension=self)
+        state.add(HeadState.for_settings(settings))
         app.extensions["marmeon"] = state
         app.jinja_env.globals["render_head"] = render_head
         # The edge first: the other modules register their endpoints on it.

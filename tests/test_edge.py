@@ -13,7 +13,7 @@ import pytest
 from flask import Flask, abort
 
 from flask_marmeon import Marmeon, StartupError, everyone
-from flask_marmeon._edge import Edge, add_front
+from flask_marmeon._edge import Edge, add_front, edge_of
 from flask_marmeon._state import get_state
 from flask_marmeon.browser import module_path
 
@@ -26,7 +26,7 @@ NOINDEX = "noindex, nofollow"
 def test_the_extension_installs_one_edge(app: Flask) -> None:
     state = get_state(app)
     assert isinstance(app.wsgi_app, Edge)
-    assert state.edge is app.wsgi_app
+    assert edge_of(state) is app.wsgi_app
 
 
 def test_a_front_endpoint_answers_its_paths_before_the_app(app: Flask) -> None:

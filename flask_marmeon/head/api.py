@@ -17,7 +17,7 @@ from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
 from ..page import Page
 from . import jsonld
-from .app import JSON_LD_ERRORS_SIZE
+from .app import JSON_LD_ERRORS_SIZE, HeadState, head_state
 from .elements import Slot
 from .fields import build_fragment
 from .html import nonce_attribute, write_head
@@ -110,7 +110,7 @@ def _json_ld(blocks: tuple[Any, ...], state: MarmeonState, dev: bool) -> list[st
 
 
 def _log_json_ld_error(state: MarmeonState, what: str, error: Exception) -> None:
-    seen = state.head.json_ld_errors
+    seen = head_state(state).json_ld_errors
     with state.lock:
         if what in seen or len(seen) > JSON_LD_ERRORS_SIZE:
             return
@@ -152,14 +152,14 @@ def _write(
 ) -> str:
     """Resolve and write the head (what the memo keeps, in production)."""
     settings = state.settings
-    head_state = state.head
+    head_part = head_state(state)
     resolved = resolve(
         merged,
         page,
-        head_state.policy,
+        head_part.policy,
         json_ld,
         indexable=settings.indexable,
-        og_locales=head_state.og_locales,
+        og_locales=head_part.og_locales,
     )
     if dev:
         # Development warns for each URL left out, on every page.
@@ -171,9 +171,7 @@ def _write(
         nonce_attr=nonce_attr,
         # The mount path from the configuration, never the request's.
         module_src=(
-            settings.root + state.browser_module_path
-            if settings.browser_script
-            else None
+            settings.root + head_part.module_path if settings.browser_script else None
         ),
         dev=dev,
     )
@@ -207,6 +205,7 @@ def render_head() -> Markup:
     if dev:
         text = _write(nonce_attr, merged, page, json_ld, state, dev)
     else:
-        text = state.head.pages.text(nonce_attr, _write, merged, page, json_ld, state)
+        pages = state.parts[HeadState].pages
+        text = pages.text(nonce_attr, _write, merged, page, json_ld, state)
     # The text is HTML already: str.__new__ spares Markup's look for __html__.
     return str.__new__(Markup, text)

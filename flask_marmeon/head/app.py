@@ -1,9 +1,10 @@
-"""What the head keeps per app: ``MarmeonState.head``, made in ``init_app``."""
+"""What the head keeps per app: its part of the app's state, made in ``init_app``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .._state import MarmeonState
 from ..config import Settings
 from .locales import OgLocales
 from .memo import HeadMemo
@@ -27,6 +28,9 @@ class HeadState:
     pages: HeadMemo = field(default_factory=HeadMemo)
     #: og:locale of each of APP_LOCALES' tags, looked up once.
     og_locales: OgLocales = field(default_factory=OgLocales)
+    #: The browser module's path below the mount path (``/marmeon.<hash>.js``
+    #: style), set by flask_marmeon.browser's init_app; the head writes it.
+    module_path: str = ""
 
     @classmethod
     def for_settings(cls, settings: Settings) -> HeadState:
@@ -35,3 +39,10 @@ class HeadState:
             policy=UrlPolicy(settings.app_url),
             og_locales=OgLocales(settings.locales),
         )
+
+
+def head_state(state: MarmeonState) -> HeadState:
+    """The head's part of the app's state."""
+    # The dict itself, not state.part(): this runs on every page.
+    part: HeadState = state.parts[HeadState]
+    return part

@@ -20,6 +20,7 @@ from flask import Flask
 from werkzeug.local import LocalProxy
 
 from .._state import MarmeonState
+from .app import I18nState
 from .availability import LocalesOption, available_locales, locales_problems
 from .blueprint import localized
 from .negotiate import best_locale
@@ -50,6 +51,7 @@ def init_app(app: Flask, state: MarmeonState) -> None:
     with the first one registered: an app without localized routes runs none
     of them.
     """
+    state.add(I18nState())
     app.url_map.converters[CONVERTER] = converter_for(state.settings.locales)
     app.jinja_env.globals["page"] = LocalProxy(template_page)
 

@@ -24,6 +24,7 @@ from werkzeug.exceptions import NotFound
 
 from .._context import peek_request_state
 from .._state import MarmeonState, get_state
+from .app import i18n_state
 from .errors import wrap_error_handlers
 from .pages import error_page, page_for, set_page
 from .redirect import redirect_to_locale
@@ -86,11 +87,12 @@ def _prefix_with_locale(setup: BlueprintSetupState) -> None:
             " Set APP_LOCALES to the app's locales, such as ['en', 'de-AT'] (or"
             " the environment variable APP_LOCALES='en,de-AT')."
         )
-    if not state.localized_blueprints:
+    localized_blueprints = i18n_state(state).localized_blueprints
+    if not localized_blueprints:
         # The redirect is app-wide (a 404 has no blueprint), but only an app
         # with localized routes needs it.
         app.before_request(redirect_to_locale)
-    state.localized_blueprints.add(name)
+    localized_blueprints.add(name)
     prefix = setup.url_prefix
     if prefix is not None and prefix.startswith(RULE_PREFIX):
         return  # nested in a localized blueprint: the locale is there already

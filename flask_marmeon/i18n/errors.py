@@ -29,6 +29,7 @@ from flask import Flask, request
 
 from .._context import RequestState, peek_request_state
 from .._state import MarmeonState
+from .app import i18n_state
 from .pages import error_page, set_page
 from .urls import is_localized_rule, locale_of_path
 
@@ -38,17 +39,18 @@ _MARK = "_marmeon_error_page"
 
 def wrap_error_handlers(app: Flask, state: MarmeonState) -> None:
     """Wrap each of the app's error handlers once (see the module's text)."""
-    if state.error_handlers_wrapped:
+    part = i18n_state(state)
+    if part.error_handlers_wrapped:
         return
     with state.lock:
-        if state.error_handlers_wrapped:
+        if part.error_handlers_wrapped:
             return
         for scope in app.error_handler_spec.values():
             for handlers in scope.values():
                 for cls, handler in list(handlers.items()):
                     if not getattr(handler, _MARK, False):
                         handlers[cls] = _wrap(app, state, handler)
-        state.error_handlers_wrapped = True
+        part.error_handlers_wrapped = True
 
 
 def _wrap(

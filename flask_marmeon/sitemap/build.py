@@ -23,6 +23,7 @@ from ..routing.rule import is_marked
 from .addresses import CompiledRule, compile_rule
 from .providers import entries_of, find_provider, provider_items
 from .report import Limits, RouteReport
+from .state import sitemap_state
 from .write import write_entries, write_single
 from .xml import MAX_BYTES, SitemapFile, UrlsetWriter, sitemap_index
 
@@ -86,7 +87,7 @@ def _build(app: Flask) -> Sitemap:
         origin = settings.app_url
         assert origin is not None  # the H10 checks ran before any build
         # The format's 50 MiB; the slot lets tests reach it with a small file.
-        max_bytes = state.sitemap_max_bytes or MAX_BYTES
+        max_bytes = sitemap_state(state).max_bytes or MAX_BYTES
         writer = UrlsetWriter(
             settings.sitemap_max_urls, max_bytes, split=settings.sitemap_index
         )

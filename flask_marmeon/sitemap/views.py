@@ -35,6 +35,7 @@ from .build import build_sitemap
 from .cache import SitemapCache
 from .files import bodies_of
 from .shared import Backend, SharedFiles
+from .state import SitemapState, sitemap_state
 
 SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"
@@ -163,8 +164,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
         )
 
     def serve(number: int) -> Response:
-        cache = state.sitemap_cache
-        assert cache is not None
+        cache = sitemap_state(state).cache
         lookup = cache.get()
         files = lookup.value
         if files is None:
@@ -212,5 +212,5 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
 def init_app(app: Flask, state: MarmeonState, sitemap_cache: Backend | None) -> None:
     """Make the app's sitemap cache (shared through ``sitemap_cache`` when
     given) and add the endpoints when the edge starts."""
-    state.sitemap_cache = _cache(app, state, sitemap_cache)
+    state.add(SitemapState(_cache(app, state, sitemap_cache)))
     _edge.on_start(state, lambda: _register(app, state))

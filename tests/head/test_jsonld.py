@@ -17,7 +17,7 @@ from flask_talisman import Talisman
 from flask_marmeon import Marmeon, head, render_head
 from flask_marmeon._state import get_state
 from flask_marmeon.head import jsonld
-from flask_marmeon.head.app import JSON_LD_ERRORS_SIZE
+from flask_marmeon.head.app import JSON_LD_ERRORS_SIZE, head_state
 from flask_marmeon.head.jsonld import QUOTED
 
 from .conftest import RenderFn, parse_head
@@ -170,7 +170,7 @@ def test_the_memo_of_errors_and_the_log_stay_bounded(
                 head(json_ld={"@type": f"Type{i}", "bad": {i}})
             html = str(render_head())
     assert "ld+json" not in html
-    assert len(state.head.json_ld_errors) <= JSON_LD_ERRORS_SIZE + 1
+    assert len(head_state(state).json_ld_errors) <= JSON_LD_ERRORS_SIZE + 1
     assert len(caplog.records) <= JSON_LD_ERRORS_SIZE + 1
     assert "next ones are left out without a log line" in caplog.messages[-1]
     # A 60 KB @type: the memo is full, so a fresh app.
@@ -186,7 +186,7 @@ def test_the_memo_of_errors_and_the_log_stay_bounded(
     [message] = caplog.messages
     assert len(message) < 400
     assert "'" + "T" * QUOTED + "'…" in message
-    assert all(len(key) < 200 for key in get_state(fresh).head.json_ld_errors)
+    assert all(len(key) < 200 for key in head_state(get_state(fresh)).json_ld_errors)
 
 
 def test_one_script_per_block_in_call_order_parsing_back_exactly(

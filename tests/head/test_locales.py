@@ -8,6 +8,7 @@ import pytest
 from flask import Flask
 
 from flask_marmeon._state import get_state
+from flask_marmeon.head.app import head_state
 from flask_marmeon.head.locales import OgLocales, og_locale
 
 
@@ -56,5 +57,5 @@ def test_the_app_table_equals_og_locale() -> None:
 
 def test_the_app_table_holds_app_locales(make_app: Callable[..., Flask]) -> None:
     app = make_app(APP_LOCALES=["en", "de-AT", "pt"])
-    table = get_state(app).head.og_locales.table
+    table = head_state(get_state(app)).og_locales.table
     assert table == {"en": "en_US", "de-AT": "de_AT", "pt": "pt_BR"}

@@ -13,6 +13,7 @@ from flask_marmeon import head, render_head
 from flask_marmeon._context import peek_request_state, request_state
 from flask_marmeon._state import get_state
 from flask_marmeon.head.api import _json_ld
+from flask_marmeon.head.app import head_state
 from flask_marmeon.head.html import nonce_attribute, write_head
 from flask_marmeon.head.memo import HeadMemo
 from flask_marmeon.head.merge import MergedHead, merge
@@ -49,11 +50,11 @@ def plain(app: Flask, nonce: str | None) -> str:
     resolved = resolve(
         merged,
         request_.page if request_ is not None else None,
-        state.head.policy,
+        head_state(state).policy,
         json_ld,
         indexable=state.settings.indexable,
     )
-    module = state.settings.root + state.browser_module_path
+    module = state.settings.root + head_state(state).module_path
     return write_head(
         resolved,
         app_url=state.settings.app_url,
@@ -70,7 +71,7 @@ def test_a_kept_head_equals_the_plain_one(make_app: Callable[..., Flask]) -> Non
         app = make_app(
             APP_LOCALES=["en", "de"], MARMEON_CSP_NONCE=lambda: nonce[0], **config
         )
-        memo = get_state(app).head.pages
+        memo = head_state(get_state(app)).pages
         for size in range(len(CALLS) + 1):
             for calls in itertools.combinations(CALLS, size):
                 for page in (None, PAGE):
@@ -92,7 +93,7 @@ def test_a_kept_head_equals_the_plain_one(make_app: Callable[..., Flask]) -> Non
 
 def test_the_memo_is_bounded(make_app: Callable[..., Flask]) -> None:
     app = make_app(APP_URL="https://notes.example")
-    memo = get_state(app).head.pages = HeadMemo(size=5, longest=400)
+    memo = head_state(get_state(app)).pages = HeadMemo(size=5, longest=400)
     for i in range(20):
         for _ in range(3):  # kept the third time (its title is new)
             with app.test_request_context("/"):
@@ -111,7 +112,7 @@ def test_the_memo_is_bounded(make_app: Callable[..., Flask]) -> None:
 
 def test_an_article_head_is_kept(make_app: Callable[..., Flask]) -> None:
     app = make_app(APP_URL="https://notes.example")
-    memo = get_state(app).head.pages
+    memo = head_state(get_state(app)).pages
     call = {
         "open_graph": {
             "type": "article",

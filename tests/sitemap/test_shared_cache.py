@@ -18,6 +18,7 @@ from lxml import etree
 from flask_marmeon import Marmeon, everyone
 from flask_marmeon.sitemap.cache import SitemapCache
 from flask_marmeon.sitemap.shared import SharedFiles
+from flask_marmeon.sitemap.state import sitemap_state
 
 from .conftest import SM, Start
 from .servers import Gunicorn, MemcachedServer, RedisServer
@@ -353,7 +354,7 @@ def test_a_cache_that_is_never_reached_falls_back_to_memory_and_says_so_once(
             response = client.get("/sitemap.xml")
             assert response.status_code == 200
             assert b"https://notes.example/about" in response.data
-            assert state.sitemap_cache.join(5)
+            assert sitemap_state(state).cache.join(5)
     said = [r for r in caplog.records if "cannot be reached" in r.getMessage()]
     assert len(said) == 1 and said[0].exc_info is not None
-    assert state.sitemap_cache.builds == 4
+    assert sitemap_state(state).cache.builds == 4
