@@ -7,7 +7,7 @@ and lives in the sibling modules.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 from flask import Request, current_app, has_app_context
 from markupsafe import Markup
@@ -23,23 +23,20 @@ from .fields import build_fragment
 from .html import nonce_attribute, write_head
 from .merge import EMPTY, MergedHead, merge
 from .resolve import resolve
-from .types import JsonLd, OpenGraph, Robots, Text, Twitter
+from .types import HeadFields
 from .urls import explain
 
+if TYPE_CHECKING:
+    # typing's own from Python 3.11; a string here at run time.
+    from typing_extensions import Unpack
 
-def head(
-    *,
-    title: Text | None = None,
-    title_template: Text | None = None,
-    description: Text | None = None,
-    canonical: Text | None = None,
-    robots: Robots | None = None,
-    open_graph: OpenGraph | None = None,
-    twitter: Twitter | None = None,
-    json_ld: JsonLd | None = None,
-    **unknown: NoReturn,
-) -> None:
+
+def head(**fields: Unpack[HeadFields]) -> None:
     """Add fields to the current page's head.
+
+    The fields are :class:`HeadFields`: ``title``, ``title_template``,
+    ``description``, ``canonical``, ``robots``, ``open_graph``, ``twitter``
+    and ``json_ld``.
 
     Call it in a ``before_request`` hook of the app or a blueprint (a layout),
     in a view, or in an error handler. Each call is one fragment; when the
@@ -52,19 +49,7 @@ def head(
     request, :class:`RuntimeError` says where it may be called.
     """
     state = request_state("head()")
-    state.fragments.append(
-        build_fragment(
-            title,
-            title_template,
-            description,
-            canonical,
-            robots,
-            open_graph,
-            twitter,
-            json_ld,
-            unknown,
-        )
-    )
+    state.fragments.append(build_fragment(fields))
 
 
 def _nonce(state: MarmeonState, req: Request | None) -> str | None:
@@ -197,7 +182,8 @@ def render_head() -> Markup:
     json_ld: Sequence[str]
     if request_state_ is not None:
         merged = merge(request_state_.fragments)
-        json_ld = _json_ld(merged.json_ld, state, dev) if merged.json_ld else ()
+        blocks = merged.get("json_ld")
+        json_ld = _json_ld(blocks, state, dev) if blocks else ()
         page = request_state_.page
     else:
         merged, json_ld, page = EMPTY, (), None

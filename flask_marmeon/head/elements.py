@@ -4,11 +4,12 @@ A resolved head (:mod:`flask_marmeon.head.resolve`) is one list of
 :data:`Element`: a slot (which tag, which fixed attributes, which attribute
 holds the value) and the final value, already decided on by the URL policy.
 The writer (:mod:`flask_marmeon.head.html`) prepares each slot's HTML once.
+The slots of the fields' own tags are made by their writers
+(:mod:`flask_marmeon.head.writers`); these are the ones outside them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -48,13 +49,15 @@ class Slot:
 Element: TypeAlias = "tuple[Slot, str, str | None]"
 
 
-def _meta(kind: str, key: str, field: str | None = None) -> Slot:
+def meta(kind: str, key: str, field: str | None = None) -> Slot:
+    """A ``<meta kind="key" content="...">`` slot; ``field`` names a URL's
+    field (``open_graph.image``) for warnings and the browser data."""
     return Slot("meta", ((kind, key),), "content", field)
 
 
 TITLE = Slot("title")
-DESCRIPTION = _meta("name", "description")
-ROBOTS = _meta("name", "robots")
+DESCRIPTION = meta("name", "description")
+ROBOTS = meta("name", "robots")
 CANONICAL = Slot("link", (("rel", "canonical"),), "href", "canonical")
 CANONICAL_PAGE = Slot(
     "link", (("rel", "canonical"),), "href", "canonical", from_page=True
@@ -67,50 +70,5 @@ HREFLANG = Slot(
     from_page=True,
     extra_attr="hreflang",
 )
-OG: Mapping[str, Slot] = {
-    name: _meta("property", name, field)
-    for name, field in (
-        ("og:title", None),
-        ("og:description", None),
-        ("og:type", None),
-        ("og:url", "open_graph.url"),
-        ("og:site_name", None),
-        ("og:locale", None),
-        ("og:locale:alternate", None),
-        ("og:image", "open_graph.image"),
-        ("og:image:width", None),
-        ("og:image:height", None),
-        ("og:image:alt", None),
-        ("article:published_time", None),
-        ("article:modified_time", None),
-        ("article:author", None),
-        ("article:tag", None),
-    )
-}
-TWITTER: Mapping[str, Slot] = {
-    name: _meta("name", name, field)
-    for name, field in (
-        ("twitter:card", None),
-        ("twitter:site", None),
-        ("twitter:creator", None),
-        ("twitter:title", None),
-        ("twitter:description", None),
-        ("twitter:image", "twitter.image"),
-        ("twitter:image:alt", None),
-    )
-}
 #: A JSON-LD block: the value is its JSON, safe inside <script> already.
 JSON_LD = Slot("script", (("type", "application/ld+json"),))
-
-#: Every slot, for the writer to prepare its constant strings once.
-ALL_SLOTS: tuple[Slot, ...] = (
-    TITLE,
-    DESCRIPTION,
-    ROBOTS,
-    CANONICAL,
-    CANONICAL_PAGE,
-    HREFLANG,
-    *OG.values(),
-    *TWITTER.values(),
-    JSON_LD,
-)

@@ -1,152 +1,36 @@
-"""head(**fields): one call, checked (see :mod:`flask_marmeon.head.schema`),
-as a frozen :class:`HeadFragment`. Nothing later in the pipeline validates
-again.
+"""head(**fields): one call, checked with the table
+(:mod:`flask_marmeon.head.table`), as a :data:`HeadFragment`. Nothing later
+in the pipeline validates again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
-from .schema import (
-    ARGUMENTS,
-    OPEN_GRAPH,
-    ROBOTS,
-    SCHEMA,
-    TWITTER,
-    hint,
-    kind_of,
-)
+from .table import HEAD
 
+#: One ``head()`` call, validated and normalized: a plain dict of the
+#: arguments it set (``None`` means "not set", so it is not there), read-only
+#: by use. ``robots``, ``open_graph`` and ``twitter`` hold only the keys the
+#: call set (an empty mapping still counts as set), ``open_graph["article"]``
+#: too; ``json_ld`` is a tuple of blocks. A plain dict: the keyword
+#: arguments' own dict is checked into it, and nothing is cheaper to make.
+HeadFragment: TypeAlias = dict[str, Any]
 
-@dataclass(slots=True)
-class HeadFragment:
-    """One ``head()`` call, validated and normalized; read-only by use.
-
-    Not a frozen dataclass: a frozen one costs twice as much to make, and
-    two are made on every page.
-
-    ``None`` means "not set by this call". ``robots``, ``open_graph`` and
-    ``twitter`` hold only the keys the call set (an empty mapping still counts
-    as set); ``open_graph["article"]`` is such a mapping too.
-    """
-
-    title: str | None = None
-    title_template: str | None = None
-    description: str | None = None
-    canonical: str | None = None
-    robots: Mapping[str, Any] | None = None
-    open_graph: Mapping[str, Any] | None = None
-    twitter: Mapping[str, Any] | None = None
-    json_ld: tuple[Any, ...] = ()
+_check = HEAD.check.check
 
 
-def check_json_ld(value: object) -> tuple[Any, ...]:
-    """Return the blocks of ``json_ld=`` as a tuple.
+def build_fragment(fields: Mapping[str, object]) -> HeadFragment:
+    """Validate the keyword arguments of one ``head()`` call.
 
-    Only the shape is checked here (a dict, or a list of dicts). Whether JSON
-    can write a block exactly is decided when the head is written, where
-    development raises and production leaves the block out.
-    """
-    if type(value) is dict:
-        return (value,)
-    blocks = list(value) if isinstance(value, (list, tuple)) else [value]
-    for i, block in enumerate(blocks):
-        if type(block) is not dict and not isinstance(block, Mapping):
-            where = f"json_ld[{i}]" if isinstance(value, (list, tuple)) else "json_ld"
-            raise TypeError(
-                f"{where} must be a JSON-LD block (a dict such as"
-                f" {{'@context': 'https://schema.org', '@type': 'Article'}}) or a"
-                f" list of blocks, not {kind_of(block)}."
-            )
-    return tuple(blocks)
-
-
-def _unknown_argument(name: str) -> TypeError:
-    return TypeError(
-        f"head() got an unknown argument {name!r}; it takes"
-        f" {', '.join(ARGUMENTS)}.{hint(name, ARGUMENTS)}"
-    )
-
-
-_TITLE = SCHEMA["title"]
-_TEMPLATE = SCHEMA["title_template"]
-_DESCRIPTION = SCHEMA["description"]
-_CANONICAL = SCHEMA["canonical"]
-
-
-def build_fragment(
-    title: Any = None,
-    title_template: Any = None,
-    description: Any = None,
-    canonical: Any = None,
-    robots: Any = None,
-    open_graph: Any = None,
-    twitter: Any = None,
-    json_ld: Any = None,
-    unknown: Mapping[str, object] | None = None,
-) -> HeadFragment:
-    """Validate the arguments of one ``head()`` call, in its order.
-
-    ``unknown`` holds the keyword arguments ``head()`` does not take. This
-    runs for every ``head()`` call: a plain printable ``str`` is taken as it
+    This runs for every ``head()`` call: a value of the commonest kinds (a
+    printable ``str``, a ``bool``, a size, a listed choice) is taken as it
     is, everything else goes through its field's ``check``.
     """
-    # A str that is not printable holds what HTML cannot carry: check() cleans it.
-    if title is not None and (type(title) is not str or not title.isprintable()):
-        title = _TITLE.check(title, "title")
-    if title_template is not None and (
-        type(title_template) is not str
-        or not title_template.isprintable()
-        or "%s" not in title_template
-    ):
-        title_template = _TEMPLATE.check(title_template, "title_template")
-    if description is not None and (
-        type(description) is not str or not description.isprintable()
-    ):
-        description = _DESCRIPTION.check(description, "description")
-    if canonical is not None and (
-        type(canonical) is not str or not canonical.isprintable()
-    ):
-        canonical = _CANONICAL.check(canonical, "canonical")
-    if robots is not None:
-        robots = ROBOTS.check(robots, "robots")
-    if open_graph is not None:
-        open_graph = OPEN_GRAPH.check(open_graph, "open_graph")
-    if twitter is not None:
-        twitter = TWITTER.check(twitter, "twitter")
-    if type(json_ld) is dict:  # one block, the commonest: no call
-        blocks: tuple[Any, ...] = (json_ld,)
-    else:
-        blocks = () if json_ld is None else check_json_ld(json_ld)
-    if unknown:
-        raise _unknown_argument(next(iter(unknown)))
-    return HeadFragment(
-        title,
-        title_template,
-        description,
-        canonical,
-        robots,
-        open_graph,
-        twitter,
-        blocks,
-    )
+    return _check(fields, "")
 
 
 def make_fragment(fields: Mapping[str, object]) -> HeadFragment:
     """Validate the keyword arguments of one ``head()`` call, given as a mapping."""
-    for name in fields:
-        if name not in SCHEMA and name != "json_ld":
-            raise _unknown_argument(name)
-    get = fields.get
-    return build_fragment(
-        get("title"),
-        get("title_template"),
-        get("description"),
-        get("canonical"),
-        get("robots"),
-        get("open_graph"),
-        get("twitter"),
-        get("json_ld"),
-    )
+    return _check(fields, "")

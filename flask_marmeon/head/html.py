@@ -19,8 +19,9 @@ from collections.abc import Callable, Sequence
 import markupsafe
 from markupsafe import escape
 
-from .elements import ALL_SLOTS, JSON_LD, Slot
+from .elements import JSON_LD, Slot
 from .resolve import Missing, ResolvedHead
+from .table import ALL_SLOTS
 
 
 def _plain_escape(value: str) -> str:

@@ -11,7 +11,7 @@ plain code.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..page import Page
 from .merge import MergedHead
@@ -25,33 +25,38 @@ _C = TypeVar("_C")
 
 def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> Hashable:
     """Everything a head's text depends on besides the app's settings and
-    the nonce. Its values are plain (``head()`` made them so): text,
-    numbers, bools and Images, hashable as they are, but for
-    ``open_graph["article"]``, a mapping of its own."""
-    robots = merged.robots
-    og = merged.open_graph
-    og_key: Hashable = None
-    if og is not None:
-        if "article" not in og:
-            og_key = tuple(og.items())
-        else:
-            og_key = tuple(
-                (key, tuple(value.items()) if key == "article" else value)
-                for key, value in og.items()
-            )
-    twitter = merged.twitter
+    the nonce: every merged value, whatever the field (none is named here,
+    so none can be left out), the page's addresses and the JSON-LD texts
+    (in place of the blocks).
+
+    Values are plain (``head()`` made them so): text, numbers, bools, named
+    tuples and tuples of them, hashable as they are; a nested table (a
+    dict) becomes a tuple of its items. Anything else is unhashable, and
+    such a head is written each time.
+    """
+    items = []
+    for name, value in merged.items():
+        if type(value) is dict:
+            value = _frozen(value)
+        elif name == "json_ld":
+            continue
+        items.append((name, value))
     return (
-        merged.title,
-        merged.title_template,
-        merged.description,
-        merged.canonical,
-        None if robots is None else tuple(robots.items()),
-        og_key,
-        None if twitter is None else tuple(twitter.items()),
+        tuple(items),
         None
         if page is None
         else (page.locale, page.canonical_path, page.hreflang_paths),
         tuple(json_ld),
+    )
+
+
+def _frozen(table: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """A nested table's items, as a tuple, nested tables too."""
+    return tuple(
+        [
+            (key, _frozen(value) if type(value) is dict else value)
+            for key, value in table.items()
+        ]
     )
 
 
@@ -114,7 +119,7 @@ class HeadMemo:
         is made for a hit). A head that is not kept is written with
         ``nonce_attr`` itself, not cut.
         """
-        if _noted(self.titles, hash(merged.title), self.size * 4):
+        if _noted(self.titles, hash(merged.get("title")), self.size * 4):
             return write(nonce_attr, merged, page, json_ld, context)
         key = head_key(merged, page, json_ld)
         try:

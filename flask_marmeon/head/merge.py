@@ -1,95 +1,73 @@
 """Merge a request's head fragments, layouts first, into one MergedHead.
 
-The rules of the specification:
+How each field merges is declared in :mod:`flask_marmeon.head.table`:
 
-- a simple field (title, title_template, description, canonical) is the one
-  of the last call that sets it;
-- ``robots``, ``open_graph``, ``twitter`` and ``open_graph["article"]`` merge
-  key by key, the later call winning per key; an object set at all (even
-  ``{}``) counts as set;
-- an image is one value and is replaced whole;
-- ``json_ld`` blocks accumulate in call order and never replace each other.
+- a simple field (title, title_template, description, canonical, an image,
+  a list of videos) is the one of the last call that sets it (``REPLACE``);
+- a nested table (``robots``, ``open_graph``, ``twitter``, and inside
+  ``open_graph`` ``article``, ``book`` and ``profile``) merges key by key,
+  the later call winning per key; a table set at all (even ``{}``) counts as
+  set (``KEYS``);
+- ``json_ld`` blocks accumulate in call order and never replace each other
+  (``APPEND``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from .fields import HeadFragment
+from .table import HEAD, Table
 
-
-@dataclass(slots=True)
-class MergedHead:
-    """The head of one page: every fragment merged. None means never set."""
-
-    title: str | None = None
-    title_template: str | None = None
-    description: str | None = None
-    canonical: str | None = None
-    robots: Mapping[str, Any] | None = None
-    open_graph: Mapping[str, Any] | None = None
-    twitter: Mapping[str, Any] | None = None
-    json_ld: tuple[Any, ...] = ()
-
+#: The head of one page: every fragment merged, in the fragments' form (a
+#: dict of what is set). Never changed once made.
+MergedHead: TypeAlias = dict[str, Any]
 
 #: The head of a page that called head() never.
-EMPTY = MergedHead()
+EMPTY: MergedHead = {}
 
 
-def _merge_into(
-    merged: Mapping[str, Any], update: Mapping[str, Any]
-) -> Mapping[str, Any]:
-    """``update`` over ``merged`` key by key (``article`` too), as a new mapping.
+def merge_keys(
+    table: Table, merged: Mapping[str, Any], update: Mapping[str, Any]
+) -> dict[str, Any]:
+    """``update`` over ``merged`` key by key, nested tables too, as a new dict.
 
-    Neither is changed (the first mapping set is taken as it is: the merged
-    head shares the fragments' mappings, which nothing changes).
+    Neither is changed: the merged head shares the fragments' values, which
+    nothing changes.
     """
     out = {**merged, **update}
-    if "article" in update and "article" in merged:
-        out["article"] = {**merged["article"], **update["article"]}
+    for name, nested in table.keyed.items():
+        if name in update and name in merged:
+            out[name] = merge_keys(nested, merged[name], update[name])
     return out
+
+
+_KEYED = HEAD.keyed
+_APPENDED = HEAD.appended
 
 
 def merge(fragments: Iterable[HeadFragment]) -> MergedHead:
     """Merge ``fragments`` in call order (a layout's before the page's)."""
-    title = template = description = canonical = None
-    robots: Mapping[str, Any] | None = None
-    open_graph: Mapping[str, Any] | None = None
-    twitter: Mapping[str, Any] | None = None
-    json_ld: tuple[Any, ...] = ()
+    merged: MergedHead = EMPTY
+    own = False  # whether merged is a dict of our own (else a fragment's)
     for fragment in fragments:
-        if fragment.title is not None:
-            title = fragment.title
-        if fragment.title_template is not None:
-            template = fragment.title_template
-        if fragment.description is not None:
-            description = fragment.description
-        if fragment.canonical is not None:
-            canonical = fragment.canonical
-        # The first mapping set is taken as it is (no call): most pages set
-        # each in one fragment only.
-        if fragment.robots is not None:
-            robots = (
-                fragment.robots
-                if robots is None
-                else _merge_into(robots, fragment.robots)
-            )
-        if fragment.open_graph is not None:
-            open_graph = (
-                fragment.open_graph
-                if open_graph is None
-                else _merge_into(open_graph, fragment.open_graph)
-            )
-        if fragment.twitter is not None:
-            twitter = (
-                fragment.twitter
-                if twitter is None
-                else _merge_into(twitter, fragment.twitter)
-            )
-        if fragment.json_ld:
-            json_ld += fragment.json_ld
-    return MergedHead(
-        title, template, description, canonical, robots, open_graph, twitter, json_ld
-    )
+        if not merged:
+            # The first fragment that sets anything is taken as it is (no
+            # copy): most pages set each field in one fragment only.
+            merged = fragment
+            continue
+        if not own:
+            merged = dict(merged)
+            own = True
+        for name, value in fragment.items():
+            old = merged.get(name)
+            if old is None:
+                merged[name] = value
+            elif name in _KEYED:
+                merged[name] = merge_keys(_KEYED[name], old, value)
+            elif name in _APPENDED:
+                merged[name] = old + value
+            else:
+                merged[name] = value
+    return merged

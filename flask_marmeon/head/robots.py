@@ -5,22 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-#: Google's directives, in output order (after index/follow): the key, and
-#: how its value is written. The values were checked by head().
-_DIRECTIVES = (
-    ("max_image_preview", "max-image-preview:{}"),
-    ("max_snippet", "max-snippet:{}"),
-    ("max_video_preview", "max-video-preview:{}"),
-    ("nosnippet", "nosnippet"),
-    ("noimageindex", "noimageindex"),
-    ("unavailable_after", "unavailable_after: {}"),
-)
-
 
 def robots_content(
-    robots: Mapping[str, Any] | None, *, indexable: bool = True
+    robots: Mapping[str, Any] | None,
+    directives: tuple[tuple[str, str], ...],
+    *,
+    indexable: bool = True,
 ) -> str | None:
     """``index``/``noindex``, ``follow``/``nofollow``, then Google's directives.
+
+    ``directives`` are ``(key, form)`` in output order (the robots table's,
+    :mod:`flask_marmeon.head.table`), the form ``"max-snippet:{}"`` or a word.
 
     Only what is set is written; a boolean directive only when True. When
     the site is not ``indexable`` (MARMEON_INDEXABLE), it starts with
@@ -40,7 +35,7 @@ def robots_content(
         parts = ["noindex", "nofollow"]
     if len(robots) > ("index" in robots) + ("follow" in robots):
         # Google's directives, when any is set (most pages set none).
-        for key, form in _DIRECTIVES:
+        for key, form in directives:
             value = robots.get(key)
             if value is not None and value is not False:
                 parts.append(form.format(value))

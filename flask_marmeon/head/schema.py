@@ -1,11 +1,14 @@
-"""The runtime schema of ``head()``'s arguments: check and normalize.
+"""How a value of ``head()`` is checked and normalized: one class per kind.
+
+The fields themselves (which argument and key takes which kind) are
+declared once, in :mod:`flask_marmeon.head.table`.
 
 Every argument and key is checked when ``head()`` is called, so a mistake
 points at the line that made it: an unknown key or a wrong type raises
 TypeError, a value outside the choices ValueError. Values come out plain
 and normalized: text is a ``str`` cleaned of what HTML cannot carry (see
 :mod:`flask_marmeon.head.text`), dates are ISO 8601 strings, an image is an
-:class:`Image`.
+:class:`Image` (or a :class:`Media`), a list of them a tuple.
 """
 
 from __future__ import annotations
@@ -17,15 +20,7 @@ from datetime import date, datetime
 from typing import Any, Literal, NamedTuple, Union
 
 from .text import _plain, clean_text, clean_url
-from .types import (
-    OpenGraph,
-    OpenGraphArticle,
-    OpenGraphImage,
-    Robots,
-    Text,
-    Twitter,
-    TwitterImage,
-)
+from .types import Text
 
 
 class Image(NamedTuple):
@@ -39,6 +34,16 @@ class Image(NamedTuple):
     width: int | None = None
     height: int | None = None
     alt: str | None = None
+
+
+class Media(NamedTuple):
+    """A video or an audio after validation (audio has no size)."""
+
+    url: str
+    secure_url: str | None = None
+    type: str | None = None
+    width: int | None = None
+    height: int | None = None
 
 
 def kind_of(value: object) -> str:
@@ -223,12 +228,18 @@ class ObjectField(Field):
     """A dict of known keys, normalized to a dict of the keys that are set."""
 
     def __init__(
-        self, typed: Any, fields: dict[str, Field], required: tuple[str, ...] = ()
+        self,
+        typed: Any,
+        fields: dict[str, Field],
+        required: tuple[str, ...] = (),
+        unknown: Callable[[str, object], TypeError] | None = None,
     ) -> None:
         self.annotation = typed
         self.fields = fields
         self.required = required
         self.expected = f"a dict with the keys of {typed.__name__}"
+        #: Makes the error for an unknown key (None: the dict's own message).
+        self.unknown = unknown
         #: Per key, what is taken as it is, without a call to the field's
         #: check(): a value of this exact type that the test (a method
         #: written in C) accepts. A str subclass, a lazy string, a wrong type
@@ -256,116 +267,103 @@ class ObjectField(Field):
                 continue
             field = self.fields.get(key) if isinstance(key, str) else None
             if field is None:
+                if self.unknown is not None:
+                    raise self.unknown(path, key)
                 raise TypeError(
                     f"{path} has no key {key!r}; it takes"
                     f" {', '.join(map(repr, self.fields))}.{hint(key, self.fields)}"
                 )
             if item is not None:
-                out[key] = field.check(item, f"{path}.{key}")
+                out[key] = field.check(item, f"{path}.{key}" if path else key)
         for key in self.required:
             if key not in out:
                 raise TypeError(f"{path} needs the key {key!r}.")
         return out
 
 
-class ImageField(Field):
-    """A URL, or a dict with ``url`` and the image's other keys."""
+class RecordField(Field):
+    """A URL, or a dict with ``url`` and the other keys, as a named tuple
+    (``record``, whose fields name the dict's keys, ``url`` first); with
+    ``many``, also a list of them, always normalized to a tuple.
 
-    def __init__(self, obj: ObjectField) -> None:
+    ``also`` lists other kinds of value the field takes, each with the
+    function that makes the record of one (``(value, path) -> record``):
+    the way to accept a new kind of image wherever an image is.
+    """
+
+    def __init__(
+        self,
+        obj: ObjectField,
+        record: type[tuple[Any, ...]],
+        *,
+        many: bool = False,
+        also: tuple[tuple[type, Callable[[Any, str], Any]], ...] = (),
+    ) -> None:
         self.obj = obj
-        self.annotation = Union[Text, obj.annotation]  # noqa: UP007
+        self.record = record
+        self.many = many
+        self.also = also
+        #: The record's fields (a table may have fewer keys: twitter's
+        #: image has no size; those stay None).
+        self.keys: tuple[str, ...] = record._fields  # type: ignore[attr-defined]
+        one: Any = Union[Text, obj.annotation]  # noqa: UP007
+        self.annotation = Union[one, Sequence[one]] if many else one  # noqa: UP007
         self.expected = (
             "a URL as text, or a dict such as {'url': '/cover.png', ...} with"
             f" the keys {', '.join(map(repr, obj.fields))}"
+            + (", or a list of them" if many else "")
         )
 
-    def check(self, value: object, path: str) -> Image:
+    def one(self, value: object, path: str) -> Any:
         if type(value) is dict or isinstance(value, Mapping):
-            # The keys that are set; the others keep the class's None.
+            # The keys that are set; the others None.
             got = self.obj.check(value, path)
             # tuple.__new__ itself: the named tuple's __new__ with keywords
             # costs a third of the image's checks.
-            return tuple.__new__(
-                Image, (got["url"], got.get("width"), got.get("height"), got.get("alt"))
-            )
+            return tuple.__new__(self.record, map(got.get, self.keys))
         if _is_text(value):
-            return Image(clean_url(str(value)))
+            return tuple.__new__(
+                self.record, (clean_url(str(value)),) + (None,) * (len(self.keys) - 1)
+            )
+        for kind, make in self.also:
+            if isinstance(value, kind):
+                return make(value, path)
         raise self.wrong(value, path)
 
+    def check(self, value: object, path: str) -> Any:
+        if not self.many:
+            return self.one(value, path)
+        if isinstance(value, (list, tuple)):
+            return tuple(self.one(item, f"{path}[{i}]") for i, item in enumerate(value))
+        return (self.one(value, path),)
 
-ROBOTS = ObjectField(
-    Robots,
-    {
-        "index": BoolField(),
-        "follow": BoolField(),
-        "max_image_preview": ChoiceField("none", "standard", "large"),
-        "max_snippet": LimitField(),
-        "max_video_preview": LimitField(),
-        "nosnippet": BoolField(),
-        "noimageindex": BoolField(),
-        "unavailable_after": MomentField(),
-    },
-)
-ARTICLE = ObjectField(
-    OpenGraphArticle,
-    {
-        "published_time": DateField(),
-        "modified_time": DateField(),
-        "authors": TextListField(),
-        "tags": TextListField(),
-    },
-)
-OPEN_GRAPH_IMAGE = ObjectField(
-    OpenGraphImage,
-    {
-        "url": UrlField(),
-        "width": SizeField(),
-        "height": SizeField(),
-        "alt": TextField(),
-    },
-    required=("url",),
-)
-TWITTER_IMAGE = ObjectField(
-    TwitterImage, {"url": UrlField(), "alt": TextField()}, required=("url",)
-)
-OPEN_GRAPH = ObjectField(
-    OpenGraph,
-    {
-        "title": TextField(),
-        "description": TextField(),
-        "type": ChoiceField("website", "article", "profile"),
-        "url": UrlField(),
-        "site_name": TextField(),
-        "locale": TextField(),
-        "image": ImageField(OPEN_GRAPH_IMAGE),
-        "article": ARTICLE,
-    },
-)
-TWITTER = ObjectField(
-    Twitter,
-    {
-        "card": ChoiceField("summary", "summary_large_image"),
-        "site": TextField(),
-        "creator": TextField(),
-        "title": TextField(),
-        "description": TextField(),
-        "image": ImageField(TWITTER_IMAGE),
-    },
-)
 
-#: The arguments of ``head()`` (``json_ld`` is checked apart, see
-#: :func:`check_json_ld`).
-SCHEMA: dict[str, Field] = {
-    "title": TextField(),
-    "title_template": TemplateField(),
-    "description": TextField(),
-    "canonical": UrlField(),
-    "robots": ROBOTS,
-    "open_graph": OPEN_GRAPH,
-    "twitter": TWITTER,
-}
+class JsonLdField(Field):
+    """``json_ld=``: one block or a list of blocks, as a tuple.
 
-ARGUMENTS = (*SCHEMA, "json_ld")
+    Only the shape is checked here (a dict, or a list of dicts). Whether JSON
+    can write a block exactly is decided when the head is written, where
+    development raises and production leaves the block out.
+    """
+
+    expected = "a JSON-LD block or a list of blocks"
+
+    def __init__(self, annotation: Any) -> None:
+        self.annotation = annotation
+
+    def check(self, value: object, path: str) -> tuple[Any, ...]:
+        if type(value) is dict:
+            return (value,)
+        blocks = list(value) if isinstance(value, (list, tuple)) else [value]
+        for i, block in enumerate(blocks):
+            if type(block) is not dict and not isinstance(block, Mapping):
+                where = f"{path}[{i}]" if isinstance(value, (list, tuple)) else path
+                raise TypeError(
+                    f"{where} must be a JSON-LD block (a dict such as"
+                    f" {{'@context': 'https://schema.org', '@type': 'Article'}})"
+                    f" or a list of blocks, not {kind_of(block)}."
+                )
+        return tuple(blocks)
 
 
 def _snake(name: str) -> str:

@@ -1,7 +1,9 @@
 """The types of ``head()``'s arguments, for editors and type checkers.
 
-:data:`flask_marmeon.head.schema.SCHEMA` is the same description for the
-running code; ``tests/head/test_fields.py`` keeps the two equal.
+The head's one declaration of its fields is :mod:`flask_marmeon.head.table`
+(each field's check, merge and writing); these TypedDicts are the same
+fields for mypy, which cannot read a table made at run time.
+``tests/head/test_table.py`` keeps the two equal, key by key and type by type.
 """
 
 from __future__ import annotations
@@ -94,6 +96,30 @@ class TwitterImage(_TwitterImageUrl, total=False):
     alt: Text | None
 
 
+class _OpenGraphVideoUrl(TypedDict):
+    url: Text
+
+
+class OpenGraphVideo(_OpenGraphVideoUrl, total=False):
+    """``open_graph={"video": {...}}``: ``og:video`` and its properties."""
+
+    secure_url: Text | None
+    type: Text | None
+    width: int | None
+    height: int | None
+
+
+class _OpenGraphAudioUrl(TypedDict):
+    url: Text
+
+
+class OpenGraphAudio(_OpenGraphAudioUrl, total=False):
+    """``open_graph={"audio": {...}}``: ``og:audio`` and its properties."""
+
+    secure_url: Text | None
+    type: Text | None
+
+
 class OpenGraphArticle(TypedDict, total=False):
     """``open_graph={"article": {...}}``: written only for type ``"article"``."""
 
@@ -103,17 +129,44 @@ class OpenGraphArticle(TypedDict, total=False):
     tags: Sequence[Text] | None
 
 
+class OpenGraphBook(TypedDict, total=False):
+    """``open_graph={"book": {...}}``: written only for type ``"book"``."""
+
+    authors: Sequence[Text] | None
+    isbn: Text | None
+    release_date: date | str | None
+    tags: Sequence[Text] | None
+
+
+class OpenGraphProfile(TypedDict, total=False):
+    """``open_graph={"profile": {...}}``: written only for type ``"profile"``."""
+
+    first_name: Text | None
+    last_name: Text | None
+    username: Text | None
+    gender: Literal["male", "female"] | None
+
+
 class OpenGraph(TypedDict, total=False):
-    """``open_graph=``: the ``og:*`` tags, merged key by key over layouts."""
+    """``open_graph=``: the ``og:*`` tags, merged key by key over layouts.
+
+    ``image``, ``video`` and ``audio`` take one value or a list, each a URL
+    or a dict, and are replaced whole by a later call; ``article``, ``book``
+    and ``profile`` merge key by key.
+    """
 
     title: Text | None
     description: Text | None
-    type: Literal["website", "article", "profile"] | None
+    type: Literal["website", "article", "book", "profile"] | None
     url: Text | None
     site_name: Text | None
     locale: Text | None
-    image: Text | OpenGraphImage | None
+    image: Text | OpenGraphImage | Sequence[Text | OpenGraphImage] | None
+    video: Text | OpenGraphVideo | Sequence[Text | OpenGraphVideo] | None
+    audio: Text | OpenGraphAudio | Sequence[Text | OpenGraphAudio] | None
     article: OpenGraphArticle | None
+    book: OpenGraphBook | None
+    profile: OpenGraphProfile | None
 
 
 class Twitter(TypedDict, total=False):
@@ -125,3 +178,16 @@ class Twitter(TypedDict, total=False):
     title: Text | None
     description: Text | None
     image: Text | TwitterImage | None
+
+
+class HeadFields(TypedDict, total=False):
+    """The keyword arguments of :func:`~flask_marmeon.head`: ``head(**fields)``."""
+
+    title: Text | None
+    title_template: Text | None
+    description: Text | None
+    canonical: Text | None
+    robots: Robots | None
+    open_graph: OpenGraph | None
+    twitter: Twitter | None
+    json_ld: JsonLd | None

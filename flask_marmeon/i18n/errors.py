@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from flask import Flask, request
@@ -100,11 +99,11 @@ def forget_addresses(rs: RequestState) -> None:
     """
     kept = []
     for fragment in rs.fragments:
-        og = fragment.open_graph
+        og = fragment.get("open_graph")
         if og is not None and "url" in og:
             og = {key: value for key, value in og.items() if key != "url"}
-            fragment = replace(fragment, open_graph=og)
-        if fragment.canonical is not None:
-            fragment = replace(fragment, canonical=None)
+            fragment = {**fragment, "open_graph": og}
+        if "canonical" in fragment:
+            fragment = {k: v for k, v in fragment.items() if k != "canonical"}
         kept.append(fragment)
     rs.fragments[:] = kept

@@ -46,7 +46,7 @@ def plain(app: Flask, nonce: str | None) -> str:
     state = get_state(app)
     request_ = peek_request_state()
     merged = merge(request_.fragments if request_ is not None else ())
-    json_ld = _json_ld(merged.json_ld, state, False)
+    json_ld = _json_ld(merged.get("json_ld", ()), state, False)
     resolved = resolve(
         merged,
         request_.page if request_ is not None else None,
@@ -141,8 +141,8 @@ def _writer(written: list[str]) -> Callable[..., str]:
     def write(
         mark: str, merged: MergedHead, page: object, json_ld: object, context: None
     ) -> str:
-        written.append(f"{merged.title}{merged.description or ''}")
-        return f"{merged.title}{mark}end"
+        written.append(f"{merged.get('title')}{merged.get('description') or ''}")
+        return f"{merged.get('title')}{mark}end"
 
     return write
 

@@ -1,0 +1,308 @@
+"""The head's fields, declared once: each one's check, merge and writing.
+
+Every step reads this table: ``head()`` checks with it (:mod:`.fields`),
+merge merges with it (:mod:`.merge`), resolve writes in its order
+(:mod:`.resolve`), the HTML writer prepares its slots (:mod:`.html`), and
+the memo's key is made from the merged values it produced (:mod:`.memo`),
+so no field can be left out of any of them. The TypedDicts of
+:mod:`.types` are the same fields for mypy; ``tests/head/test_table.py``
+keeps them equal to this table.
+
+To add a field: one :class:`Key` in the right table below (its check, its
+merge, its writer), and the same key in the TypedDict that the table names.
+ARCHITECTURE.md, "Adding a head field", walks through one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .elements import HREFLANG, Slot
+from .schema import (
+    BoolField,
+    ChoiceField,
+    DateField,
+    Field,
+    Image,
+    JsonLdField,
+    LimitField,
+    Media,
+    MomentField,
+    ObjectField,
+    RecordField,
+    SizeField,
+    TemplateField,
+    TextField,
+    TextListField,
+    UrlField,
+    hint,
+)
+from .types import (
+    HeadFields,
+    JsonLd,
+    OpenGraph,
+    OpenGraphArticle,
+    OpenGraphAudio,
+    OpenGraphBook,
+    OpenGraphImage,
+    OpenGraphProfile,
+    OpenGraphVideo,
+    Robots,
+    Twitter,
+    TwitterImage,
+)
+from .writers import (
+    Canonical,
+    Description,
+    Directive,
+    Each,
+    Keys,
+    Locale,
+    Nothing,
+    Object,
+    Records,
+    Text,
+    Title,
+    Url,
+    Writer,
+)
+from .writers import (
+    JsonLd as JsonLdWriter,
+)
+from .writers import Robots as RobotsWriter
+
+#: How a key merges over an earlier fragment's value.
+REPLACE = "replace"  # the later value wins whole (text, an image, a list)
+KEYS = "keys"  # a nested table, merged key by key (the later key wins)
+APPEND = "append"  # a tuple, the later one's items after (json_ld)
+
+
+@dataclass(frozen=True, eq=False)
+class Key:
+    """One field: how a value is checked, merged and written.
+
+    ``check`` is a :class:`~.schema.Field` (a :class:`Table`'s ``check`` for
+    a nested table); ``write`` a :class:`~.writers.Writer`, a
+    :class:`~.writers.Directive` for a robots key, or None when another
+    key's writer reads it.
+    """
+
+    check: Field
+    write: Writer | Directive | None = None
+    merge: str = REPLACE
+    #: The nested table, for a key whose value is one (merged key by key).
+    table: Table | None = None
+
+
+def nested(table: Table, write: Writer | None = None) -> Key:
+    """A key holding a nested table: checked and merged key by key."""
+    return Key(table.check, write, KEYS, table)
+
+
+class Table:
+    """A dict of keys (``open_graph``'s, or ``head()``'s arguments).
+
+    ``typed`` is the TypedDict with the same keys (in ``check``'s
+    annotation), ``record`` for a table read as an image or a media: the
+    named tuple its values become.
+    """
+
+    def __init__(
+        self,
+        typed: Any,
+        keys: dict[str, Key],
+        required: tuple[str, ...] = (),
+        unknown: Any = None,
+    ) -> None:
+        self.keys = keys
+        self.check = ObjectField(
+            typed, {name: key.check for name, key in keys.items()}, required, unknown
+        )
+        #: (name, writer, always) in output order, for writers.write_keys.
+        self.writers: tuple[tuple[str, Writer, bool], ...] = tuple(
+            (name, key.write, key.write.always)
+            for name, key in keys.items()
+            if isinstance(key.write, Writer)
+        )
+        #: The keys that merge key by key, with their tables.
+        self.keyed: dict[str, Table] = {
+            name: key.table
+            for name, key in keys.items()
+            if key.merge == KEYS and key.table is not None
+        }
+        #: The keys whose tuples add up.
+        self.appended = frozenset(
+            name for name, key in keys.items() if key.merge == APPEND
+        )
+        slots: list[Slot] = []
+        for _, writer, _ in self.writers:
+            slots.extend(s for s in writer.slots if s not in slots)
+        #: Every slot this table's writers may write.
+        self.slots: tuple[Slot, ...] = tuple(slots)
+
+
+def _plain(typed: Any, keys: dict[str, Field], required: tuple[str, ...] = ()) -> Table:
+    """A table whose keys are written by their owner (an image's, robots')."""
+    return Table(typed, {name: Key(check) for name, check in keys.items()}, required)
+
+
+ROBOTS = Table(
+    Robots,
+    {
+        "index": Key(BoolField()),
+        "follow": Key(BoolField()),
+        "max_image_preview": Key(
+            ChoiceField("none", "standard", "large"), Directive("max-image-preview:{}")
+        ),
+        "max_snippet": Key(LimitField(), Directive("max-snippet:{}")),
+        "max_video_preview": Key(LimitField(), Directive("max-video-preview:{}")),
+        "nosnippet": Key(BoolField(), Directive("nosnippet")),
+        "noimageindex": Key(BoolField(), Directive("noimageindex")),
+        "unavailable_after": Key(MomentField(), Directive("unavailable_after: {}")),
+    },
+)
+
+# An image's, a video's and an audio's keys, in the order of their record
+# (schema.Image, schema.Media) and of their tags: url first.
+OPEN_GRAPH_IMAGE = _plain(
+    OpenGraphImage,
+    {
+        "url": UrlField(),
+        "width": SizeField(),
+        "height": SizeField(),
+        "alt": TextField(),
+    },
+    required=("url",),
+)
+TWITTER_IMAGE = _plain(
+    TwitterImage, {"url": UrlField(), "alt": TextField()}, required=("url",)
+)
+OPEN_GRAPH_VIDEO = _plain(
+    OpenGraphVideo,
+    {
+        "url": UrlField(),
+        "secure_url": UrlField(),
+        "type": TextField(),
+        "width": SizeField(),
+        "height": SizeField(),
+    },
+    required=("url",),
+)
+OPEN_GRAPH_AUDIO = _plain(
+    OpenGraphAudio,
+    {"url": UrlField(), "secure_url": UrlField(), "type": TextField()},
+    required=("url",),
+)
+
+ARTICLE = Table(
+    OpenGraphArticle,
+    {
+        "published_time": Key(DateField(), Text("article:published_time")),
+        "modified_time": Key(DateField(), Text("article:modified_time")),
+        "authors": Key(TextListField(), Each("article:author")),
+        "tags": Key(TextListField(), Each("article:tag")),
+    },
+)
+BOOK = Table(
+    OpenGraphBook,
+    {
+        "authors": Key(TextListField(), Each("book:author")),
+        "isbn": Key(TextField(), Text("book:isbn")),
+        "release_date": Key(DateField(), Text("book:release_date")),
+        "tags": Key(TextListField(), Each("book:tag")),
+    },
+)
+PROFILE = Table(
+    OpenGraphProfile,
+    {
+        "first_name": Key(TextField(), Text("profile:first_name")),
+        "last_name": Key(TextField(), Text("profile:last_name")),
+        "username": Key(TextField(), Text("profile:username")),
+        "gender": Key(ChoiceField("male", "female"), Text("profile:gender")),
+    },
+)
+
+
+def _records(
+    table: Table, record: type[tuple[Any, ...]], name: str, field: str, **kw: Any
+) -> tuple[RecordField, Records]:
+    """An image-like key's check and writer, both from its table."""
+    many = kw.pop("many", True)
+    check = RecordField(table.check, record, many=many)
+    keys = tuple(table.keys)[1:]
+    return check, Records(name, field, keys, record._fields, **kw)  # type: ignore[attr-defined]
+
+
+_OG_IMAGE = _records(OPEN_GRAPH_IMAGE, Image, "og:image", "open_graph.image")
+_OG_VIDEO = _records(
+    OPEN_GRAPH_VIDEO, Media, "og:video", "open_graph.video", urls=("secure_url",)
+)
+_OG_AUDIO = _records(
+    OPEN_GRAPH_AUDIO, Media, "og:audio", "open_graph.audio", urls=("secure_url",)
+)
+_TWITTER_IMAGE = _records(
+    TWITTER_IMAGE, Image, "twitter:image", "twitter.image", many=False, kind="name"
+)
+
+OPEN_GRAPH = Table(
+    OpenGraph,
+    {
+        "title": Key(TextField(), Text("og:title", default="title")),
+        "description": Key(TextField(), Text("og:description", default="description")),
+        "type": Key(
+            ChoiceField("website", "article", "book", "profile"), Text("og:type")
+        ),
+        "url": Key(UrlField(), Url("og:url", "open_graph.url")),
+        "site_name": Key(TextField(), Text("og:site_name")),
+        "locale": Key(TextField(), Locale()),
+        "image": Key(*_OG_IMAGE),
+        "video": Key(*_OG_VIDEO),
+        "audio": Key(*_OG_AUDIO),
+        "article": nested(ARTICLE, Object("article", ARTICLE)),
+        "book": nested(BOOK, Object("book", BOOK)),
+        "profile": nested(PROFILE, Object("profile", PROFILE)),
+    },
+)
+TWITTER = Table(
+    Twitter,
+    {
+        "card": Key(
+            ChoiceField("summary", "summary_large_image"), Text("twitter:card", "name")
+        ),
+        "site": Key(TextField(), Text("twitter:site", "name")),
+        "creator": Key(TextField(), Text("twitter:creator", "name")),
+        "title": Key(TextField(), Text("twitter:title", "name", default="title")),
+        "description": Key(
+            TextField(), Text("twitter:description", "name", default="description")
+        ),
+        "image": Key(*_TWITTER_IMAGE),
+    },
+)
+
+
+def _unknown_argument(path: str, name: object) -> TypeError:
+    return TypeError(
+        f"head() got an unknown argument {name!r}; it takes"
+        f" {', '.join(HEAD.keys)}.{hint(name, HEAD.keys)}"
+    )
+
+
+#: ``head()``'s arguments, in output order.
+HEAD = Table(
+    HeadFields,
+    {
+        "title": Key(TextField(), Title()),
+        "title_template": Key(TemplateField(), Nothing()),
+        "description": Key(TextField(), Description()),
+        "canonical": Key(UrlField(), Canonical()),
+        "robots": nested(ROBOTS, RobotsWriter(ROBOTS)),
+        "open_graph": nested(OPEN_GRAPH, Keys(OPEN_GRAPH)),
+        "twitter": nested(TWITTER, Keys(TWITTER)),
+        "json_ld": Key(JsonLdField(JsonLd), JsonLdWriter(), APPEND),
+    },
+    unknown=_unknown_argument,
+)
+
+#: Every slot the head may write, for the HTML writer.
+ALL_SLOTS: tuple[Slot, ...] = tuple(dict.fromkeys((*HEAD.slots, HREFLANG)))

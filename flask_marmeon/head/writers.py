@@ -1,0 +1,298 @@
+"""How a field is written: one small class per kind of writing.
+
+A field's declaration (:mod:`flask_marmeon.head.table`) names its writer;
+resolve (:mod:`flask_marmeon.head.resolve`) calls the writers of a table in
+its order, each with the :class:`~flask_marmeon.head.resolve.Builder` that
+collects the elements, the field's merged value and the mapping it is in
+(its siblings: an og:type decides whether ``article`` is written).
+
+A writer is called when its value is set, or always when ``always`` is true
+(a field with a default: og:title takes the page's title). ``slots`` lists
+every :class:`~flask_marmeon.head.elements.Slot` it may write, so that the
+HTML writer prepares each one's constant text once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .elements import (
+    CANONICAL,
+    CANONICAL_PAGE,
+    DESCRIPTION,
+    HREFLANG,
+    JSON_LD,
+    ROBOTS,
+    TITLE,
+    Slot,
+    meta,
+)
+from .robots import robots_content
+from .text import clean_text, clean_url
+
+if TYPE_CHECKING:
+    from .resolve import Builder
+    from .table import Table
+
+
+class Writer:
+    """Writes one field's elements (see the module's text)."""
+
+    #: Called when the value is None too (a default applies).
+    always = False
+    slots: tuple[Slot, ...] = ()
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        raise NotImplementedError
+
+
+def write_keys(
+    out: Builder,
+    writers: tuple[tuple[str, Writer, bool], ...],
+    values: Mapping[str, Any],
+) -> None:
+    """Each writer of a table, in the table's order, with its key's value."""
+    for name, writer, always in writers:
+        value = values.get(name)
+        if value is not None or always:
+            writer(out, value, values)
+
+
+class Text(Writer):
+    """One ``<meta>`` holding the text; ``default`` names the Builder's
+    attribute that stands in when the key is unset (``"title"``)."""
+
+    def __init__(
+        self, name: str, kind: str = "property", default: str | None = None
+    ) -> None:
+        self.slot = meta(kind, name)
+        self.slots = (self.slot,)
+        self.default = default
+        self.always = default is not None
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        if value is None:
+            value = getattr(out, self.default)  # type: ignore[arg-type]
+            if value is None:
+                return
+        out.elements.append((self.slot, value, None))
+
+
+class Each(Writer):
+    """One ``<meta>`` per item of a list (``article:tag``)."""
+
+    def __init__(self, name: str, kind: str = "property") -> None:
+        self.slot = meta(kind, name)
+        self.slots = (self.slot,)
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        slot = self.slot
+        out.elements.extend([(slot, item, None) for item in value])
+
+
+class Url(Writer):
+    """One ``<meta>`` holding a URL, decided by the app's policy."""
+
+    def __init__(self, name: str, field: str, kind: str = "property") -> None:
+        self.slot = meta(kind, name, field)
+        self.slots = (self.slot,)
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        out.url(self.slot, value)
+
+
+class Records(Writer):
+    """Images, videos, audios: a record (or a tuple of them) per group.
+
+    ``name`` is the URL's tag (``og:image``); ``keys`` the other keys in
+    output order, each written as ``name:key`` (``og:image:width``). A
+    key in ``urls`` holds a URL too (``secure_url``): it goes through the
+    policy, and the whole group goes when either is left out.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        field: str,
+        keys: tuple[str, ...],
+        record: tuple[str, ...],
+        kind: str = "property",
+        urls: tuple[str, ...] = (),
+    ) -> None:
+        self.slot = meta(kind, name, field)
+        #: (index in the record, slot, holds a URL) of each other key, the
+        #: record's fields being ``record``.
+        self.follow = tuple(
+            (
+                record.index(key),
+                meta(kind, f"{name}:{key}", f"{field}.{key}" if key in urls else None),
+                key in urls,
+            )
+            for key in keys
+        )
+        self.urls = tuple(i for i, _, is_url in self.follow if is_url)
+        self.slots = (self.slot, *(slot for _, slot, _ in self.follow))
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        # A tuple of records is a plain tuple; one record is a named tuple.
+        for record in value if type(value) is tuple else (value,):
+            if self.urls and any(record[i] is not None for i in self.urls):
+                out.group(
+                    [(self.slot, record[0], True)]
+                    + [
+                        (slot, _text(record[i]), is_url)
+                        for i, slot, is_url in self.follow
+                        if record[i] is not None
+                    ]
+                )
+                continue
+            out.url(self.slot, record[0])
+            for i, slot, _ in self.follow:
+                item = record[i]
+                if item is not None:
+                    out.follow(slot, item if type(item) is str else str(item))
+
+
+def _text(value: object) -> str:
+    return value if type(value) is str else str(value)
+
+
+class Object(Writer):
+    """A nested table (``article``) written only when the og type is ``when``."""
+
+    def __init__(self, when: str, table: Table) -> None:
+        self.when = when
+        self.table = table
+        self.slots = table.slots
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        if siblings.get("type") == self.when:
+            write_keys(out, self.table.writers, value)
+
+
+class Keys(Writer):
+    """A nested table written as it is (``open_graph``, ``twitter``)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.slots = table.slots
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        write_keys(out, self.table.writers, value)
+
+
+class Title(Writer):
+    """``<title>``, through the title template when one is set."""
+
+    slots = (TITLE,)
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        template = siblings.get("title_template")
+        out.elements.append(
+            (
+                TITLE,
+                template.replace("%s", value) if template is not None else value,
+                None,
+            )
+        )
+
+
+class Nothing(Writer):
+    """A field read by another one's writer (title_template by the title's)."""
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        pass
+
+
+class Description(Text):
+    """``<meta name="description">``."""
+
+    def __init__(self) -> None:
+        self.slot = DESCRIPTION
+        self.slots = (DESCRIPTION,)
+        self.default = None
+        self.always = False
+
+
+class Canonical(Writer):
+    """The canonical link (the page's own address by default on a localized
+    page), then the page's hreflang links."""
+
+    always = True
+    slots = (CANONICAL, CANONICAL_PAGE, HREFLANG)
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        own = out.own
+        if value is not None:
+            out.url(CANONICAL, value)
+        elif own is not None and own.canonical_path is not None:
+            out.url(CANONICAL_PAGE, clean_url(own.canonical_path))
+        if own is not None:
+            for hreflang, path in own.hreflang_paths:
+                out.url(HREFLANG, clean_url(path), clean_text(hreflang))
+
+
+class Directive:
+    """A robots key's form in ``<meta name="robots">`` (``max-snippet:{}``):
+    not a writer of its own, :class:`Robots` writes them all in one element."""
+
+    def __init__(self, form: str) -> None:
+        self.form = form
+
+
+class Robots(Writer):
+    """``<meta name="robots">``: index/follow, then the table's directives;
+    ``noindex, nofollow`` on a site that may not be indexed."""
+
+    always = True
+    slots = (ROBOTS,)
+
+    def __init__(self, table: Table) -> None:
+        self.directives = tuple(
+            (name, key.write.form)
+            for name, key in table.keys.items()
+            if isinstance(key.write, Directive)
+        )
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        content = robots_content(value, self.directives, indexable=out.indexable)
+        if content is not None:
+            out.elements.append((ROBOTS, content, None))
+
+
+class Locale(Writer):
+    """og:locale (the page's by default) and og:locale:alternate for each of
+    the page's other languages."""
+
+    always = True
+
+    def __init__(self) -> None:
+        self.slot = meta("property", "og:locale")
+        self.alternate = meta("property", "og:locale:alternate")
+        self.slots = (self.slot, self.alternate)
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        localized = out.localized
+        if value is None and localized is not None and localized.locale is not None:
+            value = out.og_locales(localized.locale)
+        elements = out.elements
+        if value is not None:
+            elements.append((self.slot, value, None))
+        if localized is not None:
+            og_locales = out.og_locales
+            for hreflang, _ in localized.hreflang_paths:
+                if hreflang != "x-default" and hreflang != localized.locale:
+                    elements.append((self.alternate, og_locales(hreflang), None))
+
+
+class JsonLd(Writer):
+    """The JSON-LD blocks' texts (written by render_head before resolve)."""
+
+    always = True
+    slots = (JSON_LD,)
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        elements = out.elements
+        for text in out.json_ld:
+            elements.append((JSON_LD, text, None))

@@ -1,0 +1,83 @@
+"""The table of head fields (table.py) is the TypedDicts' twin: same keys,
+same types, same required keys, at every depth; and every slot a writer
+may write is prepared by the HTML writer."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Optional, get_type_hints
+
+from flask_marmeon import head
+from flask_marmeon.head import html, table, types
+from flask_marmeon.head.schema import JsonLdField, ObjectField, RecordField
+from flask_marmeon.head.writers import Writer
+
+
+def _tables(start: ObjectField) -> list[ObjectField]:
+    """Every nested table under ``start``, itself first."""
+    found = [start]
+    for field in start.fields.values():
+        if isinstance(field, ObjectField):
+            found += _tables(field)
+        elif isinstance(field, RecordField):
+            found += _tables(field.obj)
+    return found
+
+
+def test_every_table_equals_its_typeddict() -> None:
+    seen = set()
+    for obj in _tables(table.HEAD.check):
+        typed = obj.annotation
+        seen.add(typed.__name__)
+        hints = get_type_hints(typed)
+        assert list(hints) == list(obj.fields), typed.__name__
+        assert set(typed.__required_keys__) == set(obj.required), typed.__name__
+        for key, field in obj.fields.items():
+            if isinstance(field, JsonLdField):
+                # A recursive alias: get_type_hints() leaves forward references.
+                assert field.annotation is types.JsonLd
+                assert typed.__annotations__[key].__forward_arg__ == "JsonLd | None"
+                continue
+            expected = field.annotation
+            if key not in obj.required:
+                expected = Optional[expected]  # noqa: UP045 (compares to a Union)
+            assert hints[key] == expected, f"{typed.__name__}.{key}"
+    # Every public TypedDict of types.py is in the table.
+    public = {
+        name
+        for name, value in vars(types).items()
+        if not name.startswith("_")
+        and isinstance(value, type)
+        and hasattr(value, "__required_keys__")
+        and name != "JsonLdGraph"
+    }
+    assert public <= seen, public - seen
+
+
+def test_head_takes_the_fields_of_head_fields() -> None:
+    (param,) = inspect.signature(head).parameters.values()
+    assert param.kind is inspect.Parameter.VAR_KEYWORD
+    assert "Unpack[HeadFields]" in str(param.annotation)
+    assert list(get_type_hints(types.HeadFields)) == list(table.HEAD.keys)
+
+
+def test_every_slot_is_prepared_by_the_html_writer() -> None:
+    def walk(t: table.Table) -> list[Any]:
+        out = []
+        for key in t.keys.values():
+            if isinstance(key.write, Writer):
+                out += key.write.slots
+            if key.table is not None:
+                out += walk(key.table)
+        return out
+
+    for slot in walk(table.HEAD):
+        assert slot in html._PIECES, slot
+
+
+def test_nested_tables_merge_key_by_key_and_the_rest_whole() -> None:
+    assert set(table.HEAD.keyed) == {"robots", "open_graph", "twitter"}
+    assert set(table.OPEN_GRAPH.keyed) == {"article", "book", "profile"}
+    assert table.HEAD.appended == {"json_ld"}
+    for name in ("image", "video", "audio"):
+        assert table.OPEN_GRAPH.keys[name].merge == table.REPLACE
