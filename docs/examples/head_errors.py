@@ -25,7 +25,7 @@ with app.test_request_context("/"):
     try:
         head(open_graph={"type": "video"})  # type: ignore[typeddict-item]
     except ValueError as error:
-        assert "'website', 'article', 'profile'" in str(error)
+        assert "'website', 'article', 'book', 'profile'" in str(error)
     else:
         raise AssertionError("head() took an og type outside the choices")
 

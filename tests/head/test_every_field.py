@@ -1,0 +1,146 @@
+"""Every field and every nested key of the table, in turn (hypothesis).
+
+Two pages that differ only in that one value render different heads, and
+requests that alternate between them (the memo keeping both) never get each
+other's head. The fields come from the table itself (table.HEAD), so a new
+field is covered the moment it is declared.
+"""
+
+from __future__ import annotations
+
+import datetime
+import string
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from flask_marmeon import Marmeon, head, render_head
+from flask_marmeon.head import schema, table
+
+WORD = st.text(string.ascii_letters + string.digits, min_size=1, max_size=12)
+
+
+def _leaves(obj: schema.ObjectField, path: tuple[str, ...]) -> Iterator[Any]:
+    for key, field in obj.fields.items():
+        here = (*path, key)
+        if isinstance(field, schema.ObjectField):
+            yield from _leaves(field, here)
+        elif isinstance(field, schema.RecordField):
+            yield from _leaves(field.obj, here)
+        else:
+            yield here, field
+
+
+LEAVES = list(_leaves(table.HEAD.check, ()))
+
+
+def strategy(field: schema.Field) -> st.SearchStrategy[Any]:
+    """Valid values of one field (plain ones: the checks have their own tests)."""
+    if isinstance(field, schema.TemplateField):
+        return WORD.map(lambda w: f"{w} %s")
+    if isinstance(field, schema.UrlField):
+        return WORD.map(lambda w: f"/{w}")
+    if isinstance(field, schema.ChoiceField):
+        return st.sampled_from(field.choices)
+    if isinstance(field, schema.TextListField):
+        return st.lists(WORD, min_size=1, max_size=3)
+    if isinstance(field, schema.BoolField):
+        return st.booleans()
+    if isinstance(field, schema.SizeField):
+        return st.integers(1, 5000)
+    if isinstance(field, schema.LimitField):
+        return st.integers(-1, 500)
+    if isinstance(field, schema.MomentField):
+        return st.datetimes(
+            min_value=datetime.datetime(2000, 1, 1),
+            max_value=datetime.datetime(2100, 1, 1),
+            timezones=st.just(datetime.timezone.utc),
+        )
+    if isinstance(field, schema.DateField):
+        return st.dates(datetime.date(2000, 1, 1), datetime.date(2100, 1, 1))
+    if isinstance(field, schema.JsonLdField):
+        return WORD.map(lambda w: {"@type": "Thing", "name": w})
+    if isinstance(field, schema.TextField):
+        return WORD
+    raise AssertionError(f"no strategy for {type(field).__name__}")
+
+
+def call_with(path: tuple[str, ...], value: Any) -> dict[str, Any]:
+    """head()'s arguments that set ``path`` to ``value``, with what makes it
+    written: the og type its object needs, a title for the template, a URL
+    for an image's other keys."""
+    call: dict[str, Any] = {}
+    where = call
+    for key in path[:-1]:
+        where = where.setdefault(key, {})
+    where[path[-1]] = value
+    if path[0] == "title_template":
+        call["title"] = "Page"
+    if path[0] == "open_graph" and len(path) == 3:
+        if path[1] in ("article", "book", "profile"):
+            call["open_graph"]["type"] = path[1]
+        elif path[2] != "url":
+            call["open_graph"][path[1]]["url"] = "/media"
+    if path[0] == "twitter" and path[1] == "image" and path[2] != "url":
+        call["twitter"]["image"]["url"] = "/media"
+    return call
+
+
+def render(app: Flask, call: dict[str, Any]) -> str:
+    with app.test_request_context("/"):
+        head(title="Layout", open_graph={}, twitter={})  # a layout
+        head(**call)
+        return str(render_head())
+
+
+def new_app() -> Flask:
+    app = Flask("every_field")
+    app.config.update(APP_URL="https://notes.example", TESTING=True)
+    Marmeon(app)
+    return app
+
+
+@pytest.mark.parametrize(
+    ("path", "field"), LEAVES, ids=[".".join(p) for p, _ in LEAVES]
+)
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_one_value_changes_the_head_and_the_memo_keeps_them_apart(
+    path: tuple[str, ...], field: schema.Field, data: st.DataObject
+) -> None:
+    one = data.draw(strategy(field), label="one")
+    other = data.draw(strategy(field).filter(lambda v: v != one), label="other")
+    calls = [call_with(path, one), call_with(path, other)]
+    # Each page as a fresh app writes it (nothing kept).
+    expected = [render(new_app(), call) for call in calls]
+    assert expected[0] != expected[1], path
+    # One production app, the two pages alternating: kept from their second
+    # or third writing on, each must still get its own head.
+    app = new_app()
+    for _ in range(4):
+        for call, text in zip(calls, expected):
+            assert render(app, call) == text, path
+
+
+def test_every_leaf_of_the_table_is_covered() -> None:
+    names = {".".join(path) for path, _ in LEAVES}
+    for expected in (
+        "title",
+        "robots.unavailable_after",
+        "open_graph.image.alt",
+        "open_graph.video.secure_url",
+        "open_graph.audio.type",
+        "open_graph.book.isbn",
+        "open_graph.profile.gender",
+        "twitter.image.alt",
+        "json_ld",
+    ):
+        assert expected in names
