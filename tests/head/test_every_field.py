@@ -126,7 +126,7 @@ def test_one_value_changes_the_head_and_the_memo_keeps_them_apart(
     # or third writing on, each must still get its own head.
     app = new_app()
     for _ in range(4):
-        for call, text in zip(calls, expected):
+        for call, text in zip(calls, expected, strict=True):
             assert render(app, call) == text, path
 
 
