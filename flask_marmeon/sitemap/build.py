@@ -22,7 +22,7 @@ from ..i18n.urls import LOCALE_ARG
 from ..routing.rule import is_marked
 from .addresses import CompiledRule, compile_rule
 from .providers import entries_of, find_provider, provider_items
-from .report import Limits, RouteReport
+from .report import Limits, RouteReport, failed_in
 from .write import write_entries, write_single
 from .xml import MAX_BYTES, SitemapFile, UrlsetWriter, sitemap_index
 
@@ -61,13 +61,19 @@ def _write_route(
     where = f"the route {rule.rule!r} (endpoint {rule.endpoint!r})"
     report = RouteReport(rule)
     report.unknown(compiled.unknown_locales)
-    if not compiled.names - {LOCALE_ARG}:
-        entries = entries_of(provider, where) if provider is not None else ()
-        write_single(compiled, entries, where, writer, over, report, policy)
-    else:
-        assert provider is not None  # the H10 checks ran before any build
-        items = provider_items(provider, where)
-        write_entries(compiled, items, where, writer, over, report, policy)
+    try:
+        if not compiled.names - {LOCALE_ARG}:
+            entries = entries_of(provider, where) if provider is not None else ()
+            write_single(compiled, entries, where, writer, over, report, policy)
+        else:
+            assert provider is not None  # the H10 checks ran before any build
+            items = provider_items(provider, where)
+            write_entries(compiled, items, where, writer, over, report, policy)
+    except Exception as error:
+        # The provider's own exception (its database is down): the log's
+        # message names the route, not only the traceback.
+        failed_in(error, where)
+        raise
     report.log(origin, dev=app.debug)
 
 

@@ -49,8 +49,7 @@ class RouteReport:
         if total:
             reasons = "; ".join(self.first.values())
             said.append(
-                f"{total} entr{'y' if total == 1 else 'ies'} left out, because the"
-                f" route would not answer them with 200: {reasons}"
+                f"{total} entr{'y' if total == 1 else 'ies'} left out: {reasons}"
             )
         if self.unknown_locales:
             tags = ", ".join(repr(tag) for tag in list(self.unknown_locales)[:5])
@@ -122,3 +121,22 @@ class Limits:
             else " Set MARMEON_SITEMAP_INDEX = True to split the sitemap into"
             " several files.",
         )
+
+
+# The attribute that carries, on an exception that ended a build, the route
+# whose entries were being written (Python 3.10 has no add_note()).
+_WHERE = "_marmeon_sitemap_route"
+
+
+def failed_in(error: BaseException, where: str) -> None:
+    """Mark ``error`` as raised while the entries of ``where`` were written."""
+    if where not in str(error):
+        setattr(error, _WHERE, where)
+
+
+def failure(error: BaseException) -> str:
+    """What the log says of an exception that ended a build: its type, its
+    message and the route whose provider raised it."""
+    where = getattr(error, _WHERE, None)
+    said = f"{type(error).__name__}: {error}"
+    return said if where is None else f"{said}, in the sitemap entries of {where}"
