@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-from flask import current_app
-from flask.cli import AppGroup
+from flask import Flask, current_app
+from flask.cli import AppGroup, ScriptInfo
 
 from .audit import audit as run_audit
 from .audit.fetch import TIMEOUT
@@ -18,15 +18,34 @@ from .routing.problems import RouteStatus, app_problems, route_statuses
 marmeon_group = AppGroup("marmeon", help="flask_marmeon: check routes and sitemaps.")
 
 
-@marmeon_group.command("check-routes")
+@marmeon_group.command("check-routes", with_appcontext=False)
 def check_routes_command() -> None:
     """List every route marked for the sitemap with its status.
 
     Exits with status 1, naming every problem (code H10), when a marked route
     cannot be in the sitemap, APP_URL is missing, or a route's ``locales=``
-    is wrong.
+    is wrong. Works on an app whose factory ends with ``raise_on_problems(app)``.
     """
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = _load_even_if_stopped()
+    with app.app_context():
+        _check_routes(app)
+
+
+def _load_even_if_stopped() -> Flask:
+    """The app of the command line, even when its factory stopped it with
+    :func:`~flask_marmeon.raise_on_problems`: the error carries the app."""
+    if current_app:
+        return current_app._get_current_object()  # type: ignore[attr-defined,no-any-return]
+    info = click.get_current_context().ensure_object(ScriptInfo)
+    try:
+        return info.load_app()
+    except StartupError as error:
+        if not isinstance(error.app, Flask):
+            raise
+        return error.app
+
+
+def _check_routes(app: Flask) -> None:
     statuses = route_statuses(app)
     if statuses:
         _table(statuses)

@@ -171,7 +171,11 @@ def raise_on_problems(app: Flask) -> None:
     """
     problems = check_routes(app)
     if problems:
-        raise startup_error(problems)
+        error = startup_error(problems)
+        # So that check-routes can print the table of an app whose factory
+        # ends with this call.
+        error.app = app
+        raise error
 
 
 __all__ = [
