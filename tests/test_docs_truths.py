@@ -5,9 +5,10 @@ apart again."""
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import get_type_hints
+
+import tomllib
 
 from flask_marmeon import Robots
 
