@@ -14,6 +14,8 @@ from .audit import audit as run_audit
 from .audit.fetch import TIMEOUT
 from .errors import StartupError
 from .routing.problems import RouteStatus, app_problems, route_statuses
+from .sitemap.build import EmptyRoute, build_sitemap
+from .sitemap.report import failure
 
 marmeon_group = AppGroup("marmeon", help="flask_marmeon: check routes and sitemaps.")
 
@@ -47,12 +49,23 @@ def _load_even_if_stopped() -> Flask:
 
 def _check_routes(app: Flask) -> None:
     statuses = route_statuses(app)
-    if statuses:
-        _table(statuses)
-    else:
-        click.echo("No route is marked for the sitemap.")
     problems = [p for status in statuses for p in status.problems]
     problems += app_problems(app, statuses)
+    empty: dict[str, EmptyRoute] = {}
+    if statuses and not problems:
+        empty = _empty_routes(app)
+    if statuses:
+        _table(statuses, empty)
+    else:
+        click.echo("No route is marked for the sitemap.")
+    if empty:
+        click.echo(f"\n{len(empty)} warning(s):")
+        for route in empty.values():
+            click.echo(
+                f"  - route {route.rule!r} (endpoint {route.endpoint!r}): its"
+                f" provider gave entries, and the sitemap lists none of them:"
+                f" {route.message}."
+            )
     if problems:
         click.echo(f"\n{len(problems)} problem(s), code H10:", err=True)
         for problem in problems:
@@ -60,14 +73,34 @@ def _check_routes(app: Flask) -> None:
         click.get_current_context().exit(1)
 
 
-def _table(statuses: list[RouteStatus]) -> None:
+def _empty_routes(app: Flask) -> dict[str, EmptyRoute]:
+    """The marked routes whose entries the sitemap leaves out, all of them
+    (by rule): the providers run, as for a request of the sitemap."""
+    try:
+        sitemap = build_sitemap(app)
+    except Exception as error:
+        # A warning, not a failure: CI may check routes without the database.
+        click.echo(
+            f"\nThe sitemap's entries were not checked: building it failed"
+            f" ({failure(error)}).",
+            err=True,
+        )
+        return {}
+    return {route.rule: route for route in sitemap.empty_routes}
+
+
+def _table(statuses: list[RouteStatus], empty: dict[str, EmptyRoute]) -> None:
     # Like Flask's "flask routes": one line per route, columns aligned.
     rows = [
         (
             str(status.rule.endpoint),
             ", ".join(sorted((status.rule.methods or set()) - {"HEAD", "OPTIONS"})),
             status.rule.rule,
-            "ok" if not status.problems else f"H10 ({len(status.problems)})",
+            f"H10 ({len(status.problems)})"
+            if status.problems
+            else "warning"
+            if status.rule.rule in empty
+            else "ok",
         )
         for status in statuses
     ]

@@ -41,16 +41,21 @@ class RouteReport:
         for tag in tags:
             self.refused.setdefault(tag, None)
 
+    def left_out(self) -> str | None:
+        """How many entries were left out and why, or None when none was."""
+        total = sum(self.reasons.values())
+        if not total:
+            return None
+        reasons = "; ".join(self.first.values())
+        return f"{total} entr{'y' if total == 1 else 'ies'} left out: {reasons}"
+
     def log(self, origin: str, *, dev: bool) -> None:
         """One warning, if anything was left out; refused image URLs only in
         development (as the head's)."""
         said: list[str] = []
-        total = sum(self.reasons.values())
-        if total:
-            reasons = "; ".join(self.first.values())
-            said.append(
-                f"{total} entr{'y' if total == 1 else 'ies'} left out: {reasons}"
-            )
+        left_out = self.left_out()
+        if left_out is not None:
+            said.append(left_out)
         if self.unknown_locales:
             tags = ", ".join(repr(tag) for tag in list(self.unknown_locales)[:5])
             said.append(
