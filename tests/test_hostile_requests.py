@@ -133,3 +133,28 @@ def test_the_site_sets_its_cookie_elsewhere_under_flask_run(flask_run: int) -> N
         answer = raw_request(flask_run, target, COOKIE)
         assert answer.status == 200, target
         assert answer.get("Set-Cookie"), target
+
+
+@pytest.mark.parametrize(
+    ("target", "location"),
+    [
+        ("/blog/notes//1", "/blog/notes/1"),
+        ("/blognotes//1?x=1", "/blog/notes/1?x=1"),
+        ("/blog//de//about", "/blog/de/about"),
+        ("/blog/de/guide", "/blog/de/guide/"),
+        ("/blogde/guide", "/blog/de/guide/"),
+    ],
+)
+def test_the_routings_redirects_under_gunicorn(
+    gunicorn_blog: int, target: str, location: str
+) -> None:
+    # Issue 21, point 2: the Location never follows the Host header.
+    answer = raw_request(gunicorn_blog, target, {"Host": "evil.example"})
+    assert answer.status == 308, (target, answer)
+    assert answer.one("Location") == location
+
+
+def test_the_routings_redirects_under_flask_run(flask_run: int) -> None:
+    answer = raw_request(flask_run, "notes//1", {"Host": "evil.example"})
+    assert answer.status == 308
+    assert answer.one("Location") == "/notes/1"
