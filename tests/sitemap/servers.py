@@ -12,8 +12,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -62,8 +60,10 @@ class RedisServer:
     def __init__(self, directory: Path) -> None:
         need_redis()
         self.port, self.process = start_on_free_port(
-            lambda port: [REDIS, "--port", str(port), "--bind", "127.0.0.1"]
-            + ["--save", "", "--appendonly", "no", "--dir", str(directory)],
+            lambda port: (
+                [REDIS, "--port", str(port), "--bind", "127.0.0.1"]
+                + ["--save", "", "--appendonly", "no", "--dir", str(directory)]
+            ),
             "redis-server",
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -100,10 +100,12 @@ class MemcachedServer:
     def __init__(self) -> None:
         need(MEMCACHED)
         self.port, self.process = start_on_free_port(
-            lambda port: [MEMCACHED, "-p", str(port), "-l", "127.0.0.1", "-U", "0"]
-            + ["-m", "64"]
-            # memcached will not run as root without a user to become.
-            + (["-u", "nobody"] if os.geteuid() == 0 else []),
+            lambda port: (
+                [MEMCACHED, "-p", str(port), "-l", "127.0.0.1", "-U", "0"]
+                + ["-m", "64"]
+                # memcached will not run as root without a user to become.
+                + (["-u", "nobody"] if os.geteuid() == 0 else [])
+            ),
             "memcached",
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
