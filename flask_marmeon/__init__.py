@@ -8,13 +8,18 @@ from importlib.metadata import version as _version
 from .absolute import absolute_url as absolute_url
 from .errors import StartupError as StartupError
 from .extension import Marmeon as Marmeon
+from .head import HeadFields as HeadFields
 from .head import HeadFragment as HeadFragment
 from .head import JsonLd as JsonLd
 from .head import JsonLdGraph as JsonLdGraph
 from .head import JsonLdNode as JsonLdNode
 from .head import OpenGraph as OpenGraph
 from .head import OpenGraphArticle as OpenGraphArticle
+from .head import OpenGraphAudio as OpenGraphAudio
+from .head import OpenGraphBook as OpenGraphBook
 from .head import OpenGraphImage as OpenGraphImage
+from .head import OpenGraphProfile as OpenGraphProfile
+from .head import OpenGraphVideo as OpenGraphVideo
 from .head import Robots as Robots
 from .head import Twitter as Twitter
 from .head import TwitterImage as TwitterImage
@@ -41,6 +46,11 @@ except _PackageNotFoundError:  # pragma: no cover - running from a bare checkout
 __all__ = [
     "Alternate",
     "HeadFragment",
+    "OpenGraphVideo",
+    "OpenGraphProfile",
+    "OpenGraphBook",
+    "OpenGraphAudio",
+    "HeadFields",
     "JsonLd",
     "JsonLdGraph",
     "JsonLdNode",

@@ -5,17 +5,27 @@ from __future__ import annotations
 from .api import head as head
 from .api import render_head as render_head
 from .fields import HeadFragment as HeadFragment
+from .types import HeadFields as HeadFields
 from .types import JsonLd as JsonLd
 from .types import JsonLdGraph as JsonLdGraph
 from .types import JsonLdNode as JsonLdNode
 from .types import OpenGraph as OpenGraph
 from .types import OpenGraphArticle as OpenGraphArticle
+from .types import OpenGraphAudio as OpenGraphAudio
+from .types import OpenGraphBook as OpenGraphBook
 from .types import OpenGraphImage as OpenGraphImage
+from .types import OpenGraphProfile as OpenGraphProfile
+from .types import OpenGraphVideo as OpenGraphVideo
 from .types import Robots as Robots
 from .types import Twitter as Twitter
 from .types import TwitterImage as TwitterImage
 
 __all__ = [
+    "OpenGraphVideo",
+    "OpenGraphProfile",
+    "OpenGraphBook",
+    "OpenGraphAudio",
+    "HeadFields",
     "HeadFragment",
     "JsonLd",
     "JsonLdGraph",

@@ -34,15 +34,15 @@ def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> H
     dict) becomes a tuple of its items. Anything else is unhashable, and
     such a head is written each time.
     """
-    items = []
-    for name, value in merged.items():
-        if type(value) is dict:
-            value = _frozen(value)
-        elif name == "json_ld":
-            continue
-        items.append((name, value))
+    items = tuple(
+        [
+            (name, _frozen(value)) if type(value) is dict else (name, value)
+            for name, value in merged.items()
+            if name != "json_ld"
+        ]
+    )
     return (
-        tuple(items),
+        items,
         None
         if page is None
         else (page.locale, page.canonical_path, page.hreflang_paths),

@@ -57,7 +57,7 @@ def _is_text(value: object) -> bool:
 
 
 #: How a field takes a value without calling its check() (Field.fast).
-FAST_NONE, FAST_TEXT, FAST_BOOL, FAST_SIZE, FAST_CHOICE = range(5)
+FAST_NONE, FAST_TEXT, FAST_BOOL, FAST_SIZE, FAST_CHOICE, FAST_TEMPLATE = range(6)
 _BOOLS = frozenset((True, False))
 
 
@@ -101,9 +101,13 @@ class UrlField(TextField):
         return clean_url(str(value))
 
 
+def _plain_template(value: str) -> bool:
+    return "%s" in value and value.isprintable()
+
+
 class TemplateField(TextField):
     expected = "text with %s where the title goes, such as '%s · Notes'"
-    fast = FAST_NONE
+    fast = FAST_TEMPLATE
 
     def check(self, value: object, path: str) -> str:
         text = super().check(value, path)
@@ -254,6 +258,8 @@ class ObjectField(Field):
                 self.rules[key] = (int, (0).__lt__)
             elif field.fast == FAST_CHOICE:
                 self.rules[key] = (str, field.fast_choices.__contains__)
+            elif field.fast == FAST_TEMPLATE:
+                self.rules[key] = (str, _plain_template)
 
     def check(self, value: object, path: str) -> dict[str, Any]:
         if type(value) is not dict and not isinstance(value, Mapping):

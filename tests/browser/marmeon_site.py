@@ -185,6 +185,31 @@ def make_site(
         )
         return render("Hostile")
 
+    @app.get("/media")
+    def media() -> str:
+        # More Open Graph: images, a video and an audio (each URL with its
+        # group, secure_url a URL of its own), a book.
+        head(
+            title="Media",
+            open_graph={
+                "type": "book",
+                "image": ["/img/a.png", {"url": "/img/b.png", "width": 2, "alt": "B"}],
+                "video": {
+                    "url": "/v.mp4",
+                    "secure_url": "/s/v.mp4",
+                    "type": "video/mp4",
+                    "width": 640,
+                    "height": 360,
+                },
+                "audio": [
+                    {"url": "/a.mp3", "secure_url": "https://cdn.example/a.mp3"},
+                    {"url": "/b.ogg", "secure_url": "/\\evil.example/b.ogg"},
+                ],
+                "book": {"authors": ["Ada", "Grace"], "isbn": "123", "tags": ["x"]},
+            },
+        )
+        return render("Media")
+
     @app.get("/hostile-text")
     def hostile_text() -> str:
         # Every text field holds markup that would run if it were parsed.
