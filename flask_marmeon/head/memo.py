@@ -11,16 +11,24 @@ plain code.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from ..page import Page
 from .merge import MergedHead
+from .table import HEAD
 
 #: Written where the nonce attribute goes in a kept head. The head never
 #: holds NUL otherwise: text is cleaned of it, URLs and JSON escape it.
 NONCE_MARK = "\x00"
 
 _C = TypeVar("_C")
+
+
+#: Per nested table of head() (robots, open_graph, twitter), the keys
+#: whose values are tables in turn (open_graph's article, book, profile).
+_INNER: dict[str, frozenset[str]] = {
+    name: frozenset(table.keyed) for name, table in HEAD.keyed.items()
+}
 
 
 def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> Hashable:
@@ -31,32 +39,36 @@ def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> H
 
     Values are plain (``head()`` made them so): text, numbers, bools, named
     tuples and tuples of them, hashable as they are; a nested table (a
-    dict) becomes a tuple of its items. Anything else is unhashable, and
-    such a head is written each time.
+    dict) becomes a tuple of its items, and so do the tables inside it (the
+    table says where they may be). Anything else is unhashable, and such a
+    head is written each time (``tests/head/test_every_field.py`` makes sure
+    no field's value is).
     """
-    items = tuple(
-        [
-            (name, _frozen(value)) if type(value) is dict else (name, value)
-            for name, value in merged.items()
-            if name != "json_ld"
-        ]
-    )
+    # A plain loop and C calls: a comprehension is a function call of its
+    # own in Python 3.11, and this runs on every page seen before.
+    items = []
+    append = items.append
+    for name, value in merged.items():
+        if type(value) is dict:
+            inner = _INNER.get(name)
+            if inner and not inner.isdisjoint(value):
+                value = tuple(
+                    [
+                        (key, tuple(item.items()) if key in inner else item)
+                        for key, item in value.items()
+                    ]
+                )
+            else:
+                value = tuple(value.items())
+        elif name == "json_ld":
+            continue
+        append((name, value))
     return (
-        items,
+        tuple(items),
         None
         if page is None
         else (page.locale, page.canonical_path, page.hreflang_paths),
         tuple(json_ld),
-    )
-
-
-def _frozen(table: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    """A nested table's items, as a tuple, nested tables too."""
-    return tuple(
-        [
-            (key, _frozen(value) if type(value) is dict else value)
-            for key, value in table.items()
-        ]
     )
 
 
