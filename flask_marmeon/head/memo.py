@@ -11,7 +11,7 @@ plain code.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..page import Page
 from .merge import MergedHead
@@ -46,7 +46,7 @@ def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> H
     """
     # A plain loop and C calls: a comprehension is a function call of its
     # own in Python 3.11, and this runs on every page seen before.
-    items = []
+    items: list[tuple[str, Any]] = []
     append = items.append
     for name, value in merged.items():
         if type(value) is dict:
