@@ -65,6 +65,7 @@ from .writers import (
     Text,
     Title,
     Url,
+    WriteFn,
     Writer,
 )
 from .writers import (
@@ -119,9 +120,11 @@ class Table:
         self.check = ObjectField(
             typed, {name: key.check for name, key in keys.items()}, required, unknown
         )
-        #: (name, writer, always) in output order, for writers.write_keys.
-        self.writers: tuple[tuple[str, Writer, bool], ...] = tuple(
-            (name, key.write, key.write.always)
+        #: (name, the writer's bound __call__, always) in output order, for
+        #: writers.write_keys: a bound method is called without looking up
+        #: __call__ on the writer's class each time.
+        self.writers: tuple[tuple[str, WriteFn, bool], ...] = tuple(
+            (name, key.write.__call__, key.write.always)
             for name, key in keys.items()
             if isinstance(key.write, Writer)
         )
@@ -136,8 +139,9 @@ class Table:
             name for name, key in keys.items() if key.merge == APPEND
         )
         slots: list[Slot] = []
-        for _, writer, _ in self.writers:
-            slots.extend(s for s in writer.slots if s not in slots)
+        for key in keys.values():
+            if isinstance(key.write, Writer):
+                slots.extend(s for s in key.write.slots if s not in slots)
         #: Every slot this table's writers may write.
         self.slots: tuple[Slot, ...] = tuple(slots)
 

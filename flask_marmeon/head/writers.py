@@ -14,8 +14,8 @@ HTML writer prepares each one's constant text once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .elements import (
     CANONICAL,
@@ -47,9 +47,13 @@ class Writer:
         raise NotImplementedError
 
 
+#: A writer's __call__: (builder, value, siblings) -> None.
+WriteFn: TypeAlias = "Callable[[Builder, Any, Mapping[str, Any]], None]"
+
+
 def write_keys(
     out: Builder,
-    writers: tuple[tuple[str, Writer, bool], ...],
+    writers: tuple[tuple[str, WriteFn, bool], ...],
     values: Mapping[str, Any],
 ) -> None:
     """Each writer of a table, in the table's order, with its key's value."""
