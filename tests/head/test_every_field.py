@@ -20,6 +20,9 @@ from hypothesis import strategies as st
 
 from flask_marmeon import Marmeon, head, render_head
 from flask_marmeon.head import schema, table
+from flask_marmeon.head.fields import make_fragment
+from flask_marmeon.head.memo import head_key
+from flask_marmeon.head.merge import merge
 
 WORD = st.text(string.ascii_letters + string.digits, min_size=1, max_size=12)
 
@@ -90,9 +93,13 @@ def call_with(path: tuple[str, ...], value: Any) -> dict[str, Any]:
     return call
 
 
+#: What a layout sets before the page's call.
+LAYOUT: dict[str, Any] = {"title": "Layout", "open_graph": {}, "twitter": {}}
+
+
 def render(app: Flask, call: dict[str, Any]) -> str:
     with app.test_request_context("/"):
-        head(title="Layout", open_graph={}, twitter={})  # a layout
+        head(**LAYOUT)
         head(**call)
         return str(render_head())
 
@@ -122,6 +129,11 @@ def test_one_value_changes_the_head_and_the_memo_keeps_them_apart(
     # Each page as a fresh app writes it (nothing kept).
     expected = [render(new_app(), call) for call in calls]
     assert expected[0] != expected[1], path
+    # Every value is hashable in the memo's key (else such pages would be
+    # written each time, the speed trick silently lost).
+    for call in calls:
+        merged = merge([make_fragment(LAYOUT), make_fragment(call)])
+        hash(head_key(merged, None, ()))
     # One production app, the two pages alternating: kept from their second
     # or third writing on, each must still get its own head.
     app = new_app()
