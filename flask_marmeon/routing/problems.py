@@ -20,6 +20,7 @@ from ..sitemap.providers import has_provider
 from .marks import api_blueprint, everyone, policy_name, policy_of_rule
 from .marks import requires_sign_in as _requires_sign_in
 from .rule import is_marked
+from .shadows import shadows
 
 
 @dataclass(frozen=True)
@@ -114,13 +115,18 @@ def route_statuses(app: Flask) -> list[RouteStatus]:
 
 def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
     """Problems beside the marked routes': ``locales=`` on a route that is
-    not marked, and APP_URL when some route is marked."""
+    not marked, a plain route that takes a localized route's address, and
+    APP_URL when some route is marked."""
     locales = get_state(app).settings.locales
     problems = [
         RouteProblem(rule.rule, str(rule.endpoint), reason)
         for rule in app.url_map.iter_rules()
         if not is_marked(rule)
         for reason in locales_problems(rule, locales)
+    ]
+    problems += [
+        RouteProblem(shadow.plain.rule, str(shadow.plain.endpoint), shadow.reason())
+        for shadow in shadows(app, locales)
     ]
     if statuses and get_state(app).settings.app_url is None:
         return problems + [
@@ -144,7 +150,8 @@ def check_routes(app: Flask) -> list[RouteProblem]:
     ``authorize=everyone``, and have a sitemap provider when it has
     parameters; and APP_URL must be set when any route is marked. Any
     route's ``locales=`` must be on a localized route and name tags of
-    APP_LOCALES only.
+    APP_LOCALES only, and no plain route may answer an address of a
+    localized route (``/de/about`` beside a localized ``/about``).
     """
     statuses = route_statuses(app)
     problems = [problem for status in statuses for problem in status.problems]
