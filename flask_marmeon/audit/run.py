@@ -13,6 +13,7 @@ from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
 from .findings import Finding, Report, excerpt, finding
 from .images import Images
 from .page_checks import check_answer, check_document
+from .setup_checks import setup_findings
 from .site import MAX_PAGES, MAX_SITEMAPS, Listed, Schemas, Site, read_site
 
 #: Findings about a file a page links (not the page): merged across pages.
@@ -153,6 +154,7 @@ class Auditor:
             if progress is not None:
                 progress(done, total)
         found += [(item, None) for item in self._across(pages)]
+        found += [(item, None) for item in setup_findings(self.fetcher.app)]
         if not indexable(self.fetcher.app):
             found = [(f, p) for f, p in found if f.code not in NOT_INDEXABLE_CODES]
             found.insert(0, (not_indexable(site), None))
