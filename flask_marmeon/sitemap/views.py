@@ -16,7 +16,6 @@ once per build (files.py).
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -34,29 +33,14 @@ from .addresses import own_host
 from .build import build_sitemap
 from .cache import SitemapCache
 from .files import bodies_of
+from .robots import SITEMAP_PATH, robots_txt
 from .shared import Backend, SharedFiles
 
-SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"
-# What the parts' <int(min=1)> rule may answer: Werkzeug's int converter
-# reads any Unicode digit (\d), so /sitemap-\u0661.xml is part 1 too.
-_PART = re.compile(r"/sitemap-\d+\.xml")
 #: Seconds a process building for all the others holds the shared lock at
 #: most: a longer build lets a second process build too, a dead holder's
 #: lock frees itself after it.
 LOCK_TIMEOUT = 60
-
-
-def robots_txt(origin: str, root: str, indexable: bool) -> str:
-    """The specification's robots.txt, from configuration only: the internal
-    endpoints disallowed and the sitemap's address; for a site that must not
-    be indexed, everything disallowed and no sitemap."""
-    if not indexable:
-        return f"User-agent: *\nDisallow: {root}/\n"
-    return (
-        f"User-agent: *\nDisallow: {root}/_marmeon/\n\n"
-        f"Sitemap: {origin}{root}{SITEMAP_PATH}\n"
-    )
 
 
 def _taken(app: Flask, path: str, origin: str) -> bool:
@@ -70,13 +54,6 @@ def _taken(app: Flask, path: str, origin: str) -> bool:
         # 405: a route answers the path, with other methods.
         return error.code == 405
     return not is_localized_rule(rule)
-
-
-def _is_part(path: str) -> bool:
-    """Whether the parts' rule may answer ``path``, WSGI's PATH_INFO (the
-    UTF-8 bytes as latin-1 text, which Werkzeug decodes before routing)."""
-    text = path.encode("latin-1", "replace").decode("utf-8", "replace")
-    return _PART.fullmatch(text) is not None
 
 
 def _unavailable(retry_after: int) -> Response:
@@ -153,7 +130,9 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     host: dict[str, Any] = (
         {"host": own_host(app.url_map, origin)} if app.url_map.host_matching else {}
     )
-    text = robots_txt(origin, settings.root, settings.indexable).encode()
+    text = robots_txt(
+        origin, settings.root, settings.indexable, settings.robots_rules
+    ).encode()
     robots_tag = hashlib.sha256(text).hexdigest()[:32]
     started = time.time()
 
@@ -196,7 +175,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     for path, endpoint, view in views:
         if not _taken(app, path, origin):
             app.add_url_rule(path, endpoint, view, methods=["GET"], **host)
-            free.append(_edge.CookieFree(path, path.__eq__))
+            free.append(_edge.CookieFree(path, endpoint))
     if marked and settings.sitemap_index and not _taken(app, "/sitemap-1.xml", origin):
         app.add_url_rule(
             "/sitemap-<int(min=1):number>.xml",
@@ -205,7 +184,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             methods=["GET"],
             **host,
         )
-        free.append(_edge.CookieFree("/sitemap-", _is_part))
+        free.append(_edge.CookieFree("/sitemap-", "marmeon_sitemap_part"))
     return free
 
 
