@@ -27,6 +27,15 @@ def fine() -> None:
     robots: Robots = {"index": False}
     head(title="T", json_ld=many, open_graph=og, twitter=tw, robots=robots)
     head(json_ld={"@type": "Article", "headline": "x", "tags": ("a", "b")})
+    more: OpenGraph = {
+        "type": "book",
+        "image": ["/a.png", {"url": "/b.png", "alt": "B"}],
+        "video": {"url": "/v.mp4", "secure_url": "/s.mp4", "width": 640},
+        "audio": ["/a.mp3"],
+        "book": {"authors": ["Ada"], "release_date": datetime.date(1843, 1, 1)},
+        "profile": {"gender": "female"},
+    }
+    head(open_graph=more)
 
 
 def refused() -> None:
@@ -38,3 +47,5 @@ def refused() -> None:
     head(open_graph={"image": {"url": "/a", "width": "1200"}})  # E: width
     head(title=42)  # E: title
     head(siteName="x")  # E: siteName
+    head(open_graph={"profile": {"gender": "other"}})  # E: Literal
+    head(open_graph={"audio": {"url": "/a", "width": 3}})  # E: width
