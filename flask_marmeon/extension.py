@@ -13,7 +13,7 @@ from .head import render_head
 from .head.app import HeadState
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views
-from .sitemap.shared import Backend, is_backend
+from .sitemap.shared_store import Backend, is_backend
 
 
 class Marmeon:

@@ -21,10 +21,11 @@ from ..head.urls import UrlPolicy
 from ..i18n.urls import LOCALE_ARG
 from ..routing.rule import is_marked
 from .addresses import CompiledRule, compile_rule
+from .file_writer import MAX_BYTES, SitemapFile, UrlsetWriter
 from .providers import entries_of, find_provider, provider_items
 from .report import Limits, RouteReport
-from .write import write_entries, write_single
-from .xml import MAX_BYTES, SitemapFile, UrlsetWriter, sitemap_index
+from .route_writer import write_entries, write_single
+from .xml import sitemap_index
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,6 @@ def _write_route(
     app: Flask,
     compiled: CompiledRule,
     writer: UrlsetWriter,
-    over: Limits,
     policy: Callable[[str], str | None],
     origin: str,
 ) -> None:
@@ -63,11 +63,11 @@ def _write_route(
     report.unknown(compiled.unknown_locales)
     if not compiled.names - {LOCALE_ARG}:
         entries = entries_of(provider, where) if provider is not None else ()
-        write_single(compiled, entries, where, writer, over, report, policy)
+        write_single(compiled, entries, where, writer, report, policy)
     else:
         assert provider is not None  # the H10 checks ran before any build
         items = provider_items(provider, where)
-        write_entries(compiled, items, where, writer, over, report, policy)
+        write_entries(compiled, items, where, writer, report, policy)
     report.log(origin, dev=app.debug)
 
 
@@ -87,10 +87,13 @@ def _build(app: Flask) -> Sitemap:
         assert origin is not None  # the H10 checks ran before any build
         # The format's 50 MiB; the slot lets tests reach it with a small file.
         max_bytes = state.sitemap_max_bytes or MAX_BYTES
-        writer = UrlsetWriter(
-            settings.sitemap_max_urls, max_bytes, split=settings.sitemap_index
-        )
         over = Limits()
+        writer = UrlsetWriter(
+            settings.sitemap_max_urls,
+            max_bytes,
+            split=settings.sitemap_index,
+            over=over,
+        )
         # The head's URL policy, for images: absolute against APP_URL's origin.
         policy = UrlPolicy(origin)
         for rule in list(app.url_map.iter_rules()):
@@ -105,11 +108,16 @@ def _build(app: Flask) -> Sitemap:
                 )
             elif is_marked(rule):
                 compiled = compile_rule(rule, origin, settings.locales, settings.root)
-                _write_route(app, compiled, writer, over, policy, origin)
+                _write_route(app, compiled, writer, policy, origin)
         over.log(settings.sitemap_max_urls, max_bytes, split=settings.sitemap_index)
         files = tuple(writer.finish())
         if settings.sitemap_index:
-            return Sitemap(files, sitemap_index(origin + settings.root, files))
+            base = origin + settings.root
+            index = sitemap_index(
+                (f"{base}/sitemap-{number}.xml", file.lastmod)
+                for number, file in enumerate(files, start=1)
+            )
+            return Sitemap(files, index)
         return Sitemap(files)
 
 

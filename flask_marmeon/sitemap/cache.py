@@ -7,7 +7,7 @@ A request that finds a file gets it at once, even a stale one (stale while
 rebuilding); only a cold start (no file yet) waits, at most ``wait`` seconds,
 so a hanging provider holds one thread, never one per request.
 
-With a shared store (shared.py, a Flask-Caching ``Cache``) the thread first
+With a shared store (shared_store.py, a Flask-Caching ``Cache``) the thread first
 looks there: a build another process made is taken as it is; otherwise the
 one process that takes the lock builds and stores it, and the others poll
 for it. The pause after a failure is kept there too. When the store cannot
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from .._log import logger
 from .files import Files
-from .shared import SharedFiles, Stamp
+from .shared_store import SharedFiles, Stamp
 
 
 @dataclass(frozen=True)

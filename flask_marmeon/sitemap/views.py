@@ -34,7 +34,7 @@ from .addresses import own_host
 from .build import build_sitemap
 from .cache import SitemapCache
 from .files import bodies_of
-from .shared import Backend, SharedFiles
+from .shared_store import Backend, SharedFiles
 
 SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"

@@ -17,7 +17,7 @@ from lxml import etree
 
 from flask_marmeon import Marmeon, everyone
 from flask_marmeon.sitemap.cache import SitemapCache
-from flask_marmeon.sitemap.shared import SharedFiles
+from flask_marmeon.sitemap.shared_store import SharedFiles
 
 from .conftest import SM, Start
 from .servers import Gunicorn, MemcachedServer, RedisServer
