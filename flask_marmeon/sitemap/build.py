@@ -48,6 +48,9 @@ class Sitemap:
     files: tuple[SitemapFile, ...]
     #: The ``<sitemapindex>`` served at /sitemap.xml in index mode, else None.
     index: bytes | None = None
+    #: The files the index names, below the mount path: ``sitemap-1.xml``,
+    #: ``sitemap-<slug>-1.xml``...
+    names: tuple[str, ...] = ()
 
     def main(self) -> bytes:
         """What /sitemap.xml serves."""
@@ -160,17 +163,18 @@ def _site(app: Flask, boundaries: Boundaries | None) -> Sitemap:
     listed: list[tuple[str, str | None]] = []
     if not paged or any(file.urls for file in files):
         listed += [
-            (f"{build.base}/sitemap-{number}.xml", file.lastmod)
+            (f"sitemap-{number}.xml", file.lastmod)
             for number, file in enumerate(files, start=1)
         ]
     for route in paged:
         assert boundaries is not None
         count = len(boundaries(route))
         listed += [
-            (f"{build.base}/sitemap-{route.slug}-{number}.xml", None)
+            (f"sitemap-{route.slug}-{number}.xml", None)
             for number in range(1, count + 1)
         ]
-    return Sitemap(files, sitemap_index(listed))
+    index = sitemap_index((f"{build.base}/{name}", day) for name, day in listed)
+    return Sitemap(files, index, tuple(name for name, _ in listed))
 
 
 def _size(app: Flask, route: PagedRoute) -> int:
