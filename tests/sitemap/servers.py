@@ -131,7 +131,7 @@ class Gunicorn:
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
         )
-        wait_for_port(self.port, self.process, "gunicorn")
+        wait_for_port(self.port, self.process, "gunicorn", timeout=60)
         self.wait_for_workers(workers)
 
     def wait_for_workers(self, workers: int) -> None:
