@@ -16,7 +16,6 @@ once per build (files.py).
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -38,9 +37,6 @@ from .shared_store import Backend
 
 SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"
-# What the parts' <int(min=1)> rule may answer: Werkzeug's int converter
-# reads any Unicode digit (\d), so /sitemap-\u0661.xml is part 1 too.
-_PART = re.compile(r"/sitemap-\d+\.xml")
 
 
 def robots_txt(origin: str, root: str, indexable: bool) -> str:
@@ -66,13 +62,6 @@ def _taken(app: Flask, path: str, origin: str) -> bool:
         # 405: a route answers the path, with other methods.
         return error.code == 405
     return not is_localized_rule(rule)
-
-
-def _is_part(path: str) -> bool:
-    """Whether the parts' rule may answer ``path``, WSGI's PATH_INFO (the
-    UTF-8 bytes as latin-1 text, which Werkzeug decodes before routing)."""
-    text = path.encode("latin-1", "replace").decode("utf-8", "replace")
-    return _PART.fullmatch(text) is not None
 
 
 def _unavailable(retry_after: int) -> Response:
@@ -186,7 +175,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     for path, endpoint, view in views:
         if not _taken(app, path, origin):
             app.add_url_rule(path, endpoint, view, methods=["GET"], **host)
-            free.append(_edge.CookieFree(path, path.__eq__))
+            free.append(_edge.CookieFree(path, endpoint))
     paged = paged_routes(app) if marked else []
     caches.add_routes(paged)
     split = settings.sitemap_index or bool(paged)
@@ -198,31 +187,20 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             methods=["GET"],
             **host,
         )
-        free.append(_edge.CookieFree("/sitemap-", _is_part))
+        free.append(_edge.CookieFree("/sitemap-", "marmeon_sitemap_part"))
     for route in paged:
-        first = f"/sitemap-{route.slug}-1.xml"
-        if _taken(app, first, origin):
+        if _taken(app, f"/sitemap-{route.slug}-1.xml", origin):
             continue
+        endpoint = f"marmeon_sitemap_{route.slug}"
         app.add_url_rule(
             f"/sitemap-{route.slug}-<int(min=1):number>.xml",
-            f"marmeon_sitemap_{route.slug}",
+            endpoint,
             lambda number, route=route: paged_part(route, number),
             methods=["GET"],
             **host,
         )
-        pattern = re.compile(rf"/sitemap-{re.escape(route.slug)}-\d+\.xml")
-        free.append(_edge.CookieFree(f"/sitemap-{route.slug}-", _matcher(pattern)))
+        free.append(_edge.CookieFree(f"/sitemap-{route.slug}-", endpoint))
     return free
-
-
-def _matcher(pattern: re.Pattern[str]) -> Callable[[str], bool]:
-    """Whether a part's rule may answer a path (see :func:`_is_part`)."""
-
-    def matches(path: str) -> bool:
-        text = path.encode("latin-1", "replace").decode("utf-8", "replace")
-        return pattern.fullmatch(text) is not None
-
-    return matches
 
 
 def _not_found() -> Response:
