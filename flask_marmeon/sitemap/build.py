@@ -32,13 +32,23 @@ from .addresses import CompiledRule, compile_rule
 from .file_writer import MAX_BYTES, SitemapFile, UrlsetWriter
 from .paged import PagedRoute, is_paged, paged_routes, part_size
 from .providers import entries_of, find_provider, provider_items
-from .report import Limits, RouteReport
+from .report import Limits, RouteReport, failed_in
 from .route_writer import write_entries, write_single
 from .xml import sitemap_index
 
 _T = TypeVar("_T")
 #: Says where each paged route's parts begin (raises when it cannot).
 Boundaries = Callable[[PagedRoute], Sequence[Any]]
+
+
+@dataclass(frozen=True)
+class EmptyRoute:
+    """A marked route whose entries were all left out of the sitemap."""
+
+    rule: str
+    endpoint: str
+    #: How many entries, and why they were left out.
+    message: str
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,10 @@ class Sitemap:
     #: The files the index names, below the mount path: ``sitemap-1.xml``,
     #: ``sitemap-<slug>-1.xml``...
     names: tuple[str, ...] = ()
+    #: Marked routes whose provider gave entries that were all left out (the
+    #: sitemap lists none of their pages), each with the reasons: what
+    #: check-routes and the audit warn of.
+    empty_routes: tuple[EmptyRoute, ...] = ()
 
     def main(self) -> bytes:
         """What /sitemap.xml serves."""
@@ -97,26 +111,40 @@ class _Build:
         settings = self.settings
         return compile_rule(rule, self.origin, settings.locales, settings.root)
 
-    def route(self, compiled: CompiledRule, items: Iterable[object] | None) -> None:
-        """Write one route's entries: ``items``, else its provider's."""
+    def route(
+        self, compiled: CompiledRule, items: Iterable[object] | None
+    ) -> EmptyRoute | None:
+        """Write one route's entries: ``items``, else its provider's; say so
+        when they were all left out."""
         app, rule = self.app, compiled.rule
         where = f"the route {rule.rule!r} (endpoint {rule.endpoint!r})"
         report = RouteReport(rule)
         report.unknown(compiled.unknown_locales)
         writer, policy = self.writer, self.policy
-        if items is not None:
-            write_entries(compiled, items, where, writer, report, policy)
-        elif not compiled.names - {LOCALE_ARG}:
-            provider = find_provider(rule, app.view_functions.get(str(rule.endpoint)))
-            entries = entries_of(provider, where) if provider is not None else ()
-            write_single(compiled, entries, where, writer, report, policy)
-        else:
-            provider = find_provider(rule, app.view_functions.get(str(rule.endpoint)))
-            assert provider is not None  # the H10 checks ran before any build
-            write_entries(
-                compiled, provider_items(provider, where), where, writer, report, policy
-            )
+        before = writer.written()
+        try:
+            if items is None and not compiled.names - {LOCALE_ARG}:
+                view_func = app.view_functions.get(str(rule.endpoint))
+                provider = find_provider(rule, view_func)
+                entries = entries_of(provider, where) if provider is not None else ()
+                write_single(compiled, entries, where, writer, report, policy)
+            else:
+                if items is None:
+                    view_func = app.view_functions.get(str(rule.endpoint))
+                    provider = find_provider(rule, view_func)
+                    assert provider is not None  # the H10 checks ran first
+                    items = provider_items(provider, where)
+                write_entries(compiled, items, where, writer, report, policy)
+        except Exception as error:
+            # The provider's own exception (its database is down): the log's
+            # message names the route, not only the traceback.
+            failed_in(error, where)
+            raise
         report.log(self.origin, dev=app.debug)
+        left_out = report.left_out()
+        if left_out is None or writer.written() > before:
+            return None
+        return EmptyRoute(rule.rule, str(rule.endpoint), left_out)
 
 
 def _elsewhere(rule: Rule, origin: str) -> bool:
@@ -151,15 +179,18 @@ def _site(app: Flask, boundaries: Boundaries | None) -> Sitemap:
     # With paged routes, /sitemap.xml is an index whatever the setting.
     split = settings.sitemap_index or bool(paged)
     build = _Build(app, split=split)
+    empty: list[EmptyRoute] = []
     for rule in list(app.url_map.iter_rules()):
         option: object = getattr(rule, "marmeon_sitemap", None)
         if is_marked(rule) and _on_own_host(rule, build.origin):
             if not is_paged(option):
-                build.route(build.compile(rule), None)
+                found = build.route(build.compile(rule), None)
+                if found is not None:
+                    empty.append(found)
     build.over.log(build.max_urls, build.max_bytes, split=split)
     files = tuple(build.writer.finish())
     if not split:
-        return Sitemap(files)
+        return Sitemap(files, empty_routes=tuple(empty))
     listed: list[tuple[str, str | None]] = []
     if not paged or any(file.urls for file in files):
         listed += [
@@ -174,7 +205,7 @@ def _site(app: Flask, boundaries: Boundaries | None) -> Sitemap:
             for number in range(1, count + 1)
         ]
     index = sitemap_index((f"{build.base}/{name}", day) for name, day in listed)
-    return Sitemap(files, index, tuple(name for name, _ in listed))
+    return Sitemap(files, index, tuple(name for name, _ in listed), tuple(empty))
 
 
 def _size(app: Flask, route: PagedRoute) -> int:

@@ -103,6 +103,11 @@ class UrlsetWriter:
             self._images = True
         return True
 
+    def written(self) -> int:
+        """The URLs written so far, in every file."""
+        pending = self._budget - self._urls_left
+        return sum(file.urls for file in self.files) + self._urls + pending
+
     def left_out(self, urls: int) -> None:
         """Count an entry of ``urls`` URLs that was not written."""
         self.over.left_out(urls)

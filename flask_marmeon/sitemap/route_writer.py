@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from datetime import date
 from typing import Any
 
-from .addresses import CompiledRule, Refused, addresses
+from .addresses import Addresses, CompiledRule, Refused, addresses
 from .entries import SitemapEntry, lastmod, normalize
 from .file_writer import UrlsetWriter
 from .images import absolute_images
@@ -103,9 +103,17 @@ def write_entries(
             break
     else:
         return
-    # The file is full and there is no next one: the rest is left out.
-    for _ in source:
-        writer.left_out(usual)
+    # The file is full and there is no next one: the rest is left out, each
+    # entry counted by the URLs it would have had.
+    for item in source:
+        entry = item if type(item) is entry_type else normalize(item, where)
+        try:
+            urls = len(_addresses_of(compiled, entry, report).locs)
+        except Refused as refused:
+            report.refuse(refused)
+            continue
+        if urls:
+            writer.left_out(urls)
 
 
 _BARE: _Written = ((), None)
@@ -158,8 +166,19 @@ def _general(
     policy: Callable[[str], str | None],
     day: str | None,
 ) -> tuple[str, int, bool]:
-    """An entry off the plan: its elements, how many URLs they are, and
+    """An entry off the shortcut: its elements, how many URLs they are, and
     whether they list images."""
+    found = _addresses_of(compiled, entry, report)
+    pictures = (
+        absolute_images(entry.images, policy, report.images) if entry.images else ()
+    )
+    return url_elements(found, day, pictures), len(found.locs), bool(pictures)
+
+
+def _addresses_of(
+    compiled: CompiledRule, entry: SitemapEntry, report: RouteReport
+) -> Addresses:
+    """An entry's addresses, in the locales it names that its route allows."""
     locales = None
     if compiled.locales:
         locales, unknown, refused = compiled.chosen_locales(entry.params, entry.locales)
@@ -167,11 +186,7 @@ def _general(
             report.unknown(unknown)
         if refused:
             report.refused_locales(refused)
-    found = addresses(compiled, entry.params, locales)
-    pictures = (
-        absolute_images(entry.images, policy, report.images) if entry.images else ()
-    )
-    return url_elements(found, day, pictures), len(found.locs), bool(pictures)
+    return addresses(compiled, entry.params, locales)
 
 
 def write_single(
