@@ -113,8 +113,12 @@ class SqlPaged:
         entry = self.entry
         with self._session() as session:
             rows = session.execute(query.execution_options(yield_per=_YIELD_PER))
-            for row in rows:
-                yield entry(row)
+            try:
+                for row in rows:
+                    yield entry(row)
+            finally:
+                # The server-side cursor, also when the writer stops early.
+                rows.close()
 
     @contextmanager
     def _session(self) -> Iterator[Any]:
@@ -134,10 +138,20 @@ class SqlPaged:
             # A session of our own, closed when the query is done.
             with source() as session:
                 yield session
-        elif isinstance(source, (Session, scoped_session)):
-            yield source
+        elif isinstance(source, scoped_session):
+            # Its session of the build's own thread (or scope), which ends.
+            try:
+                yield source
+            finally:
+                source.remove()
+        elif isinstance(source, Session):
+            yield source  # the app's own: left as it is
         else:
-            yield source()
+            made = source()
+            try:
+                yield made
+            finally:
+                made.close()
 
 
 def _column_of(statement: Select[Any], key: object) -> ColumnElement[Any] | None:
@@ -174,9 +188,11 @@ def paged(
         parts are ranges of it. An index on it makes each part one range scan.
     :param entry: turns one row into a :class:`~flask_marmeon.SitemapEntry`
         (or its dict form).
-    :param session: a SQLAlchemy ``Session``, a ``sessionmaker`` or
-        ``scoped_session``, or a function returning a session; by default
-        Flask-SQLAlchemy's ``db.session`` of the app.
+    :param session: a SQLAlchemy ``Session`` (used as it is; it must be
+        safe to use from the build's thread), a ``sessionmaker`` or
+        ``scoped_session`` (a session made for each query, closed after it),
+        or a function returning a new session (closed after use); by
+        default Flask-SQLAlchemy's ``db.session`` of the app.
 
     Pass it as the route's ``sitemap=``. A ``statement`` that is not a
     ``select()``, or a ``key`` that is not one of its columns, is an H10

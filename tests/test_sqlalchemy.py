@@ -22,6 +22,7 @@ from sqlalchemy.orm import (
     scoped_session,
     sessionmaker,
 )
+from sqlalchemy.pool import NullPool
 
 from flask_marmeon import Marmeon, SitemapEntry, StartupError, everyone, localized
 from flask_marmeon.sqlalchemy import paged
@@ -83,12 +84,15 @@ def make_shop(
         MARMEON_SITEMAP_MAX_URLS=max_urls,
     )
     source: Any = None
+    # No pool: a connection is closed when its session is (PostgreSQL's
+    # driver warns of one left open).
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"poolclass": NullPool}
     if session == "flask_sqlalchemy":
         db = SQLAlchemy(app, model_class=Base)
         with app.app_context():
             engine = db.engine
     else:
-        engine = create_engine(url)
+        engine = create_engine(url, poolclass=NullPool)
         maker = sessionmaker(engine)
         source = {
             "session": maker(),
@@ -96,6 +100,7 @@ def make_shop(
             "scoped_session": scoped_session(maker),
             "callable": lambda: maker(),
         }[session]
+        app.extensions["shop_session"] = source
 
     @event.listens_for(engine, "before_cursor_execute")
     def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
@@ -171,6 +176,8 @@ def test_parts_are_ranges_of_the_key(
     again = client.get("/sitemap-product-3.xml", headers={"Accept-Encoding": "gzip"})
     assert again.headers["Content-Encoding"] == "gzip" and again.headers["ETag"]
     assert not queries
+    if isinstance(app.extensions.get("shop_session"), Session):
+        app.extensions["shop_session"].close()  # the app's own, ours to close
 
 
 def test_a_part_is_answered_by_a_process_that_never_built_the_index(
@@ -194,6 +201,7 @@ def test_a_localized_page_counts_once_per_locale(
         APP_URL=ORIGIN,
         APP_LOCALES=["en", "de"],
         SQLALCHEMY_DATABASE_URI=url,
+        SQLALCHEMY_ENGINE_OPTIONS={"poolclass": NullPool},
         MARMEON_SITEMAP_MAX_URLS=10,
     )
     SQLAlchemy(app, model_class=Base)
@@ -226,7 +234,7 @@ def test_rows_added_after_the_ranges_wait_for_the_next_ones(
     app = make_shop(url, queries)
     client = app.test_client()
     client.get("/sitemap.xml")
-    engine = create_engine(url)
+    engine = create_engine(url, poolclass=NullPool)
     with Session(engine) as session:
         # Inside the first part's range: 7 and 14 become listed.
         session.execute(text("UPDATE product SET listed = true WHERE id IN (7, 14)"))
@@ -248,7 +256,7 @@ def test_a_failing_database_is_that_part_s_503_alone(
     client = app.test_client()
     assert client.get("/sitemap.xml").status_code == 200
     assert client.get("/sitemap-product-1.xml").status_code == 200
-    engine = create_engine(url)
+    engine = create_engine(url, poolclass=NullPool)
     with Session(engine) as session:
         session.execute(text("ALTER TABLE product RENAME COLUMN updated TO changed"))
         session.commit()
