@@ -201,7 +201,7 @@ def marmeon_app(url: str) -> Callable[[str], bytes]:
     from sqlalchemy.orm import DeclarativeBase, mapped_column
 
     from flask_marmeon import Marmeon, SitemapEntry, everyone
-    from flask_marmeon.sqlalchemy import paged
+    from flask_marmeon import sqlalchemy as marmeon_sqlalchemy
 
     class Base(DeclarativeBase):
         pass
@@ -228,7 +228,7 @@ def marmeon_app(url: str) -> Callable[[str], bytes]:
     @app.get(
         "/products/<int:product_id>",
         authorize=everyone,
-        sitemap=paged(
+        sitemap=marmeon_sqlalchemy.paged(
             select(Product.id, Product.updated_at),
             key=Product.id,
             entry=lambda row: SitemapEntry(
@@ -512,6 +512,9 @@ def main() -> None:
     if args.worker:
         run_worker(args.worker, json.loads(args.server), args.rows)
         return
+    if args.rows <= 2 * PER_PART:
+        # The first, middle and last part must be three parts.
+        parser.error(f"--rows must be over {2 * PER_PART:,} (three parts at least)")
     started_load = os.getloadavg()[0]
     server = PostgresServer()
     try:
