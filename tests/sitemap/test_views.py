@@ -14,7 +14,6 @@ from flask import Blueprint, Flask, Response, session
 from lxml import etree
 
 from flask_marmeon import Marmeon, SitemapEntry, everyone, localized
-from flask_marmeon.sitemap.state import sitemap_state
 
 from .conftest import SM, crawl, locs
 
@@ -314,7 +313,7 @@ def test_the_byte_limit_leaves_the_rest_out(
 ) -> None:
     app = make_app(APP_URL=ORIGIN)
     # The format's 50 MiB, scaled down through the state's slot for tests.
-    sitemap_state(app.extensions["marmeon"]).max_bytes = 600
+    app.extensions["marmeon"].sitemap_max_bytes = 600
     app.get("/p/<slug>", sitemap=long_pages(10), authorize=everyone)(page)
     with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
         response = app.test_client().get("/sitemap.xml")
@@ -331,7 +330,7 @@ def test_the_index_keeps_each_file_within_the_byte_limit(
     make_app: Callable[..., Flask], read_sitemap: ReadSitemap
 ) -> None:
     app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True)
-    sitemap_state(app.extensions["marmeon"]).max_bytes = 600
+    app.extensions["marmeon"].sitemap_max_bytes = 600
     app.get("/p/<slug>", sitemap=long_pages(10), authorize=everyone)(page)
     client = app.test_client()
     index = etree.fromstring(client.get("/sitemap.xml").data)
@@ -443,7 +442,7 @@ def test_gzip_is_made_once_per_build(make_app: Callable[..., Flask]) -> None:
     app = index_app(make_app)
     client = app.test_client()
     first = client.get("/sitemap.xml", headers={"Accept-Encoding": "gzip"})
-    files = sitemap_state(app.extensions["marmeon"]).cache.get().value
+    files = app.extensions["marmeon"].sitemap_cache.get().value
     kept = files.gzipped(0)
     second = client.get("/sitemap.xml", headers={"Accept-Encoding": "gzip"})
     assert files.gzipped(0) is kept  # the same object: compressed once
@@ -526,7 +525,7 @@ def test_a_provider_that_yields_garbage_keeps_the_last_good_file(
     app.get("/n/<int:n>", sitemap=entries, authorize=everyone)(page)
     client = app.test_client()
     good = client.get("/sitemap.xml").data
-    cache = sitemap_state(app.extensions["marmeon"]).cache
+    cache = app.extensions["marmeon"].sitemap_cache
     garbage = True
     with caplog.at_level(logging.ERROR, logger="flask_marmeon"):
         for _ in range(3):
@@ -558,7 +557,7 @@ def test_a_cold_start_that_outlasts_the_wait_is_503(
     assert any("MARMEON_SITEMAP_WAIT" in r.getMessage() for r in caplog.records)
     assert client.get("/n/1").status_code == 200  # pages answer meanwhile
     release.set()
-    assert sitemap_state(app.extensions["marmeon"]).cache.join(5)
+    assert app.extensions["marmeon"].sitemap_cache.join(5)
     assert client.get("/sitemap.xml").status_code == 200
 
 
