@@ -15,6 +15,7 @@ from werkzeug.routing import Rule
 from .._state import get_state
 from ..errors import StartupError
 from ..i18n import locales_problems
+from ..og_images.look import problems as og_look_problems
 from ..sitemap.entries import route_arguments
 from ..sitemap.providers import has_provider
 from .marks import api_blueprint, everyone, policy_name, policy_of_rule
@@ -136,6 +137,17 @@ def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
     return problems
 
 
+def og_images_problems(app: Flask) -> list[RouteProblem]:
+    """The generated images' problems: SECRET_KEY, the logo, the fonts."""
+    og = get_state(app).og_images
+    if og is None:
+        return []
+    return [
+        RouteProblem(None, None, reason)
+        for reason in og_look_problems(og.look, app.secret_key)
+    ]
+
+
 def check_routes(app: Flask) -> list[RouteProblem]:
     """Return every H10 problem of ``app``'s marked routes; empty when none.
 
@@ -144,11 +156,12 @@ def check_routes(app: Flask) -> list[RouteProblem]:
     ``authorize=everyone``, and have a sitemap provider when it has
     parameters; and APP_URL must be set when any route is marked. Any
     route's ``locales=`` must be on a localized route and name tags of
-    APP_LOCALES only.
+    APP_LOCALES only. Generated images need SECRET_KEY (when
+    MARMEON_OG_IMAGES is on), and a logo and fonts that can be read.
     """
     statuses = route_statuses(app)
     problems = [problem for status in statuses for problem in status.problems]
-    return problems + app_problems(app, statuses)
+    return problems + app_problems(app, statuses) + og_images_problems(app)
 
 
 def startup_error(problems: list[RouteProblem]) -> StartupError:
