@@ -76,6 +76,19 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
     add_front(state, PREFIX, ImageEndpoint(app, og))
 
 
+def og_images_of(app: Flask) -> OgImagesState:
+    """The app's part for generated images (set up by ``Marmeon.init_app``)."""
+    from .._state import get_state
+
+    og = get_state(app).og_images
+    if og is None:
+        raise RuntimeError(
+            f"Generated images are not set up on the app {app.name!r}: did you"
+            " forget Marmeon(app)?"
+        )
+    return og
+
+
 def signer_of(og: OgImagesState, secret_key: Any) -> URLSafeSerializer | None:
     """The signer for the app's current SECRET_KEY; None without one."""
     if not secret_key:

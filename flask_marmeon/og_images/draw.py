@@ -100,12 +100,25 @@ def draw_line(
     """Draw one laid-out line, each run with its face, on the baseline."""
     draw = ImageDraw.Draw(canvas)
     runs = _visual(line.runs, fonts, rtl)
-    widths = [fonts.faces[run.face].length(run.text, size) for run in runs]
-    x = right - sum(widths) if rtl else left
-    for run, width in zip(runs, widths, strict=True):
+    # A run's spaces at its ends are set apart: shaped with the run, a
+    # right-to-left run would put its trailing space on the wrong side.
+    pieces = []
+    for run in runs:
         face = fonts.faces[run.face]
-        text = _run_text(run, fonts)
-        if face.bitmap_size:
+        core = run.text.strip(" ")
+        lead = face.length(" ", size) * (len(run.text) - len(run.text.lstrip(" ")))
+        trail = face.length(" ", size) * (len(run.text) - len(run.text.rstrip(" ")))
+        before, after = (trail, lead) if rtl else (lead, trail)
+        pieces.append((run, core, before, face.length(core, size), after))
+    total = sum(before + width + after for _, _, before, width, after in pieces)
+    x = right - total if rtl else left
+    for run, core, before, width, after in pieces:
+        face = fonts.faces[run.face]
+        x += before
+        text = _run_text(Run(run.face, core), fonts)
+        if not text:
+            pass
+        elif face.bitmap_size:
             _paste_bitmap(canvas, face.font(size), text, face.scale(size), x, baseline)
         else:
             draw.text(
@@ -116,7 +129,7 @@ def draw_line(
                 anchor="ls",
                 embedded_color=True,
             )
-        x += width
+        x += width + after
 
 
 def _paste_bitmap(

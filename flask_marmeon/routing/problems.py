@@ -15,6 +15,7 @@ from werkzeug.routing import Rule
 from .._state import get_state
 from ..errors import StartupError
 from ..i18n import locales_problems
+from ..og_images.app import og_images_of
 from ..og_images.look import problems as og_look_problems
 from ..sitemap.entries import route_arguments
 from ..sitemap.providers import has_provider
@@ -139,9 +140,7 @@ def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
 
 def og_images_problems(app: Flask) -> list[RouteProblem]:
     """The generated images' problems: SECRET_KEY, the logo, the fonts."""
-    og = get_state(app).og_images
-    if og is None:
-        return []
+    og = og_images_of(app)
     return [
         RouteProblem(None, None, reason)
         for reason in og_look_problems(og.look, app.secret_key)

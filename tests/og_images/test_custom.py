@@ -10,7 +10,7 @@ from flask import Flask
 from PIL import Image, ImageDraw
 
 from flask_marmeon.og_images import OgImageCard
-from flask_marmeon.og_images.app import image_path
+from flask_marmeon.og_images.app import image_path, og_images_of
 
 from .conftest import png
 
@@ -26,7 +26,7 @@ def failing(card: OgImageCard) -> Image.Image:
 
 
 def path_for(app: Flask, page: str = "/notes/1") -> str | None:
-    og = app.extensions["marmeon"].og_images
+    og = og_images_of(app)
     with app.test_request_context(page):
         return image_path(og, app.secret_key, ("A title", "", "Notes"), page_path=page)
 

@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 
 from flask_marmeon import Marmeon
 from flask_marmeon.og_images.address import texts_of, token_of
-from flask_marmeon.og_images.app import image_path, render_png, signer_of
+from flask_marmeon.og_images.app import image_path, og_images_of, render_png, signer_of
 
 from .conftest import png
 
@@ -19,7 +19,7 @@ from .conftest import png
 def drawn(
     app: Flask, title: str, description: str = "", site: str = "Notes"
 ) -> Image.Image:
-    og = app.extensions["marmeon"].og_images
+    og = og_images_of(app)
     with app.test_request_context("/page"):
         path = image_path(
             og, app.secret_key, (title, description, site), page_path="/page"

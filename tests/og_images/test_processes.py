@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 
 from flask_marmeon import Marmeon
-from flask_marmeon.og_images.app import image_path
+from flask_marmeon.og_images.app import image_path, og_images_of
 from tests.processes import ROOT, gunicorn
 from tests.sitemap.servers import RedisServer
 
@@ -34,7 +34,7 @@ def addresses(directory: Path, count: int) -> list[str]:
         app = Flask("writer")
         app.config.update(config())
         Marmeon(app)
-        og = app.extensions["marmeon"].og_images
+        og = og_images_of(app)
         paths = []
         for n in range(count):
             with app.test_request_context("/"):

@@ -11,13 +11,13 @@ from protego import Protego
 
 from flask_marmeon import everyone
 from flask_marmeon.og_images.address import PREFIX, Texts, path_for, serializer
-from flask_marmeon.og_images.app import image_path, loaded
+from flask_marmeon.og_images.app import image_path, loaded, og_images_of
 
 from .conftest import png
 
 
 def address(app: Flask, title: str = "A title", page: str = "/page") -> str:
-    og = app.extensions["marmeon"].og_images
+    og = og_images_of(app)
     with app.test_request_context(page):
         path = image_path(
             og, app.secret_key, (title, "A description", "Notes"), page_path=page
@@ -27,7 +27,7 @@ def address(app: Flask, title: str = "A title", page: str = "/page") -> str:
 
 
 def drawn(app: Flask) -> int:
-    return int(app.extensions["marmeon"].og_images.store.drawn)
+    return int(og_images_of(app).store.drawn)
 
 
 def test_an_image_is_served_for_a_year_with_an_etag(
@@ -97,7 +97,7 @@ def test_an_address_signed_with_another_key_is_404(
     og_app: Callable[..., Flask],
 ) -> None:
     app = og_app()
-    digest = loaded(app.extensions["marmeon"].og_images).digest
+    digest = loaded(og_images_of(app)).digest
     forged = path_for(serializer("another key"), Texts("Buy pills", "", ""), digest)
     assert app.test_client().get(forged).status_code == 404
     assert drawn(app) == 0
