@@ -7,18 +7,24 @@ middleware is ``app.wsgi_app``). It does four things:
   front of the app and of the start-up check (the browser module);
 - the start-up check: before the first request passes, the H10 checks run
   (StartupError while any remains), then the start hooks (:func:`on_start`),
-  which add endpoints and say which paths are served without cookies;
-- the cookie stripping: a request to such a path passes without its
-  ``Cookie`` header, so no session is opened from it (the app's hooks see an
-  empty one), and ``Set-Cookie`` is removed from the answer, whatever a hook
-  set: the session is saved after every ``after_request`` hook, so only the
-  edge can promise that;
+  which add endpoints and name those served without cookies;
+- the cookie stripping: a request that the app's routing gives to such an
+  endpoint passes without its ``Cookie`` header, so no session is opened
+  from it (the app's hooks see an empty one), and ``Set-Cookie`` is removed
+  from the answer, whatever a hook set: the session is saved after every
+  ``after_request`` hook, so only the edge can promise that;
 - when ``MARMEON_INDEXABLE`` is false, ``X-Robots-Tag: noindex, nofollow`` on
   every response: pages, errors, the endpoints and the module.
 
-Every request pays one ``str.startswith`` here once started (the prefixes of
-all the paths the edge answers), and, on a deployment that must not be
-indexed, one more header.
+Which endpoint a request reaches is decided the way Flask decides it: the
+app's own URL adapter matches the request (``Flask.create_url_adapter``),
+never a comparison of the raw ``PATH_INFO``, which a client and a server
+shape (gunicorn under ``SCRIPT_NAME=/blog`` hands ``/blogrobots.txt`` over
+as ``robots.txt``; Werkzeug's routing reads it as ``/robots.txt``). Every
+request pays one ``str.lstrip`` and one ``str.startswith`` here once started
+(Werkzeug's own first step, then the prefixes of the paths the edge
+answers); only a request that passes them is matched, and, on a deployment
+that must not be indexed, every answer gets one more header.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RoutingException
 
 from ._state import MarmeonState
 from .routing.problems import raise_on_problems
@@ -45,15 +53,17 @@ _NOINDEX = ("X-Robots-Tag", "noindex, nofollow")
 
 @dataclass(frozen=True)
 class CookieFree:
-    """Paths that pass without cookies: those starting with ``prefix`` for
-    which ``matches(path)`` is true."""
+    """An endpoint served without cookies: the requests that the app's
+    routing gives to ``endpoint``. Every path it answers starts with
+    ``prefix`` (as the routing reads it: one leading slash), which lets the
+    other requests pass without a match."""
 
     prefix: str
-    matches: Callable[[str], bool]
+    endpoint: str
 
 
 #: Run once when the edge starts, after the H10 checks: adds what it serves
-#: and returns the paths to pass without cookies.
+#: and returns the endpoints to serve without cookies.
 StartHook = Callable[[], Iterable[CookieFree]]
 
 
@@ -93,8 +103,10 @@ class Edge:
         self.lock = threading.Lock()
         self.front: tuple[tuple[str, FrontEndpoint], ...] = ()
         self.hooks: tuple[StartHook, ...] = ()
-        self.cookie_free: tuple[CookieFree, ...] = ()
-        #: The start of every path the edge answers, for the fast way through.
+        #: The endpoints served without cookies.
+        self.cookie_free: frozenset[str] = frozenset()
+        #: The start of every path the edge answers, without its leading
+        #: slash, for the fast way through.
         self.prefixes: tuple[str, ...] = ()
         #: Whether start() has run and passed for this edge.
         self.started = False
@@ -108,14 +120,11 @@ class Edge:
             free: list[CookieFree] = []
             for hook in self.hooks:
                 free.extend(hook())
-            self.cookie_free = tuple(free)
-            # "//": Werkzeug's routing merges repeated slashes (a client's
-            # //robots.txt, or /%2Frobots.txt that the server decodes so, is
-            # /robots.txt to it), so such a path takes the slow way too.
+            self.cookie_free = frozenset(paths.endpoint for paths in free)
             self.prefixes = tuple(
-                [prefix for prefix, _ in self.front]
-                + [paths.prefix for paths in self.cookie_free]
-                + ["//"]
+                prefix.lstrip("/")
+                for prefix in [prefix for prefix, _ in self.front]
+                + [paths.prefix for paths in free]
             )
             self.started = True
 
@@ -124,24 +133,37 @@ class Edge:
     ) -> Iterable[bytes]:
         if not self.indexable:
             start_response = _noindex(start_response)
-        path: str = environ.get("PATH_INFO", "")
-        if self.started and not path.startswith(self.prefixes):
+        # Werkzeug's routing matches "/" + PATH_INFO without its leading
+        # slashes: "robots.txt" and "//robots.txt" are "/robots.txt" to it.
+        tail: str = environ.get("PATH_INFO", "").lstrip("/")
+        if self.started and not tail.startswith(self.prefixes):
             return self.wsgi_app(environ, start_response)
         for prefix, endpoint in self.front:
-            if path.startswith(prefix):
-                answer = endpoint(environ, start_response)
+            if tail.startswith(prefix.lstrip("/")):
+                answer = endpoint({**environ, "PATH_INFO": "/" + tail}, start_response)
                 if answer is not None:
                     return answer
         if not self.started:
             self.start()
-        if path.startswith("//"):
-            path = "/" + path.lstrip("/")
-        for paths in self.cookie_free:
-            if path.startswith(paths.prefix) and paths.matches(path):
-                environ = dict(environ)
-                environ.pop("HTTP_COOKIE", None)
-                return self.wsgi_app(environ, _without_cookies(start_response))
+        if self.cookie_free and self.routed_endpoint(environ) in self.cookie_free:
+            environ = dict(environ)
+            environ.pop("HTTP_COOKIE", None)
+            return self.wsgi_app(environ, _without_cookies(start_response))
         return self.wsgi_app(environ, start_response)
+
+    def routed_endpoint(self, environ: WSGIEnvironment) -> str | None:
+        """The endpoint the app's routing gives the request, as Flask binds
+        and matches it; None when it gives none (404, 405, a redirect, a
+        host the app does not trust)."""
+        request = self.app.request_class(environ)
+        try:
+            adapter = self.app.create_url_adapter(request)
+            if adapter is None:  # pragma: no cover - a request always has one
+                return None
+            rule, _ = adapter.match(return_rule=True)
+        except (HTTPException, RoutingException):
+            return None
+        return str(rule.endpoint)
 
 
 def install(app: Flask, state: MarmeonState) -> Edge:

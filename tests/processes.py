@@ -6,13 +6,16 @@ Each process is started on a free port of 127.0.0.1 and stopped by its pid.
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,21 +30,103 @@ def free_port() -> int:
         return port
 
 
+def listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` itself holds the socket listening on ``port``.
+
+    A connection succeeding proves only that somebody listens: with several
+    test runs on one machine, that may be another run's server.
+    """
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            next(lines)
+            for line in lines:
+                fields = line.split()
+                if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(f"socket:[{fields[9]}]")
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            if os.readlink(fd) in inodes:
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def wait_for_port(
     port: int, process: subprocess.Popen[bytes], what: str, timeout: float = 15
 ) -> None:
     """Until ``process`` listens on ``port``; RuntimeError if it exits first
-    or does not listen within ``timeout`` seconds."""
+    (another process took the port, say) or does not listen within
+    ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{what} exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
+        if listens(process.pid, port):
+            return
+        time.sleep(0.05)
     raise RuntimeError(f"{what} did not listen on {port}")
+
+
+def start_on_free_port(
+    command: Callable[[int], list[str]], what: str, **popen: Any
+) -> tuple[int, subprocess.Popen[bytes]]:
+    """Start ``command(port)`` on a free port and wait until it listens there;
+    a port that another process took in between is tried again (3 times)."""
+    for attempt in range(3):
+        port = free_port()
+        process: subprocess.Popen[bytes] = subprocess.Popen(command(port), **popen)
+        try:
+            wait_for_port(port, process, what)
+        except RuntimeError:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            if attempt == 2:
+                raise
+            continue
+        return port, process
+    raise AssertionError("unreachable")
+
+
+def listening_socket() -> socket.socket:
+    """A socket listening on a free port of 127.0.0.1, for a server process
+    to inherit (gunicorn's ``--bind fd://N``).
+
+    A port chosen by :func:`free_port` is free only when it is chosen: with
+    several test runs on one machine, another server can take it before ours
+    binds, and the test then talks to a stranger. A socket bound here is ours
+    from the start.
+    """
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def gunicorn_command(sock: socket.socket, *arguments: str) -> list[str]:
+    """gunicorn's command line, bound to the inherited ``sock``."""
+    return [sys.executable, "-m", "gunicorn", "--bind", f"fd://{sock.fileno()}"] + [
+        *arguments
+    ]
+
+
+def wait_for_workers(
+    log: Path, workers: int, process: subprocess.Popen[bytes], timeout: float = 60
+) -> None:
+    """Until gunicorn's ``log`` says every worker has booted; RuntimeError if
+    the process exits first or the workers do not boot in ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        text = log.read_text(errors="replace")
+        if text.count("Booting worker") >= workers:
+            return
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}:\n{text}")
+        time.sleep(0.05)
+    raise RuntimeError(f"gunicorn's workers did not boot:\n{log.read_text()}")
 
 
 @contextmanager
@@ -50,29 +135,32 @@ def gunicorn(
     pythonpath: Path,
     env: dict[str, str],
     workers: int = 1,
-    port: int | None = None,
+    sock: socket.socket | None = None,
 ) -> Iterator[int]:
     """gunicorn serving ``app`` (``module:factory()``, found on
-    ``pythonpath``) with ``env`` on ``port`` (default: a free one); yields
-    the port, then stops it."""
-    port = port or free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}"]
-        + ["--workers", str(workers), "--pythonpath", str(pythonpath), app],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert process.stderr is not None
-    try:
+    ``pythonpath``) with ``env`` on ``sock`` (default: a new
+    :func:`listening_socket`); yields the port once every worker has
+    booted, then stops it."""
+    sock = sock or listening_socket()
+    port: int = sock.getsockname()[1]
+    with tempfile.TemporaryDirectory() as directory, sock:
+        log = Path(directory) / "gunicorn.log"
+        with log.open("wb") as output:
+            process = subprocess.Popen(
+                gunicorn_command(sock, "--workers", str(workers))
+                + ["--pythonpath", str(pythonpath), app],
+                env=env,
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=output,
+                pass_fds=(sock.fileno(),),
+            )
         try:
-            wait_for_port(port, process, "gunicorn", timeout=60)
-        except RuntimeError as error:
+            try:
+                wait_for_workers(log, workers, process)
+            except RuntimeError as error:
+                pytest.fail(str(error))
+            yield port
+        finally:
             process.terminate()
-            pytest.fail(f"{error}: {process.stderr.read()!r}")
-        yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        process.stderr.close()
+            process.wait(timeout=30)

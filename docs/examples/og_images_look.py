@@ -9,22 +9,32 @@ from PIL import Image
 from flask_marmeon import Marmeon, check_routes
 
 static = tempfile.mkdtemp()  # your app's static folder
-Image.new("RGBA", (160, 160), (56, 189, 248, 255)).save(os.path.join(static, "logo.png"))
+Image.new("RGBA", (160, 160), (56, 189, 248, 255)).save(
+    os.path.join(static, "logo.png")
+)
 
 app = Flask(__name__, static_folder=static)
 app.config.update(
     APP_URL="https://notes.example",
     SECRET_KEY="change me",
     MARMEON_OG_IMAGES=True,
-    MARMEON_OG_IMAGE_COLORS={"background": "#fffbeb", "title": "#1c1917",
-                             "text": "#44403c", "accent": "#d97706"},
+    MARMEON_OG_IMAGE_COLORS={
+        "background": "#fffbeb",
+        "title": "#1c1917",
+        "text": "#44403c",
+        "accent": "#d97706",
+    },
     MARMEON_OG_IMAGE_LOGO="logo.png",  # in the static folder
     MARMEON_OG_IMAGE_FONTS={
         # Debian: apt-get install fonts-noto-core fonts-noto-cjk
-        "arabic": ("/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
-                   "/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf"),
-        "cjk": ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-                "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"),
+        "arabic": (
+            "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf",
+        ),
+        "cjk": (
+            "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+            "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+        ),
     },
 )
 Marmeon(app)

@@ -28,7 +28,10 @@ def note() -> str:
 @app.get("/about")
 def about() -> str:
     # Its own texts: a title and a line above it instead of the site name.
-    head(title="About", open_graph={"image": OgImage(title="Who we are", subtitle="Notes")})
+    head(
+        title="About",
+        open_graph={"image": OgImage(title="Who we are", subtitle="Notes")},
+    )
     return render_template_string(PAGE)
 
 
@@ -44,4 +47,4 @@ address = html[start : html.index('"', start)]
 image = client.get(address.removeprefix("https://notes.example"))
 assert image.headers["Cache-Control"] == "public, max-age=31536000, immutable"
 assert Image.open(io.BytesIO(image.data)).size == (1200, 630)
-assert "og:image:alt\" content=\"Who we are\"" in client.get("/about").text
+assert 'og:image:alt" content="Who we are"' in client.get("/about").text

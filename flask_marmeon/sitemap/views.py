@@ -16,7 +16,6 @@ once per build (files.py).
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -38,9 +37,6 @@ from .shared import Backend, SharedFiles
 
 SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"
-# What the parts' <int(min=1)> rule may answer: Werkzeug's int converter
-# reads any Unicode digit (\d), so /sitemap-\u0661.xml is part 1 too.
-_PART = re.compile(r"/sitemap-\d+\.xml")
 #: Seconds a process building for all the others holds the shared lock at
 #: most: a longer build lets a second process build too, a dead holder's
 #: lock frees itself after it.
@@ -70,13 +66,6 @@ def _taken(app: Flask, path: str, origin: str) -> bool:
         # 405: a route answers the path, with other methods.
         return error.code == 405
     return not is_localized_rule(rule)
-
-
-def _is_part(path: str) -> bool:
-    """Whether the parts' rule may answer ``path``, WSGI's PATH_INFO (the
-    UTF-8 bytes as latin-1 text, which Werkzeug decodes before routing)."""
-    text = path.encode("latin-1", "replace").decode("utf-8", "replace")
-    return _PART.fullmatch(text) is not None
 
 
 def _unavailable(retry_after: int) -> Response:
@@ -196,7 +185,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     for path, endpoint, view in views:
         if not _taken(app, path, origin):
             app.add_url_rule(path, endpoint, view, methods=["GET"], **host)
-            free.append(_edge.CookieFree(path, path.__eq__))
+            free.append(_edge.CookieFree(path, endpoint))
     if marked and settings.sitemap_index and not _taken(app, "/sitemap-1.xml", origin):
         app.add_url_rule(
             "/sitemap-<int(min=1):number>.xml",
@@ -205,7 +194,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             methods=["GET"],
             **host,
         )
-        free.append(_edge.CookieFree("/sitemap-", _is_part))
+        free.append(_edge.CookieFree("/sitemap-", "marmeon_sitemap_part"))
     return free
 
 

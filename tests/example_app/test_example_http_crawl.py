@@ -20,7 +20,7 @@ from PIL import Image
 from protego import Protego
 
 from flask_marmeon.audit.site import Schemas
-from tests.processes import free_port, gunicorn
+from tests.processes import gunicorn, listening_socket
 
 ROOT = Path(__file__).parents[2]
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -36,13 +36,14 @@ class Server:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The example app under gunicorn, APP_URL set to its own address."""
-    port = free_port()
+    sock = listening_socket()
+    port = sock.getsockname()[1]
     origin = f"http://127.0.0.1:{port}"
     instance = tmp_path_factory.mktemp("instance")
     env = {**os.environ, "APP_URL": origin}
     env.pop("MARMEON_INDEXABLE", None)
     app = f"example_app:create_app(instance_path={str(instance)!r})"
-    with gunicorn(app, ROOT, env, workers=2, port=port):
+    with gunicorn(app, ROOT, env, workers=2, sock=sock):
         yield Server(origin, port)
 
 

@@ -12,15 +12,18 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.processes import free_port, wait_for_port
+from tests.processes import (
+    gunicorn_command,
+    listening_socket,
+    start_on_free_port,
+    wait_for_workers,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -56,15 +59,16 @@ class RedisServer:
 
     def __init__(self, directory: Path) -> None:
         need_redis()
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process = subprocess.Popen(
-            [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
-            + ["--appendonly", "no", "--dir", str(directory)],
+        self.port, self.process = start_on_free_port(
+            lambda port: (
+                [REDIS, "--port", str(port), "--bind", "127.0.0.1"]
+                + ["--save", "", "--appendonly", "no", "--dir", str(directory)]
+            ),
+            "redis-server",
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_for_port(self.port, self.process, "redis-server")
+        self.url = f"redis://127.0.0.1:{self.port}/0"
         self.paused = False
 
     def client(self) -> object:
@@ -95,16 +99,18 @@ class MemcachedServer:
 
     def __init__(self) -> None:
         need(MEMCACHED)
-        self.port = free_port()
-        self.address = f"127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [MEMCACHED, "-p", str(self.port), "-l", "127.0.0.1", "-U", "0", "-m", "64"]
-            # memcached will not run as root without a user to become.
-            + (["-u", "nobody"] if os.geteuid() == 0 else []),
+        self.port, self.process = start_on_free_port(
+            lambda port: (
+                [MEMCACHED, "-p", str(port), "-l", "127.0.0.1", "-U", "0"]
+                + ["-m", "64"]
+                # memcached will not run as root without a user to become.
+                + (["-u", "nobody"] if os.geteuid() == 0 else [])
+            ),
+            "memcached",
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        wait_for_port(self.port, self.process, "memcached")
+        self.address = f"127.0.0.1:{self.port}"
 
     def stop(self) -> None:
         stop(self.process)
@@ -117,31 +123,28 @@ class Gunicorn:
     def __init__(
         self, directory: Path, env: dict[str, str], workers: int = 4, threads: int = 8
     ) -> None:
-        self.port = free_port()
+        sock = listening_socket()
+        self.port = sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = directory / f"gunicorn-{self.port}.log"
         self._log_file = self.log.open("wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{self.port}"]
-            + ["--workers", str(workers), "--worker-class", "gthread"]
+            gunicorn_command(sock, "--workers", str(workers))
+            + ["--worker-class", "gthread"]
             + ["--threads", str(threads), "--graceful-timeout", "2", "--preload"]
             + ["tests.sitemap.gunicorn_app:create()"],
             cwd=ROOT,
             env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
+            pass_fds=(sock.fileno(),),
         )
-        wait_for_port(self.port, self.process, "gunicorn")
+        sock.close()
         self.wait_for_workers(workers)
 
     def wait_for_workers(self, workers: int) -> None:
         """Until every worker has booted (each logs 'Booting worker')."""
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.text().count("Booting worker") >= workers:
-                return
-            time.sleep(0.05)
-        raise RuntimeError(f"gunicorn's workers did not boot:\n{self.text()}")
+        wait_for_workers(self.log, workers, self.process)
 
     def get(
         self, path: str, headers: dict[str, str] | None = None, timeout: float = 10

@@ -331,7 +331,7 @@ def test_a_cache_that_is_never_reached_falls_back_to_memory_and_says_so_once(
 ) -> None:
     from flask_caching import Cache
 
-    from .servers import free_port
+    from tests.processes import free_port
 
     app = Flask("down")
     app.config["APP_URL"] = "https://notes.example"

@@ -1,0 +1,78 @@
+"""Werkzeug's own redirects, with a ``Location`` from configuration.
+
+The routing redirects by itself, on every route of the app: merged slashes
+(``/notes//1`` to ``/notes/1``), a rule ending in a slash (``/docs`` to
+``/docs/``), a rule's ``redirect_to``, defaults and aliases. Werkzeug builds
+that ``Location`` from the request: its ``Host``, scheme and ``SCRIPT_NAME``,
+which a client sets, or ``X-Forwarded-Host`` and ``X-Forwarded-Prefix``
+behind ProxyFix. A 308 may be cached, so such a redirect could send every
+later visitor to a host of the attacker's choosing.
+
+The extension's first ``before_request`` hook replaces the request's routing
+exception, when it is such a redirect, with the same redirect whose
+``Location`` is a path under the mount path (``Settings.root``, from
+APPLICATION_ROOT): the request is matched again by an adapter bound under
+the mount path, so the path is Werkzeug's own, only its start differs. A
+target on another host (a ``redirect_to`` that names one, a rule of a
+host-matching map) is the app's configuration and left as it is.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
+
+from flask import Flask, Request, current_app, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
+
+from .._state import get_state
+
+
+def configured_location(app: Flask, root: str, request: Request) -> str | None:
+    """The path (and query) under ``root`` that the routing redirects
+    ``request`` to; None when it does not redirect it, or redirects it to
+    another host."""
+    adapter = app.create_url_adapter(request)  # the request's own binding
+    if adapter is None:  # pragma: no cover - a request always has one
+        return None
+    mounted = app.url_map.bind(
+        adapter.server_name,
+        script_name=root or "/",
+        subdomain=adapter.subdomain,
+        url_scheme=adapter.url_scheme,
+        default_method=adapter.default_method,
+        path_info=adapter.path_info,
+        query_args=adapter.query_args,
+    )
+    try:
+        mounted.match()
+    except RequestRedirect as redirect:
+        target = urlsplit(redirect.new_url)
+    except HTTPException:
+        return None
+    else:
+        return None
+    if target.scheme != mounted.url_scheme or target.netloc != mounted.get_host(None):
+        return None
+    # One leading slash: a Location starting "//" would name a host.
+    path = "/" + target.path.lstrip("/")
+    return urlunsplit(("", "", path, target.query, ""))
+
+
+def mount_redirects() -> None:
+    """The ``before_request`` hook: Werkzeug's redirect, rebuilt under the
+    mount path (Flask raises the routing exception after the hooks)."""
+    exception = request.routing_exception
+    if not isinstance(exception, RequestRedirect):
+        return
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    location = configured_location(app, get_state(app).settings.root, request)
+    if location is not None:
+        rebuilt = RequestRedirect(location)
+        rebuilt.code = exception.code
+        request.routing_exception = rebuilt
+
+
+def init_app(app: Flask) -> None:
+    """Run :func:`mount_redirects` first among the app's request hooks."""
+    app.before_request_funcs.setdefault(None, []).insert(0, mount_redirects)
