@@ -136,6 +136,9 @@ def test_a_crawler_finds_every_page_consistent(server: Server) -> None:
         assert page.canonical == [loc]
         assert page.og_url in ([], [loc]), loc
         assert page.hreflang == alternates, loc
+        # A picture in every link preview (a generated one where the page
+        # has none of its own).
+        assert page.images, loc
     images: set[str] = set()
     scripts: set[str] = set()
     for loc, page in pages.items():
