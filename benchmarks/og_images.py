@@ -30,7 +30,8 @@ from werkzeug.test import EnvironBuilder
 
 from flask_marmeon import Marmeon, OgImage, head
 from flask_marmeon.og_images.address import texts_of, token_of
-from flask_marmeon.og_images.app import image_path, og_images_of, render_png, signer_of
+from flask_marmeon.og_images.app import image_path, render_png, signer_of
+from flask_marmeon.og_images.state import og_images_of
 
 NOTO = "/usr/share/fonts/truetype/noto"
 NOTO_CJK = "/usr/share/fonts/opentype/noto"
@@ -161,9 +162,14 @@ def page_app() -> Flask:
             twitter={"card": "summary_large_image"},
         )
 
-    def page(image: Any) -> str:
+    def page(image: Any, card: Any) -> str:
         title = "How we cut our build times in half"
-        head(title=title, description=DESCRIPTION, open_graph={"image": image})
+        head(
+            title=title,
+            description=DESCRIPTION,
+            open_graph={"image": image},
+            twitter={"image": card},
+        )
         return render_template_string(PAGE, title=title, text=DESCRIPTION)
 
     @app.route("/fixed")
@@ -174,7 +180,7 @@ def page_app() -> Flask:
 
     @app.route("/generated")
     def generated() -> str:
-        return page(OgImage())
+        return page(OgImage(), OgImage())
 
     return app
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ._edge import Edge
     from .extension import Marmeon
     from .head.app import HeadState
-    from .og_images.app import OgImagesState
+    from .og_images.state import OgImagesState
     from .sitemap.cache import SitemapCache
 
 

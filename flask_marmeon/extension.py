@@ -11,7 +11,7 @@ from .cli import marmeon_group
 from .config import apply_defaults, environ, load_settings
 from .head import render_head
 from .head.app import HeadState
-from .og_images import app as og_images
+from .og_images import install as og_images
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views

@@ -1,92 +1,29 @@
-"""Generated images for one app: its state, the addresses, the drawing.
+"""Generated images for one app: the addresses and the drawing.
 
-``init_app`` reads the look and puts the endpoint at the extension's WSGI
-edge (in front of the app: the image is public, carries no cookie and
-runs none of the app's hooks). The fonts and the logo are loaded at the
-first address or image (a CJK font's characters take a moment to read).
+The fonts and the logo are loaded at the first address or image (a CJK
+font's characters take a moment to read), once per app and process.
 """
 
 from __future__ import annotations
 
 import io
-import threading
-from collections.abc import Hashable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-
 from .._log import logger, warn_once
-from .address import PREFIX, Texts, path_for, serializer
+from .address import Texts, path_for, serializer
 from .card import HEIGHT, WIDTH, OgImageCard
-from .look import DEFAULTS, Look, read_look
-from .store import ImageStore
+from .look import Look
+from .state import Loaded, OgImagesState
 
 if TYPE_CHECKING:
     from itsdangerous import URLSafeSerializer
     from PIL import Image
-
-    from .._state import MarmeonState
-    from .fonts import Fonts
 
 #: Addresses remembered per app (then it starts again): a page's address is
 #: made once, not at every request.
 ADDRESSES_SIZE = 4096
 #: Raise it when the default card's drawing changes: a new address for all.
 DRAWING = "1"
-
-
-@dataclass(eq=False)
-class Loaded:
-    """The look's files, loaded: fonts, logo, and the digest of it all."""
-
-    fonts: Fonts
-    logo: Image.Image | None
-    digest: str
-
-
-@dataclass(eq=False)
-class OgImagesState:
-    """The app's part for generated images (``state.og_images``)."""
-
-    look: Look
-    store: ImageStore
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    loaded: Loaded | None = None
-    #: (texts given, key) -> the image's path, or None when it cannot be drawn.
-    addresses: dict[Hashable, str | None] = field(default_factory=dict)
-    signer: tuple[Any, URLSafeSerializer] | None = None
-
-
-def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
-    """Read the look (shapes checked now, files at start-up) and serve images."""
-    from .._edge import add_front
-
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
-    look = read_look(app.config, app.root_path, app.static_folder)
-    settings = state.settings
-    store = ImageStore(
-        shared, f"{settings.app_url or ''}{settings.root}", app.app_context
-    )
-    og = OgImagesState(look, store)
-    state.og_images = og
-    from .serve import ImageEndpoint
-
-    add_front(state, PREFIX, ImageEndpoint(app, og))
-
-
-def og_images_of(app: Flask) -> OgImagesState:
-    """The app's part for generated images (set up by ``Marmeon.init_app``)."""
-    from .._state import get_state
-
-    og = get_state(app).og_images
-    if og is None:
-        raise RuntimeError(
-            f"Generated images are not set up on the app {app.name!r}: did you"
-            " forget Marmeon(app)?"
-        )
-    return og
 
 
 def signer_of(og: OgImagesState, secret_key: Any) -> URLSafeSerializer | None:

@@ -133,6 +133,16 @@ class FontSet:
     faces: tuple[Face, ...]
     raqm: bool
 
+    #: Whether the first face draws all of printable ASCII (the fast way
+    #: of layout.fit).
+    ascii: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        first = self.faces[0]
+        self.ascii = first.bitmap_size is None and all(
+            code in first.covers for code in range(0x20, 0x7F)
+        )
+
     def face_for(self, cluster: str, previous: int | None) -> int | None:
         """The index of the face that draws ``cluster``, None when none can.
 

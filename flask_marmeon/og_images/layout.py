@@ -13,8 +13,11 @@ between words is left out, which the margins absorb.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 
 from .fonts import REFERENCE_SIZE, FontSet
 from .text import clean, clusters, is_rtl, is_strong, is_wide, no_line_start
@@ -88,13 +91,10 @@ def _words(placed: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
 
 
 def _runs(items: Sequence[tuple[str, int]]) -> tuple[Run, ...]:
-    runs: list[Run] = []
-    for cluster, face in items:
-        if runs and runs[-1].face == face:
-            runs[-1] = Run(face, runs[-1].text + cluster)
-        else:
-            runs.append(Run(face, cluster))
-    return tuple(runs)
+    return tuple(
+        Run(face, "".join([cluster for cluster, _ in group]))
+        for face, group in groupby(items, key=itemgetter(1))
+    )
 
 
 def measure(runs: Sequence[Run], fonts: FontSet, size: int) -> float:
@@ -206,6 +206,21 @@ def _cut(
     return [*head, ellipsis]
 
 
+_ASCII_WORD = re.compile(r"[^ ]+ *| +")
+
+
+def _ascii_words(text: str, fonts: FontSet) -> list[_Word]:
+    """The words of printable ASCII text, drawn by the first face."""
+    width = fonts.faces[0].width
+    space = width(" ")
+    words: list[_Word] = []
+    for token in _ASCII_WORD.findall(text):
+        full = sum(map(width, token))
+        bare = full - space * (len(token) - len(token.rstrip(" ")))
+        words.append(([(char, 0) for char in token], bare, full))
+    return words
+
+
 def _direction(text: str) -> bool:
     for char in text:
         if is_strong(char):
@@ -227,14 +242,21 @@ def fit(
     # No more clusters than could ever fit (a fifth of the smallest size
     # each): a title of 10,000 characters costs what a long one does.
     bound = int(max_lines * width / (sizes[-1] * 0.2)) + 1
-    items = clusters(clean(text[: bound * 4]))
-    if len(text) > bound * 4:
-        items.pop()  # perhaps half a cluster
-    placed, missing = _faces(items[:bound], fonts)
-    if not placed:
-        return Block(sizes[-1], (), "", rtl, missing)
     widths = _Widths(fonts)
-    words = [(w, widths.of(_strip(w)), widths.of(w)) for w in _words(placed)]
+    head = text[: bound * 4]
+    missing = ""
+    if fonts.ascii and head.isascii() and head.isprintable():
+        # Most titles: printable ASCII, one face, clusters are characters,
+        # lines break at spaces only; no Unicode tables needed.
+        words = _ascii_words(" ".join(head.split())[:bound], fonts)
+    else:
+        items = clusters(clean(head))
+        if len(text) > bound * 4:
+            items.pop()  # perhaps half a cluster
+        placed, missing = _faces(items[:bound], fonts)
+        words = [(w, widths.of(_strip(w)), widths.of(w)) for w in _words(placed)]
+    if not words:
+        return Block(sizes[-1], (), "", rtl, missing)
     lines: list[list[tuple[str, int]]] = []
     size = sizes[0]
     for size in sizes:

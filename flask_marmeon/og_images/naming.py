@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from flask import Flask
 
-from .app import image_path, og_images_of
+from .app import image_path
 from .card import HEIGHT, MIMETYPE, WIDTH
+from .state import og_images_of
 from .value import OgImage
 
 #: What ``MARMEON_OG_IMAGES`` gives a page that names no image.

@@ -18,8 +18,9 @@ from werkzeug.wrappers import Request, Response
 
 from .._log import logger
 from .address import etag_of, texts_of, token_of
-from .app import OgImagesState, loaded, render_png, signer_of
+from .app import loaded, render_png, signer_of
 from .card import MIMETYPE
+from .state import OgImagesState
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment

@@ -15,8 +15,8 @@ from werkzeug.routing import Rule
 from .._state import get_state
 from ..errors import StartupError
 from ..i18n import locales_problems
-from ..og_images.app import og_images_of
 from ..og_images.look import problems as og_look_problems
+from ..og_images.state import og_images_of
 from ..sitemap.entries import route_arguments
 from ..sitemap.providers import has_provider
 from .marks import api_blueprint, everyone, policy_name, policy_of_rule
