@@ -19,12 +19,15 @@ browser-deps: $(STAMP)
 	@[ -x /usr/bin/chromium ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
 	@if [ -f tests/browser/package-lock.json ]; then cd tests/browser && npm ci --silent --no-audit --no-fund; fi
 
-# Debian's redis-server and memcached: the tests and the load benchmark start
-# their own, on a free port of 127.0.0.1, and stop them by their pid
-# (gunicorn comes from pip).
+# Debian's redis-server, memcached and postgresql: the tests and the
+# benchmarks start their own, on a free port of 127.0.0.1, and stop them by
+# their pid (gunicorn and the database drivers come from pip). PostgreSQL runs
+# from its binaries in a temporary folder (tests/postgres.py), never as the
+# system's service.
 server-deps: $(STAMP)
 	@command -v redis-server >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server; }
 	@[ -x /usr/bin/memcached ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq memcached; }
+	@ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq postgresql; }
 
 # Debian's Noto fonts for the generated images' tests (Arabic, Hebrew,
 # Devanagari, CJK, color emoji: the package ships Noto Sans only), and

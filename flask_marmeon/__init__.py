@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _version
 
+from .absolute import absolute_url as absolute_url
 from .errors import StartupError as StartupError
 from .extension import Marmeon as Marmeon
 from .head import HeadFragment as HeadFragment
@@ -58,6 +59,7 @@ __all__ = [
     "StartupError",
     "Twitter",
     "TwitterImage",
+    "absolute_url",
     "api",
     "authenticate",
     "authorize",

@@ -7,33 +7,65 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-from flask import current_app
-from flask.cli import AppGroup
+from flask import Flask, current_app
+from flask.cli import AppGroup, ScriptInfo
 
 from .audit import audit as run_audit
 from .audit.fetch import TIMEOUT
 from .errors import StartupError
 from .routing.problems import RouteStatus, app_problems, route_statuses
+from .sitemap.build import EmptyRoute, build_sitemap
+from .sitemap.report import failure
 
 marmeon_group = AppGroup("marmeon", help="flask_marmeon: check routes and sitemaps.")
 
 
-@marmeon_group.command("check-routes")
+@marmeon_group.command("check-routes", with_appcontext=False)
 def check_routes_command() -> None:
     """List every route marked for the sitemap with its status.
 
     Exits with status 1, naming every problem (code H10), when a marked route
     cannot be in the sitemap, APP_URL is missing, or a route's ``locales=``
-    is wrong.
+    is wrong. Works on an app whose factory ends with ``raise_on_problems(app)``.
     """
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = _load_even_if_stopped()
+    with app.app_context():
+        _check_routes(app)
+
+
+def _load_even_if_stopped() -> Flask:
+    """The app of the command line, even when its factory stopped it with
+    :func:`~flask_marmeon.raise_on_problems`: the error carries the app."""
+    if current_app:
+        return current_app._get_current_object()  # type: ignore[attr-defined,no-any-return]
+    info = click.get_current_context().ensure_object(ScriptInfo)
+    try:
+        return info.load_app()
+    except StartupError as error:
+        if not isinstance(error.app, Flask):
+            raise
+        return error.app
+
+
+def _check_routes(app: Flask) -> None:
     statuses = route_statuses(app)
-    if statuses:
-        _table(statuses)
-    else:
-        click.echo("No route is marked for the sitemap.")
     problems = [p for status in statuses for p in status.problems]
     problems += app_problems(app, statuses)
+    empty: dict[str, EmptyRoute] = {}
+    if statuses and not problems:
+        empty = _empty_routes(app)
+    if statuses:
+        _table(statuses, empty)
+    else:
+        click.echo("No route is marked for the sitemap.")
+    if empty:
+        click.echo(f"\n{len(empty)} warning(s):")
+        for route in empty.values():
+            click.echo(
+                f"  - route {route.rule!r} (endpoint {route.endpoint!r}): its"
+                f" provider gave entries, and the sitemap lists none of them:"
+                f" {route.message}."
+            )
     if problems:
         click.echo(f"\n{len(problems)} problem(s), code H10:", err=True)
         for problem in problems:
@@ -41,14 +73,34 @@ def check_routes_command() -> None:
         click.get_current_context().exit(1)
 
 
-def _table(statuses: list[RouteStatus]) -> None:
+def _empty_routes(app: Flask) -> dict[str, EmptyRoute]:
+    """The marked routes whose entries the sitemap leaves out, all of them
+    (by rule): the providers run, as for a request of the sitemap."""
+    try:
+        sitemap = build_sitemap(app)
+    except Exception as error:
+        # A warning, not a failure: CI may check routes without the database.
+        click.echo(
+            f"\nThe sitemap's entries were not checked: building it failed"
+            f" ({failure(error)}).",
+            err=True,
+        )
+        return {}
+    return {route.rule: route for route in sitemap.empty_routes}
+
+
+def _table(statuses: list[RouteStatus], empty: dict[str, EmptyRoute]) -> None:
     # Like Flask's "flask routes": one line per route, columns aligned.
     rows = [
         (
             str(status.rule.endpoint),
             ", ".join(sorted((status.rule.methods or set()) - {"HEAD", "OPTIONS"})),
             status.rule.rule,
-            "ok" if not status.problems else f"H10 ({len(status.problems)})",
+            f"H10 ({len(status.problems)})"
+            if status.problems
+            else "warning"
+            if status.rule.rule in empty
+            else "ok",
         )
         for status in statuses
     ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -23,6 +24,7 @@ DEFAULTS: dict[str, Any] = {
     "MARMEON_BROWSER_SCRIPT": True,
     "MARMEON_SITEMAP_WAIT": 20,
     "MARMEON_INDEXABLE": True,
+    "MARMEON_ROBOTS_RULES": [],
 }
 
 # BCP 47 in the shape apps use: a primary language subtag, then script,
@@ -56,6 +58,10 @@ class Settings:
     indexable: bool = True
     #: Seconds a request waits for a sitemap when no file has been built yet.
     sitemap_wait: float = 20
+    #: MARMEON_ROBOTS_RULES as configured (a tuple when it is a list):
+    #: robots.txt's groups per crawler, checked with the H10 checks
+    #: (flask_marmeon.sitemap.robots).
+    robots_rules: Any = ()
 
 
 def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
@@ -210,7 +216,16 @@ def load_settings(config: Mapping[str, Any]) -> Settings:
         root=parse_root(config.get("APPLICATION_ROOT")),
         indexable=parse_flag("MARMEON_INDEXABLE", config["MARMEON_INDEXABLE"]),
         sitemap_wait=_number(config, "MARMEON_SITEMAP_WAIT"),
+        robots_rules=_rules(config.get("MARMEON_ROBOTS_RULES")),
     )
+
+
+def _rules(value: Any) -> Any:
+    """MARMEON_ROBOTS_RULES, copied so that the app's list can change no
+    more; what is wrong with it is an H10 problem, said with the others."""
+    if isinstance(value, list | tuple):
+        return tuple(copy.deepcopy(list(value)))
+    return value
 
 
 def environ() -> Mapping[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 
 class StartupError(RuntimeError):
@@ -13,6 +14,11 @@ class StartupError(RuntimeError):
     sitemap and ``APP_URL`` checks); :attr:`problems` lists every problem found,
     one message each, so that one start shows all of them at once.
     """
+
+    #: The app whose problems these are, when :func:`raise_on_problems`
+    #: raised the error (``flask marmeon check-routes`` still prints that
+    #: app's table when its factory stopped), else None.
+    app: Any = None
 
     def __init__(
         self, message: str, *, code: str = "H10", problems: Iterable[str] = ()

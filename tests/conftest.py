@@ -86,3 +86,26 @@ def browser() -> Iterator[Any]:
         )
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """One real PostgreSQL server for the whole run (``tests.postgres``):
+    Debian's, in a temporary folder, on a free port, stopped by its pid.
+    Tests that need a database of their own take ``postgres_url``."""
+    from tests.postgres import PostgresServer, binaries
+
+    if binaries() is None:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is missing: `make test` installs it.")
+        pytest.skip("PostgreSQL is not installed: run `make server-deps`.")
+    server = PostgresServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres: Any) -> str:
+    """The SQLAlchemy URL (``postgresql+psycopg://``) of a new, empty
+    database on the session's PostgreSQL server, for this test alone."""
+    return str(postgres.new_database())

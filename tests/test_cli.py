@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from flask import Flask
 
@@ -66,3 +69,48 @@ def test_the_group_is_on_app_cli(app: Flask) -> None:
     from flask_marmeon.cli import marmeon_group
 
     assert app.cli.commands["marmeon"] is marmeon_group
+
+
+FACTORY = """
+from flask import Flask
+from flask_marmeon import Marmeon, everyone, raise_on_problems
+
+
+def create_app():
+    app = Flask(__name__)
+    app.config["APP_URL"] = "https://recipes.example"
+    Marmeon(app)
+    app.get("/r/<int:recipe_id>", endpoint="recipe", sitemap=True)(lambda recipe_id: "")
+    app.get("/about", endpoint="about", sitemap=True, authorize=everyone)(lambda: "")
+    raise_on_problems(app)  # as the README recommends
+    return app
+"""
+
+
+def test_check_routes_prints_its_table_for_an_app_that_stops_at_start(
+    tmp_path: Path,
+) -> None:
+    # The real command line, with a factory that ends with raise_on_problems.
+    (tmp_path / "recipes.py").write_text(FACTORY)
+    flask = [sys.executable, "-m", "flask", "--app", "recipes:create_app"]
+    result = subprocess.run(
+        [*flask, "marmeon", "check-routes"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["Endpoint", "Methods", "Rule", "Status"]
+    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    assert rows["recipe"][-2:] == ["H10", "(2)"]
+    assert rows["about"][-1] == "ok"
+    assert "2 problem(s), code H10" in result.stderr
+    assert "has no policy" in result.stderr
+    # Another command may still fail: the app refuses to start.
+    other = subprocess.run(
+        [*flask, "routes"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert other.returncode != 0 and "StartupError" in other.stderr

@@ -51,10 +51,18 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "description-too-short": ("warning", "the description is under 50 characters"),
     "description-duplicate": ("warning", "the same description is on several pages"),
     "card-no-image": ("warning", "summary_large_image has no image"),
-    "og-url-missing": ("warning", "the page has Open Graph tags but no og:url"),
     "og-locale-format": ("warning", "og:locale is not language_TERRITORY"),
     "image-too-small": ("warning", "an image is smaller than its card's minimum"),
     "resource-disallowed": ("warning", "robots.txt blocks a script or stylesheet"),
+    "jsonld-relative-url": ("warning", "a JSON-LD address is not absolute"),
+    "sitemap-route-empty": (
+        "warning",
+        "a marked route's entries are all left out of the sitemap",
+    ),
+    "robots-under-path": (
+        "warning",
+        "robots.txt is served under a path, where crawlers never read it",
+    ),
 }
 
 

@@ -186,13 +186,6 @@ def _social(url: str, doc: Document) -> Iterator[Finding]:
             'twitter:card is "summary_large_image" but the page has no image: set'
             ' an image, or use twitter={"card": "summary"}.',
         )
-    if any(key.startswith("og:") for key, _ in doc.meta) and not doc.first("og:url"):
-        yield finding(
-            "og-url-missing",
-            url,
-            "The page has Open Graph tags but no og:url: set"
-            ' open_graph={"url": ...} to the canonical address.',
-        )
     for key in ("og:locale", "og:locale:alternate"):
         for value in doc.values(key):
             if not OG_LOCALE.match(value):
@@ -223,6 +216,45 @@ def _json_ld(url: str, doc: Document) -> Iterator[Finding]:
                 f"JSON-LD block {number} has {untyped} node(s) without @type;"
                 " search engines skip them.",
             )
+        for key, value in _relative_urls(data):
+            yield finding(
+                "jsonld-relative-url",
+                url,
+                f"JSON-LD block {number} has the relative address {value!r} in"
+                f" {key!r}; search engines want it absolute: write"
+                f" absolute_url({value!r}) (from flask_marmeon), which makes it"
+                " absolute against APP_URL as the head does.",
+            )
+
+
+#: The schema.org properties whose value is an address (and JSON-LD's @id).
+URL_KEYS = frozenset({"url", "image", "@id", "item", "logo"})
+
+
+def _relative_urls(data: Any, depth: int = 0) -> Iterator[tuple[str, str]]:
+    """(property, value) for each address in ``data`` that is not absolute:
+    a string under one of :data:`URL_KEYS`, alone or in a list, at any depth
+    (an ``image`` that is an ImageObject is checked by its own ``url``)."""
+    if depth > 64 or not isinstance(data, dict | list):
+        return  # a scalar, or nesting deeper than any real block
+    items: Any = data.items() if isinstance(data, dict) else enumerate(data)
+    for key, value in items:
+        if isinstance(value, dict | list):
+            if key in URL_KEYS and isinstance(value, list):
+                yield from (
+                    (str(key), text)
+                    for text in value
+                    if isinstance(text, str) and not _absolute(text)
+                )
+            yield from _relative_urls(value, depth + 1)
+        elif key in URL_KEYS and isinstance(value, str) and not _absolute(value):
+            yield str(key), value
+
+
+def _absolute(value: str) -> bool:
+    """Whether ``value`` is an absolute http(s) URL, as search engines want."""
+    scheme, _, rest = value.partition("://")
+    return scheme.lower() in ("http", "https") and bool(rest)
 
 
 def _nodes(data: Any) -> Iterator[Any]:

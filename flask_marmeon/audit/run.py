@@ -13,6 +13,7 @@ from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
 from .findings import Finding, Report, finding
 from .images import Images
 from .page_checks import check_answer, check_document
+from .setup_checks import setup_findings
 from .site import Listed, Schemas, Site, read_site
 
 #: Findings about a file a page links (not the page): merged across pages.
@@ -115,6 +116,7 @@ class Auditor:
         found: list[tuple[Finding, str | None]] = [(f, None) for f in site.findings]
         found += [(item, a.listed.url) for a in audits for item in a.findings]
         found += [(item, None) for item in self._across(audits)]
+        found += [(item, None) for item in setup_findings(self.fetcher.app)]
         if not indexable(self.fetcher.app):
             found = [(f, p) for f, p in found if f.code not in NOT_INDEXABLE_CODES]
             found.insert(0, (not_indexable(site), None))

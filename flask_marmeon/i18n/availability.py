@@ -22,6 +22,7 @@ from typing import Any
 
 from werkzeug.routing import Rule
 
+from .._log import first_time, logger
 from .._state import MarmeonState
 from .urls import LOCALE_ARG, did_you_mean, is_localized_rule
 
@@ -41,8 +42,11 @@ def available_locales(
     localized has no locales: ``()``.
 
     Raises :class:`TypeError` when the callable returns something other than
-    tags, and :class:`ValueError` naming the route when it returns a tag
-    that is not one of ``APP_LOCALES``.
+    tags. A tag it returns that is not one of ``APP_LOCALES`` (``fr_FR``) is
+    a mistake of the app's, logged at ERROR naming the route and the fix
+    (once per tag); the page exists in the configured tags it returned, so
+    one bad tag does not break the page in every locale. The sitemap leaves
+    out the entries whose locales hold such a tag.
     """
     locales = state.settings.locales
     if not is_localized_rule(rule):
@@ -54,14 +58,21 @@ def available_locales(
         arguments = {k: v for k, v in values.items() if k != LOCALE_ARG}
         option = tags_from(rule, option(**arguments))
     found, unknown = configured_tags(locales, option)
-    if unknown:
-        spellings = {tag.lower(): tag for tag in locales}
-        raise ValueError(
-            f"locales= of the route {rule.rule!r} gave {unknown[0]!r}, which is"
-            f" not one of APP_LOCALES {list(locales)!r}."
-            f"{did_you_mean(unknown[0], spellings)}"
-        )
+    for tag in unknown:
+        if first_time(state, ("locales= gave", rule.rule, tag)):
+            logger.error("%s", stranger_tag(rule, tag, locales))
     return found
+
+
+def stranger_tag(rule: Rule, tag: str, locales: Sequence[str]) -> str:
+    """Why the tag ``tag`` that a callable ``locales=`` of ``rule`` gave is
+    not used, and how to fix it."""
+    spellings = {known.lower(): known for known in locales}
+    return (
+        f"locales= of the route {rule.rule!r} gave {tag!r}, which is not one"
+        f" of APP_LOCALES {list(locales)!r}: the page does not exist in it."
+        f"{did_you_mean(tag, spellings)}"
+    )
 
 
 def configured_tags(

@@ -73,7 +73,17 @@ def _regex_escape(text: str) -> str:
 
 
 def did_you_mean(value: str, tags: Mapping[str, str]) -> str:
-    """`` Did you mean 'de-AT'?`` for a tag close to one of ``tags``, else ""."""
+    """`` Did you mean 'de-AT'?`` for a tag close to one of ``tags``, else "".
+
+    A tag written with ``_`` (``fr_FR``, as gettext and Open Graph write
+    locales) is told that tags use ``-``.
+    """
+    if "_" in value:
+        hyphenated = value.replace("_", "-")
+        return (
+            f" Locale tags use '-', not '_': {hyphenated!r}."
+            f"{did_you_mean(hyphenated, tags)}"
+        )
     # "de" for "de-AT": the same language is the likeliest meaning.
     language = value.lower().split("-")[0]
     close = [s for s in tags if s.split("-")[0] == language]

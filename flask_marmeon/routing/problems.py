@@ -19,6 +19,7 @@ from ..og_images.look import problems as og_look_problems
 from ..og_images.state import og_images_of
 from ..sitemap.entries import route_arguments
 from ..sitemap.providers import has_provider
+from ..sitemap.robots import rules_problems
 from .marks import api_blueprint, everyone, policy_name, policy_of_rule
 from .marks import requires_sign_in as _requires_sign_in
 from .rule import is_marked
@@ -116,13 +117,18 @@ def route_statuses(app: Flask) -> list[RouteStatus]:
 
 def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
     """Problems beside the marked routes': ``locales=`` on a route that is
-    not marked, and APP_URL when some route is marked."""
-    locales = get_state(app).settings.locales
+    not marked, MARMEON_ROBOTS_RULES, and APP_URL when some route is marked."""
+    settings = get_state(app).settings
+    locales = settings.locales
     problems = [
         RouteProblem(rule.rule, str(rule.endpoint), reason)
         for rule in app.url_map.iter_rules()
         if not is_marked(rule)
         for reason in locales_problems(rule, locales)
+    ]
+    problems += [
+        RouteProblem(None, None, reason)
+        for reason in rules_problems(settings.robots_rules)
     ]
     if statuses and get_state(app).settings.app_url is None:
         return problems + [
@@ -183,7 +189,11 @@ def raise_on_problems(app: Flask) -> None:
     """
     problems = check_routes(app)
     if problems:
-        raise startup_error(problems)
+        error = startup_error(problems)
+        # So that check-routes can print the table of an app whose factory
+        # ends with this call.
+        error.app = app
+        raise error
 
 
 __all__ = [

@@ -17,7 +17,7 @@ APPLICATION_ROOT, never a request's SCRIPT_NAME) + the route's path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, Map, Rule
 from werkzeug.routing.exceptions import RequestRedirect
 
-from ..i18n.availability import configured_tags, tags_from
+from ..i18n.availability import configured_tags, stranger_tag, tags_from
 from ..i18n.pages import strip_locale
 from ..i18n.urls import LOCALE_ARG, X_DEFAULT, is_localized_rule
 from .entries import route_arguments
@@ -87,13 +87,7 @@ class CompiledRule:
         """The encoded path of ``params`` (a localized rule's locale among
         them); raises :class:`Refused` saying why not."""
         if params.keys() != self.names:
-            missing = sorted(self.names - params.keys())
-            unknown = sorted(set(params) - self.names)
-            if missing:
-                raise Refused(f"the parameter {missing[0]!r} is missing", "missing")
-            raise Refused(
-                f"the parameter {unknown[0]!r} is unknown to the route", "unknown"
-            )
+            self._refuse_names(params.keys())
         parts = list(self.parts)
         decoded_values = {}
         for arg in self.args:
@@ -117,6 +111,26 @@ class CompiledRule:
                 f"the address is longer than {MAX_LOC_LENGTH} characters", "length"
             )
         return path
+
+    def _refuse_names(self, keys: Iterable[str]) -> None:
+        """Raise :class:`Refused` naming the missing and unknown parameters
+        among ``keys`` (a localized rule's locale counts as given)."""
+        given = set(keys) | ({LOCALE_ARG} if self.locales else set())
+        missing = sorted(self.names - given)
+        unknown = sorted(given - self.names)
+        if missing and unknown:
+            names = ", ".join(map(repr, sorted(self.names - {LOCALE_ARG})))
+            raise Refused(
+                f"the parameter {missing[0]!r} is missing and the parameter"
+                f" {unknown[0]!r} is unknown to the route (the route's"
+                f" parameters are {names})",
+                "missing",
+            )
+        if missing:
+            raise Refused(f"the parameter {missing[0]!r} is missing", "missing")
+        raise Refused(
+            f"the parameter {unknown[0]!r} is unknown to the route", "unknown"
+        )
 
     def _match_back(self, decoded_path: str, decoded: dict[str, str]) -> None:
         # The script name is the mount path, never a request's.
@@ -173,7 +187,17 @@ class CompiledRule:
                 return option, self.unknown_locales, ()
             allowed: tuple[str, ...] = option
         else:
+            if params.keys() | {LOCALE_ARG} != self.names:
+                # Before the function is called with them.
+                self._refuse_names(params.keys())
             allowed = _called(option, params, self.rule)
+            # A tag the app does not hold (fr_FR) is a mistake in the
+            # function: its entries are left out, the warning says which.
+            strangers = configured_tags(self.locales, allowed)[1]
+            if strangers:
+                raise Refused(
+                    stranger_tag(self.rule, strangers[0], self.locales), "locales"
+                )
             if given is None:
                 return *configured_tags(self.locales, allowed), ()
         chosen, unknown = configured_tags(self.locales, given)

@@ -22,9 +22,19 @@ from ..i18n.urls import LOCALE_ARG
 from ..routing.rule import is_marked
 from .addresses import CompiledRule, compile_rule
 from .providers import entries_of, find_provider, provider_items
-from .report import Limits, RouteReport
+from .report import Limits, RouteReport, failed_in
 from .write import write_entries, write_single
 from .xml import MAX_BYTES, SitemapFile, UrlsetWriter, sitemap_index
+
+
+@dataclass(frozen=True)
+class EmptyRoute:
+    """A marked route whose entries were all left out of the sitemap."""
+
+    rule: str
+    endpoint: str
+    #: How many entries, and why they were left out.
+    message: str
 
 
 @dataclass(frozen=True)
@@ -35,6 +45,10 @@ class Sitemap:
     files: tuple[SitemapFile, ...]
     #: The ``<sitemapindex>`` served at /sitemap.xml in index mode, else None.
     index: bytes | None = None
+    #: Marked routes whose provider gave entries that were all left out (the
+    #: sitemap lists none of their pages), each with the reasons: what
+    #: check-routes and the audit warn of.
+    empty_routes: tuple[EmptyRoute, ...] = ()
 
     def main(self) -> bytes:
         """What /sitemap.xml serves."""
@@ -54,21 +68,33 @@ def _write_route(
     over: Limits,
     policy: Callable[[str], str | None],
     origin: str,
-) -> None:
+) -> EmptyRoute | None:
+    """Write one route's entries; say so when they were all left out."""
     rule = compiled.rule
+    before = writer.written()
     view_func = app.view_functions.get(str(rule.endpoint))
     provider = find_provider(rule, view_func)
     where = f"the route {rule.rule!r} (endpoint {rule.endpoint!r})"
     report = RouteReport(rule)
     report.unknown(compiled.unknown_locales)
-    if not compiled.names - {LOCALE_ARG}:
-        entries = entries_of(provider, where) if provider is not None else ()
-        write_single(compiled, entries, where, writer, over, report, policy)
-    else:
-        assert provider is not None  # the H10 checks ran before any build
-        items = provider_items(provider, where)
-        write_entries(compiled, items, where, writer, over, report, policy)
+    try:
+        if not compiled.names - {LOCALE_ARG}:
+            entries = entries_of(provider, where) if provider is not None else ()
+            write_single(compiled, entries, where, writer, over, report, policy)
+        else:
+            assert provider is not None  # the H10 checks ran before any build
+            items = provider_items(provider, where)
+            write_entries(compiled, items, where, writer, over, report, policy)
+    except Exception as error:
+        # The provider's own exception (its database is down): the log's
+        # message names the route, not only the traceback.
+        failed_in(error, where)
+        raise
     report.log(origin, dev=app.debug)
+    left_out = report.left_out()
+    if left_out is None or writer.written() > before:
+        return None
+    return EmptyRoute(rule.rule, str(rule.endpoint), left_out)
 
 
 def _elsewhere(rule: Rule, origin: str) -> bool:
@@ -93,6 +119,7 @@ def _build(app: Flask) -> Sitemap:
         over = Limits()
         # The head's URL policy, for images: absolute against APP_URL's origin.
         policy = UrlPolicy(origin)
+        empty: list[EmptyRoute] = []
         for rule in list(app.url_map.iter_rules()):
             if is_marked(rule) and _elsewhere(rule, origin):
                 logger.warning(
@@ -105,12 +132,15 @@ def _build(app: Flask) -> Sitemap:
                 )
             elif is_marked(rule):
                 compiled = compile_rule(rule, origin, settings.locales, settings.root)
-                _write_route(app, compiled, writer, over, policy, origin)
+                found = _write_route(app, compiled, writer, over, policy, origin)
+                if found is not None:
+                    empty.append(found)
         over.log(settings.sitemap_max_urls, max_bytes, split=settings.sitemap_index)
         files = tuple(writer.finish())
+        index = None
         if settings.sitemap_index:
-            return Sitemap(files, sitemap_index(origin + settings.root, files))
-        return Sitemap(files)
+            index = sitemap_index(origin + settings.root, files)
+        return Sitemap(files, index, tuple(empty))
 
 
 def build_sitemap(app: Flask) -> Sitemap:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from .._log import logger
 from .files import Files
+from .report import failure
 from .shared import SharedFiles, Stamp
 
 
@@ -194,11 +195,12 @@ class SitemapCache:
             bodies = self.build()
             if not bodies or not all(type(body) is bytes for body in bodies):
                 raise TypeError(f"the build gave {type(bodies).__name__}, not files")
-        except Exception:
+        except Exception as error:
             had = self._value is not None
             logger.error(
-                "Building the sitemap failed; the provider is not called again"
-                " for %s seconds, and meanwhile %s.",
+                "Building the sitemap failed (%s); the provider is not called"
+                " again for %s seconds, and meanwhile %s.",
+                failure(error),
                 self.retry_after,
                 "the last good file is served"
                 if had

@@ -41,17 +41,21 @@ class RouteReport:
         for tag in tags:
             self.refused.setdefault(tag, None)
 
+    def left_out(self) -> str | None:
+        """How many entries were left out and why, or None when none was."""
+        total = sum(self.reasons.values())
+        if not total:
+            return None
+        reasons = "; ".join(self.first.values())
+        return f"{total} entr{'y' if total == 1 else 'ies'} left out: {reasons}"
+
     def log(self, origin: str, *, dev: bool) -> None:
         """One warning, if anything was left out; refused image URLs only in
         development (as the head's)."""
         said: list[str] = []
-        total = sum(self.reasons.values())
-        if total:
-            reasons = "; ".join(self.first.values())
-            said.append(
-                f"{total} entr{'y' if total == 1 else 'ies'} left out, because the"
-                f" route would not answer them with 200: {reasons}"
-            )
+        left_out = self.left_out()
+        if left_out is not None:
+            said.append(left_out)
         if self.unknown_locales:
             tags = ", ".join(repr(tag) for tag in list(self.unknown_locales)[:5])
             said.append(
@@ -122,3 +126,22 @@ class Limits:
             else " Set MARMEON_SITEMAP_INDEX = True to split the sitemap into"
             " several files.",
         )
+
+
+# The attribute that carries, on an exception that ended a build, the route
+# whose entries were being written (Python 3.10 has no add_note()).
+_WHERE = "_marmeon_sitemap_route"
+
+
+def failed_in(error: BaseException, where: str) -> None:
+    """Mark ``error`` as raised while the entries of ``where`` were written."""
+    if where not in str(error):
+        setattr(error, _WHERE, where)
+
+
+def failure(error: BaseException) -> str:
+    """What the log says of an exception that ended a build: its type, its
+    message and the route whose provider raised it."""
+    where = getattr(error, _WHERE, None)
+    said = f"{type(error).__name__}: {error}"
+    return said if where is None else f"{said}, in the sitemap entries of {where}"

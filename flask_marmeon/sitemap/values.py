@@ -137,10 +137,13 @@ class Arg:
         kind = type(value)
         if kind is bool or kind is float or isinstance(self.converter, NumberConverter):
             if read != value or type(read) is not kind and kind in (bool, float, str):
+                wanted = _a(type(read).__name__)
                 raise Refused(
-                    f"the converter of {self.name!r} refuses {shown(value)}: it"
-                    f" reads the address back as {shown(read)}",
-                    "converter",
+                    f"the value {shown(value)} of {self.name!r} is"
+                    f" {_a(kind.__name__)}, but the route's converter gives the"
+                    f" view {wanted}: the entry's value has the wrong type for"
+                    f" the converter (give {self.name!r} as {wanted})",
+                    "type",
                 )
 
     def _too_long(self) -> Refused:
@@ -155,6 +158,11 @@ class Arg:
         return Refused(
             f"the converter of {self.name!r} refuses {shown(value)}", "converter"
         )
+
+
+def _a(noun: str) -> str:
+    """``noun`` with its article: "an int", "a str"."""
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
 
 
 def _is_identity(converter: BaseConverter) -> bool:

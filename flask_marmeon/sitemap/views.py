@@ -33,26 +33,14 @@ from .addresses import own_host
 from .build import build_sitemap
 from .cache import SitemapCache
 from .files import bodies_of
+from .robots import SITEMAP_PATH, robots_txt
 from .shared import Backend, SharedFiles
 
-SITEMAP_PATH = "/sitemap.xml"
 ROBOTS_PATH = "/robots.txt"
 #: Seconds a process building for all the others holds the shared lock at
 #: most: a longer build lets a second process build too, a dead holder's
 #: lock frees itself after it.
 LOCK_TIMEOUT = 60
-
-
-def robots_txt(origin: str, root: str, indexable: bool) -> str:
-    """The specification's robots.txt, from configuration only: the internal
-    endpoints disallowed and the sitemap's address; for a site that must not
-    be indexed, everything disallowed and no sitemap."""
-    if not indexable:
-        return f"User-agent: *\nDisallow: {root}/\n"
-    return (
-        f"User-agent: *\nDisallow: {root}/_marmeon/\n\n"
-        f"Sitemap: {origin}{root}{SITEMAP_PATH}\n"
-    )
 
 
 def _taken(app: Flask, path: str, origin: str) -> bool:
@@ -142,7 +130,9 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     host: dict[str, Any] = (
         {"host": own_host(app.url_map, origin)} if app.url_map.host_matching else {}
     )
-    text = robots_txt(origin, settings.root, settings.indexable).encode()
+    text = robots_txt(
+        origin, settings.root, settings.indexable, settings.robots_rules
+    ).encode()
     robots_tag = hashlib.sha256(text).hexdigest()[:32]
     started = time.time()
 

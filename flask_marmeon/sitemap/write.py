@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from datetime import date
 from typing import Any
 
-from .addresses import CompiledRule, Refused, addresses
+from .addresses import Addresses, CompiledRule, Refused, addresses
 from .entries import SitemapEntry, lastmod, normalize
 from .images import absolute_images
 from .plan import PLAIN_TEXT, make_plan
@@ -73,7 +73,9 @@ def write_entries(
     date_type = date
     count = 0
     latest: str | None = None
-    limit = batch.make_room(usual)
+    # Room for one URL: an entry with its own locales may have fewer than
+    # the usual, and a planned one finds the file full at its turn.
+    limit = batch.make_room(1)
     # A planned entry (of usual URLs) fits in the batch while count <= edge.
     edge = limit - usual
     source = iter(items)
@@ -145,9 +147,17 @@ def write_entries(
     else:
         batch.flush(count, latest)
         return
-    # A file is full and there is no index: the rest is left out.
-    for _ in source:
-        over.left_out(usual)
+    # A file is full and there is no index: the rest is left out, each
+    # entry counted by the URLs it would have had.
+    for item in source:
+        entry = item if type(item) is entry_type else normalize(item, where)
+        try:
+            urls = len(_addresses_of(compiled, entry, report).locs)
+        except Refused as refused:
+            report.refuse(refused)
+            continue
+        if urls:
+            over.left_out(urls)
 
 
 class _Days:
@@ -294,6 +304,17 @@ def _general(
 ) -> tuple[str, int, bool]:
     """An entry off the plan: its elements, how many URLs they are, and
     whether they list images."""
+    found = _addresses_of(compiled, entry, report)
+    pictures = (
+        absolute_images(entry.images, policy, report.images) if entry.images else ()
+    )
+    return url_elements(found, day, pictures), len(found.locs), bool(pictures)
+
+
+def _addresses_of(
+    compiled: CompiledRule, entry: SitemapEntry, report: RouteReport
+) -> Addresses:
+    """An entry's addresses, in the locales it names that its route allows."""
     locales = None
     if compiled.locales:
         locales, unknown, refused = compiled.chosen_locales(entry.params, entry.locales)
@@ -301,11 +322,7 @@ def _general(
             report.unknown(unknown)
         if refused:
             report.refused_locales(refused)
-    found = addresses(compiled, entry.params, locales)
-    pictures = (
-        absolute_images(entry.images, policy, report.images) if entry.images else ()
-    )
-    return url_elements(found, day, pictures), len(found.locs), bool(pictures)
+    return addresses(compiled, entry.params, locales)
 
 
 def write_single(

@@ -153,6 +153,10 @@ class UrlsetWriter:
         self._xhtml = False
         self._images = False
 
+    def written(self) -> int:
+        """The URLs handed over so far, in every file."""
+        return sum(file.urls for file in self.files) + self._urls
+
     def room(self) -> tuple[int, int]:
         """URLs and bytes the current file still takes."""
         return self.max_urls - self._urls, self.max_body - self._size

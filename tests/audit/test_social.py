@@ -31,11 +31,6 @@ def test_summary_large_image_without_an_image_is_a_warning(site: Site) -> None:
     assert codes(site.audit()) == [("card-no-image", B)]
 
 
-def test_open_graph_without_og_url_is_a_warning(site: Site) -> None:
-    page_b(site, '<meta property="og:title" content="Chains">')
-    assert codes(site.audit()) == [("og-url-missing", B)]
-
-
 @pytest.mark.parametrize("key", ["og:locale", "og:locale:alternate"])
 def test_og_locale_that_is_not_language_territory_is_a_warning(
     site: Site, key: str

@@ -3,6 +3,7 @@ the redirect, the 404 and the start-up check (issue 12)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -299,7 +300,7 @@ def test_locales_of_the_wrong_type_is_a_type_error(
 
 
 def test_a_callable_returning_a_stranger_tag_names_the_route(
-    make_app: Callable[..., Flask],
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
 ) -> None:
     app = make_app(APP_URL="https://notes.example", APP_LOCALES=["en", "de"])
     bp = localized(Blueprint("bp", __name__))
@@ -308,8 +309,13 @@ def test_a_callable_returning_a_stranger_tag_names_the_route(
     app.register_blueprint(bp)
     app.config["PROPAGATE_EXCEPTIONS"] = True
     client = app.test_client()
-    with pytest.raises(ValueError, match=r"'/<marmeon_locale:locale>/a/<int:n>'.*'it'"):
-        client.get("/en/a/1")
+    # Issue 20: a stranger tag is logged, and the page still answers in the
+    # configured tags the function named (no longer a 500 in every locale).
+    with caplog.at_level(logging.ERROR, logger="flask_marmeon"):
+        assert client.get("/en/a/1").status_code == 200
+        assert client.get("/de/a/1").status_code == 404
+    (error,) = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert "'/<marmeon_locale:locale>/a/<int:n>'" in error and "'it'" in error
     with pytest.raises(TypeError, match=r"must return a list of locale tags"):
         client.get("/en/b")
 

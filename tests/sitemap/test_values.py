@@ -56,7 +56,7 @@ def test_a_bool_or_a_float_for_an_int_is_refused_with_one_warning(
     assert found == [f"{ORIGIN}/n/1", f"{ORIGIN}/n/2"]
     (warning,) = warnings_of(caplog, "/n/<int:n>")
     assert "6 entries left out" in warning
-    assert "refuses True" in warning
+    assert "the value True of 'n' is a bool" in warning
 
 
 def test_the_same_for_a_bounded_int_a_float_and_a_string(

@@ -1,0 +1,69 @@
+"""Checks of the app's set-up that no single answer shows.
+
+- ``sitemap-route-empty``: a marked route whose provider gave entries that
+  were all left out, so that the sitemap lists none of its pages (the build
+  says why in the log; the audit makes it a finding).
+- ``robots-under-path``: an app mounted under a path (``APPLICATION_ROOT``)
+  serves its robots.txt there, where no crawler reads it.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from .._state import MarmeonState
+from ..routing.rule import is_marked
+from ..sitemap.build import build_sitemap
+from .findings import Finding, finding
+
+
+def setup_findings(app: Flask) -> list[Finding]:
+    """The findings about the app's set-up, in the order the docs list them
+    (none for an app without the extension: the audit reads any app)."""
+    state: MarmeonState | None = app.extensions.get("marmeon")
+    if state is None or state.settings.app_url is None:
+        return []
+    origin = state.settings.app_url
+    root = state.settings.root
+    # The extension serves robots.txt (and the sitemap) once a route is marked.
+    if not any(is_marked(rule) for rule in app.url_map.iter_rules()):
+        return []
+    return [*_empty_routes(app, origin + root), *_robots_under_path(origin, root)]
+
+
+def _empty_routes(app: Flask, base: str) -> list[Finding]:
+    try:
+        # The providers run again: the audit's fetch of /sitemap.xml may have
+        # been served from the cache, with no build to ask.
+        sitemap = build_sitemap(app)
+    except Exception:
+        return []  # the sitemap's own findings (sitemap-status) say it failed
+    where = base + "/sitemap.xml"
+    return [
+        finding(
+            "sitemap-route-empty",
+            where,
+            f"The route {route.rule!r} (endpoint {route.endpoint!r}) is marked"
+            f" for the sitemap, but the sitemap lists none of its pages:"
+            f" {route.message}. Fix the provider's entries, or remove"
+            " sitemap= from the route.",
+        )
+        for route in sitemap.empty_routes
+    ]
+
+
+def _robots_under_path(origin: str, root: str) -> list[Finding]:
+    if not root:
+        return []
+    served = origin + root + "/robots.txt"
+    return [
+        finding(
+            "robots-under-path",
+            served,
+            f"The app is mounted under {root!r} (APPLICATION_ROOT), so"
+            f" its robots.txt is served at {served}, but crawlers read"
+            f" robots.txt only at the host's root ({origin}/robots.txt)."
+            " Serve one there (from the proxy, or the app at the root), with"
+            " this file's rules and its Sitemap: line.",
+        )
+    ]

@@ -1,0 +1,62 @@
+"""What the docs say is true (issue 20): each test reads the sentence a new
+user relies on and checks it against the code, so that the two cannot drift
+apart again."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import get_type_hints
+
+import tomllib
+
+from flask_marmeon import Robots
+
+ROOT = Path(__file__).parent.parent
+DOCS = ROOT / "docs"
+
+
+def text_of(path: Path) -> str:
+    """The file's text with its lines joined, as a reader reads a paragraph."""
+    return re.sub(r"\s+", " ", path.read_text(encoding="utf-8"))
+
+
+def test_the_api_page_lists_every_robots_key() -> None:
+    api = (DOCS / "api.rst").read_text(encoding="utf-8")
+    block = api.split(".. autoclass:: flask_marmeon.Robots", 1)[1]
+    block = block.split(".. autoclass::", 1)[0]
+    for key in get_type_hints(Robots):
+        assert f"``{key}``" in block, key
+
+
+def test_the_quickstart_agrees_with_the_readme_on_when_the_app_stops() -> None:
+    quickstart = text_of(DOCS / "quickstart.rst")
+    readme = text_of(ROOT / "README.md")
+    # The README: without raise_on_problems, every request is a 500.
+    assert "refuses every request with `StartupError` (a 500)" in readme
+    # The quickstart said a bad route "stops the app at start", which is only
+    # true with raise_on_problems(app).
+    assert "stops the app at start" not in quickstart
+    assert "answers every request with a 500" in quickstart
+    assert "raise_on_problems(app)" in quickstart
+
+
+def test_the_cache_extra_says_what_a_redis_cache_needs() -> None:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    if any(requirement.startswith("redis") for requirement in extras["cache"]):
+        return
+    # The extra brings no Redis client: the docs that show RedisCache say so.
+    deployment = text_of(DOCS / "deployment.rst")
+    before = deployment.split('"CACHE_TYPE": "RedisCache"', 1)[0]
+    assert 'pip install "flask-marmeon[cache]" redis' in before
+    readme = text_of(ROOT / "README.md")
+    assert "[cache]' redis" in readme
+
+
+def test_the_readme_says_the_install_path_is_the_repository_root() -> None:
+    readme = text_of(ROOT / "README.md")
+    assert "pip install /path/to/flask_marmeon" not in readme
+    assert "The path is the repository's root" in readme
+    assert (ROOT / "pyproject.toml").is_file()
