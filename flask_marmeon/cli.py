@@ -12,6 +12,7 @@ from flask.cli import AppGroup, ScriptInfo
 
 from .audit import audit as run_audit
 from .audit.fetch import TIMEOUT
+from .audit.site import MAX_PAGES, MAX_SITEMAPS
 from .errors import StartupError
 from .routing.problems import RouteStatus, app_problems, route_statuses
 from .sitemap.build import EmptyRoute, build_sitemap
@@ -122,7 +123,23 @@ def _table(statuses: list[RouteStatus], empty: dict[str, EmptyRoute]) -> None:
     show_default=True,
     help="Seconds to wait for each answer; a slower one is reported as a 504.",
 )
-def audit_command(as_json: bool, timeout: float) -> None:
+@click.option(
+    "--max-pages",
+    type=click.IntRange(min=1),
+    default=MAX_PAGES,
+    show_default=True,
+    help="Listed URLs to audit at most; more is the warning audit-capped.",
+)
+@click.option(
+    "--max-sitemaps",
+    type=click.IntRange(min=1),
+    default=MAX_SITEMAPS,
+    show_default=True,
+    help="Sitemap files to read at most (robots.txt's and the indexes' parts).",
+)
+def audit_command(
+    as_json: bool, timeout: float, max_pages: int, max_sitemaps: int
+) -> None:
     """Crawl the app as a search engine does, in-process, and report findings.
 
     Fetches robots.txt, the sitemaps and every URL they list through the app
@@ -131,7 +148,13 @@ def audit_command(as_json: bool, timeout: float) -> None:
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     try:
-        report = run_audit(app, progress=_progress_bar(), timeout=timeout)
+        report = run_audit(
+            app,
+            progress=_progress_bar(),
+            timeout=timeout,
+            max_pages=max_pages,
+            max_sitemaps=max_sitemaps,
+        )
     except (StartupError, ValueError, ImportError) as error:
         # The app cannot start (H10), APP_URL is missing, or the audit
         # extra is: the message says what to do; a traceback would not.

@@ -23,6 +23,7 @@ from werkzeug.datastructures import Headers
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from ..errors import StartupError
+from .findings import shorten
 
 #: The most of an answer the audit reads: the sitemap format's 50 MiB and
 #: one byte, so that a file over the limit is seen to be (search engines
@@ -165,6 +166,12 @@ class _Runner:
             return value
         raise value
 
+    def close(self) -> None:
+        """End the serving thread (after its call, when one is stuck)."""
+        if self.jobs is not None:
+            self.jobs.put(None)
+            self.jobs = None
+
 
 class Fetcher:
     """Calls the app for URLs on its origin and under its mount path.
@@ -183,6 +190,10 @@ class Fetcher:
         self._runner = _Runner(timeout)
         #: The number of requests made, for the benchmark and the tests.
         self.requests = 0
+
+    def close(self) -> None:
+        """End the thread that calls the app (a new one starts if needed)."""
+        self._runner.close()
 
     def own_path(self, url: str) -> str | None:
         """The path inside the app for ``url``, or None when it is not the app's.
@@ -218,18 +229,22 @@ class Fetcher:
         self.requests += 1
         # A context of its own: Flask then pushes a fresh app context.
         context = contextvars.Context()
+        # Set when the audit gives up on the answer: its reading stops at
+        # the next chunk and the answer is closed, on its own thread.
+        given_up = threading.Event()
 
         def call() -> tuple[str, Headers, bytes]:
             app_iter, status, headers = context.run(
                 run_wsgi_app, self.app, environ, False
             )
-            return status, headers, context.run(_read, app_iter)
+            return status, headers, context.run(_read, app_iter, given_up)
 
         try:
             status, headers, body = self._runner.call(call)
         except StartupError:
             raise  # the app cannot start (H10): nothing to audit, say why
         except _NoAnswer:
+            given_up.set()
             # What a proxy in front of the app would answer; a crawler would
             # have given up, and the audit goes on to the next page.
             text = f"no answer within {self.timeout:g} s"
@@ -237,21 +252,28 @@ class Fetcher:
         except Exception as error:
             # In testing or debug mode Flask lets the view's exception out:
             # a crawler would get a 500, and the audit goes on to the next page.
-            text = f"the view raised {type(error).__name__}: {error}"
+            text = f"the view raised {type(error).__name__}: {shorten(str(error), 200)}"
             return Fetched(url, 500, Headers(), b"", text)
         return Fetched(url, int(status.split(None, 1)[0]), headers, body)
 
 
-def _read(app_iter: Iterable[bytes]) -> bytes:
+def _read(app_iter: Iterable[bytes], given_up: threading.Event) -> bytes:
     """The answer's bytes, at most :data:`MAX_BODY`, the stream closed.
 
     An answer may never end (a stream of events, a generator that does not
-    stop): a crawler reads a file up to a limit, and so does the audit.
+    stop, empty chunks forever): a crawler reads a file up to a limit, and
+    so does the audit; and once the audit has given up on the answer
+    (``given_up``, its timeout) the reading stops at the next chunk. Only a
+    view that never hands over a chunk keeps its thread.
     """
     chunks: list[bytes] = []
     size = 0
     try:
         for chunk in app_iter:
+            if given_up.is_set():
+                return b""
+            if not chunk:
+                continue
             chunks.append(chunk)
             size += len(chunk)
             if size > MAX_BODY:

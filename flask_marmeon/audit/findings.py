@@ -63,7 +63,26 @@ CODES: Mapping[str, tuple[Severity, str]] = {
         "warning",
         "robots.txt is served under a path, where crawlers never read it",
     ),
+    "audit-capped": ("warning", "the audit stopped at its limit of pages or files"),
 }
+
+#: The most characters of a page's (or a file's) text that a message quotes.
+EXCERPT = 100
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """``text`` quoted (``repr``) as a message shows it: whole when short,
+    else its first ``limit`` characters and its length, so that a hostile
+    page cannot make a report (or a CI log) as large as itself."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
+def shorten(text: str, limit: int = EXCERPT) -> str:
+    """``text`` as it is when short, else its first ``limit`` characters and
+    an ellipsis (for a parser's message, which may quote the file)."""
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from werkzeug.datastructures import Headers
 
 from .document import Document
 from .fetch import Fetched
-from .findings import Finding, finding
+from .findings import Finding, excerpt, finding, shorten
 from .images import ImageLookup, check_images
 from .site import Listed
 
@@ -138,14 +138,14 @@ def _text(
             f"{field}-too-long",
             url,
             f"The {field} is {len(text)} characters; search results cut it after"
-            f" about {high}: {text!r}.",
+            f" about {high}: {excerpt(text)}.",
         )
     elif len(text) < low:
         yield finding(
             f"{field}-too-short",
             url,
-            f"The {field} is {len(text)} characters ({text!r}); say what the page"
-            f" is in at least {low}.",
+            f"The {field} is {len(text)} characters ({excerpt(text)}); say what"
+            f" the page is in at least {low}.",
         )
 
 
@@ -162,8 +162,7 @@ def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
             "hreflang-mismatch",
             listed.url,
             "The head's hreflang links differ from the sitemap's xhtml:links:"
-            f" head only [{', '.join(only_head)}], sitemap only"
-            f" [{', '.join(only_map)}].",
+            f" head only [{_some(only_head)}], sitemap only [{_some(only_map)}].",
         )
     if head and "x-default" not in head:
         yield finding(
@@ -173,6 +172,13 @@ def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
             ' <link rel="alternate" hreflang="x-default"> for visitors of other'
             " languages.",
         )
+
+
+def _some(items: list[str], shown: int = 5) -> str:
+    """The first few items, each cut short, and how many more there are."""
+    text = ", ".join(shorten(item, 200) for item in items[:shown])
+    more = len(items) - shown
+    return text + (f" and {more:,} more" if more > 0 else "")
 
 
 def _social(url: str, doc: Document) -> Iterator[Finding]:
@@ -192,7 +198,7 @@ def _social(url: str, doc: Document) -> Iterator[Finding]:
                 yield finding(
                     "og-locale-format",
                     url,
-                    f"{key} is {value!r}; Open Graph wants language_TERRITORY"
+                    f"{key} is {excerpt(value)}; Open Graph wants language_TERRITORY"
                     " (en_US, de_DE).",
                 )
 
@@ -201,14 +207,23 @@ def _json_ld(url: str, doc: Document) -> Iterator[Finding]:
     for number, text in enumerate(doc.json_ld, 1):
         try:
             data = json.loads(text)
+            untyped = sum(1 for node in _nodes(data) if not _typed(node))
         except ValueError as error:
             yield finding(
                 "jsonld-invalid",
                 url,
-                f"JSON-LD block {number} does not parse: {error}.",
+                f"JSON-LD block {number} does not parse: {shorten(str(error), 200)}.",
             )
             continue
-        untyped = sum(1 for node in _nodes(data) if not _typed(node))
+        except RecursionError:
+            # Python's JSON reader recurses once per level of nesting.
+            yield finding(
+                "jsonld-invalid",
+                url,
+                f"JSON-LD block {number} is nested too deep to read (hundreds"
+                " of levels): no search engine reads such data. Flatten it.",
+            )
+            continue
         if untyped:
             yield finding(
                 "jsonld-no-type",
@@ -220,9 +235,10 @@ def _json_ld(url: str, doc: Document) -> Iterator[Finding]:
             yield finding(
                 "jsonld-relative-url",
                 url,
-                f"JSON-LD block {number} has the relative address {value!r} in"
-                f" {key!r}; search engines want it absolute: write"
-                f" absolute_url({value!r}) (from flask_marmeon), which makes it"
+                f"JSON-LD block {number} has the relative address"
+                f" {excerpt(value)} in {excerpt(key)}; search engines want it"
+                " absolute: write absolute_url(...) (from flask_marmeon) around"
+                " it, which makes it"
                 " absolute against APP_URL as the head does.",
             )
 

@@ -101,6 +101,13 @@ def view() -> tuple[str, int, dict[str, str]]:
         # rather than a traceback.
         page = f"<!doctype html><title>Preview</title><p>{escape(str(error))}</p>"
         return page, 200, headers
+    try:
+        return _page(auditor, headers)
+    finally:
+        auditor.close()
+
+
+def _page(auditor: Auditor, headers: dict[str, str]) -> tuple[str, int, dict[str, str]]:
     site = auditor.site()
     value = request.args.get("path")
     if value is None:

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from flask import Flask
 
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
-from .findings import Finding, Report, finding
+from .findings import Finding, Report, excerpt, finding
 from .images import Images
 from .page_checks import check_answer, check_document
 from .setup_checks import setup_findings
-from .site import Listed, Schemas, Site, read_site
+from .site import MAX_PAGES, MAX_SITEMAPS, Listed, Schemas, Site, read_site
 
 #: Findings about a file a page links (not the page): merged across pages.
 LINKED_CODES = frozenset(
@@ -41,6 +41,21 @@ class PageAudit:
     findings: list[Finding] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Summary:
+    """What the checks across pages read of a page, all that the audit keeps
+    of it (with its findings): never its answer nor its document, so that
+    the audit's memory does not grow with the pages' size."""
+
+    title: str | None
+    description: str | None
+    hreflang: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, doc: Document) -> Summary:
+        return cls(doc.title, next(iter(doc.descriptions), None), doc.hreflang)
+
+
 class Auditor:
     """Audits one app through its own answers.
 
@@ -54,9 +69,13 @@ class Auditor:
         *,
         user_agent: str = "Googlebot",
         timeout: float | None = TIMEOUT,
+        max_pages: int = MAX_PAGES,
+        max_sitemaps: int = MAX_SITEMAPS,
     ) -> None:
         self.fetcher = Fetcher(app, app_origin(app), app_root(app), timeout)
         self.user_agent = user_agent
+        self.max_pages = max_pages
+        self.max_sitemaps = max_sitemaps
         self.images = Images(self.fetcher)
         self._schemas: Schemas | None = None
 
@@ -64,7 +83,13 @@ class Auditor:
         """robots.txt and the sitemaps, with their findings."""
         if self._schemas is None:
             self._schemas = Schemas.load()
-        return read_site(self.fetcher, self._schemas, self.user_agent)
+        return read_site(
+            self.fetcher,
+            self._schemas,
+            self.user_agent,
+            max_pages=self.max_pages,
+            max_sitemaps=self.max_sitemaps,
+        )
 
     def page(self, site: Site, listed: Listed) -> PageAudit:
         """Fetch and check one listed URL (nothing for another origin)."""
@@ -104,18 +129,31 @@ class Auditor:
                     " the page without it. Serve it at an allowed address.",
                 )
 
+    def close(self) -> None:
+        """End the thread that calls the app."""
+        self.fetcher.close()
+
     def run(self, progress: Progress | None = None) -> Report:
-        """The whole audit."""
+        """The whole audit (the calling thread ended after it)."""
+        try:
+            return self._run(progress)
+        finally:
+            self.close()
+
+    def _run(self, progress: Progress | None) -> Report:
         site = self.site()
         total = len(site.listed)
-        audits: list[PageAudit] = []
+        found: list[tuple[Finding, str | None]] = [(f, None) for f in site.findings]
+        pages: dict[str, Summary] = {}
         for done, listed in enumerate(site.listed.values(), 1):
-            audits.append(self.page(site, listed))
+            audit = self.page(site, listed)
+            found += [(item, listed.url) for item in audit.findings]
+            if audit.document is not None:
+                pages[listed.url] = Summary.of(audit.document)
+            del audit  # the answer and the document go now
             if progress is not None:
                 progress(done, total)
-        found: list[tuple[Finding, str | None]] = [(f, None) for f in site.findings]
-        found += [(item, a.listed.url) for a in audits for item in a.findings]
-        found += [(item, None) for item in self._across(audits)]
+        found += [(item, None) for item in self._across(pages)]
         found += [(item, None) for item in setup_findings(self.fetcher.app)]
         if not indexable(self.fetcher.app):
             found = [(f, p) for f, p in found if f.code not in NOT_INDEXABLE_CODES]
@@ -136,17 +174,14 @@ class Auditor:
             return list(audit.findings)
         return [f for f in audit.findings if f.code not in NOT_INDEXABLE_CODES]
 
-    def _across(self, audits: list[PageAudit]) -> Iterator[Finding]:
-        docs = {a.listed.url: a.document for a in audits if a.document is not None}
-        yield from duplicates(docs, "title", lambda d: d.title)
-        yield from duplicates(
-            docs, "description", lambda d: next(iter(d.descriptions), None)
-        )
-        yield from self._return_links(docs)
+    def _across(self, pages: dict[str, Summary]) -> Iterator[Finding]:
+        yield from duplicates(pages, "title", lambda d: d.title)
+        yield from duplicates(pages, "description", lambda d: d.description)
+        yield from self._return_links(pages)
 
-    def _return_links(self, docs: dict[str, Document]) -> Iterator[Finding]:
-        linked: dict[str, Document | int] = dict(docs)
-        for url, doc in docs.items():
+    def _return_links(self, pages: dict[str, Summary]) -> Iterator[Finding]:
+        linked: dict[str, Summary | int] = dict(pages)
+        for url, doc in pages.items():
             for lang, target in doc.hreflang:
                 if lang == "x-default" or target == url:
                     continue
@@ -155,7 +190,7 @@ class Auditor:
                     if answer is None:
                         continue  # another origin: not fetched
                     ok = answer.status == 200 and answer.mimetype == "text/html"
-                    linked[target] = parse(answer) if ok else answer.status
+                    linked[target] = Summary.of(parse(answer)) if ok else answer.status
                 other = linked[target]
                 if isinstance(other, int):
                     yield finding(
@@ -192,7 +227,9 @@ def not_indexable(site: Site) -> Finding:
 
 
 def duplicates(
-    docs: dict[str, Document], field: str, value: Callable[[Document], str | None]
+    docs: Mapping[str, Summary],
+    field: str,
+    value: Callable[[Summary], str | None],
 ) -> Iterator[Finding]:
     """The same title (or description) on pages that are not versions of one."""
     groups: dict[str, list[str]] = defaultdict(list)
@@ -212,7 +249,7 @@ def duplicates(
             yield finding(
                 f"{field}-duplicate",
                 url,
-                f"The {field} {text!r} is also on {others[0]}"
+                f"The {field} {excerpt(text)} is also on {others[0]}"
                 + (f" and {len(others) - 1} other pages" if len(others) > 1 else "")
                 + ": each page needs its own.",
             )
@@ -241,6 +278,8 @@ def audit(
     *,
     progress: Progress | None = None,
     timeout: float | None = TIMEOUT,
+    max_pages: int = MAX_PAGES,
+    max_sitemaps: int = MAX_SITEMAPS,
 ) -> Report:
     """Audit ``app`` as a search engine crawls it, through its own answers.
 
@@ -248,12 +287,26 @@ def audit(
     in-process (no network); each page is a request of its own in a fresh
     app context. ``progress(done, total)`` is called after each page. An
     answer that takes over ``timeout`` seconds (None: no limit) is reported
-    as a 504 and the audit goes on; the view is left running on a thread of
-    its own, which a Python thread cannot be stopped from.
+    as a 504 and the audit goes on: its reading stops and the answer is
+    closed (a view that never hands over a chunk is left running on a
+    thread of its own, which a Python thread cannot be stopped from).
+
+    At most ``max_sitemaps`` sitemap files are read (robots.txt's
+    ``Sitemap:`` lines and the indexes' parts) and at most ``max_pages``
+    listed URLs audited; a cap that leaves something out is the warning
+    ``audit-capped``. The audit keeps each page's findings, never its answer.
     """
     if timeout is not None and not timeout > 0:
         raise ValueError(
             f"The audit's timeout is {timeout!r}: give a number of seconds"
             " above 0, or None for no limit."
         )
-    return Auditor(app, timeout=timeout).run(progress)
+    for name, value in (("max_pages", max_pages), ("max_sitemaps", max_sitemaps)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(
+                f"The audit's {name} is {value!r}: give a whole number of 1 or more."
+            )
+    auditor = Auditor(
+        app, timeout=timeout, max_pages=max_pages, max_sitemaps=max_sitemaps
+    )
+    return auditor.run(progress)

@@ -16,12 +16,16 @@ from typing import Any
 
 from ._deps import require
 from .fetch import Fetched, Fetcher
-from .findings import Finding, finding
+from .findings import Finding, finding, shorten
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 MAX_URLS = 50_000
 MAX_BYTES = 50 * 1024 * 1024
+#: What the audit reads at most by default: the listed pages, and the
+#: sitemap files (robots.txt's ``Sitemap:`` lines and the indexes' parts).
+MAX_PAGES = 10_000
+MAX_SITEMAPS = 100
 
 
 @dataclass(frozen=True)
@@ -40,9 +44,16 @@ class Site:
     robots_url: str
     #: Protego's parser, or None when robots.txt did not answer (all allowed).
     robots: Any
-    #: Listed URLs in the order of the files, each once.
+    #: Listed URLs in the order of the files, each once (at most max_pages).
     listed: dict[str, Listed] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    #: The caps, and what they left out (listings of URLs, sitemap files).
+    max_pages: int = MAX_PAGES
+    max_sitemaps: int = MAX_SITEMAPS
+    pages_left_out: int = 0
+    sitemaps_left_out: int = 0
+    #: The sitemap files read (or asked for), each once.
+    seen: set[str] = field(default_factory=set)
 
     def allowed(self, url: str, user_agent: str) -> bool:
         """Whether robots.txt lets ``user_agent`` crawl ``url``."""
@@ -68,13 +79,20 @@ class Schemas:
 
 
 def read_site(
-    fetcher: Fetcher, schemas: Schemas, user_agent: str = "Googlebot"
+    fetcher: Fetcher,
+    schemas: Schemas,
+    user_agent: str = "Googlebot",
+    *,
+    max_pages: int = MAX_PAGES,
+    max_sitemaps: int = MAX_SITEMAPS,
 ) -> Site:
-    """Fetch robots.txt and every sitemap it names (and their parts)."""
+    """Fetch robots.txt and the sitemaps it names (and their parts): at most
+    ``max_sitemaps`` files, listing at most ``max_pages`` URLs; a cap that
+    leaves something out is an ``audit-capped`` finding."""
     protego = require("protego")
     robots_url = f"{fetcher.origin}{fetcher.root}/robots.txt"
     answer = fetcher.get(robots_url)
-    site = Site(robots_url, None)
+    site = Site(robots_url, None, max_pages=max_pages, max_sitemaps=max_sitemaps)
     sitemaps: list[str] = []
     if answer is None or answer.status != 200:
         status = "nothing" if answer is None else str(answer.status)
@@ -102,10 +120,36 @@ def read_site(
     if not sitemaps:
         # Read the usual address anyway, so that the pages are still audited.
         sitemaps = [f"{fetcher.origin}{fetcher.root}/sitemap.xml"]
-    seen: set[str] = set()
     for url in sitemaps:
-        _read_file(fetcher, schemas, site, url, seen, nested=False)
+        _read_file(fetcher, schemas, site, url, nested=False)
+    _capped(site, robots_url)
     return site
+
+
+def _capped(site: Site, robots_url: str) -> None:
+    """The one ``audit-capped`` finding, when a cap left something out."""
+    parts = []
+    if site.sitemaps_left_out:
+        parts.append(
+            f"read {site.max_sitemaps:,} sitemap files and left"
+            f" {site.sitemaps_left_out:,} more out (max_sitemaps)"
+        )
+    if site.pages_left_out:
+        parts.append(
+            f"audited the first {site.max_pages:,} listed URLs and left"
+            f" {site.pages_left_out:,} more out (max_pages)"
+        )
+    if parts:
+        site.findings.append(
+            finding(
+                "audit-capped",
+                robots_url,
+                f"The audit {' and '.join(parts)}, so that a huge or hostile"
+                " site cannot keep it running for hours. Raise the limits"
+                " (audit(app, max_pages=..., max_sitemaps=...), flask marmeon"
+                " audit --max-pages/--max-sitemaps) to audit everything.",
+            )
+        )
 
 
 def _read_file(
@@ -113,13 +157,15 @@ def _read_file(
     schemas: Schemas,
     site: Site,
     url: str,
-    seen: set[str],
     *,
     nested: bool,
 ) -> None:
-    if url in seen:
+    if url in site.seen:
         return
-    seen.add(url)
+    if len(site.seen) >= site.max_sitemaps:
+        site.sitemaps_left_out += 1
+        return
+    site.seen.add(url)
     answer = fetcher.get(url)
     if answer is None:
         return  # another origin: not fetched, not judged
@@ -149,14 +195,15 @@ def _read_file(
     try:
         root = etree.fromstring(body, parser)
     except etree.XMLSyntaxError as error:
-        report("sitemap-invalid", f"The file is not well-formed XML: {error}.")
+        report(
+            "sitemap-invalid",
+            f"The file is not well-formed XML: {shorten(str(error), 200)}.",
+        )
         return
     if root.tag == f"{{{SITEMAP_NS}}}sitemapindex" and not nested:
         _validate(schemas.index, root, report)
         for loc in root.iterfind(f"{{{SITEMAP_NS}}}sitemap/{{{SITEMAP_NS}}}loc"):
-            _read_file(
-                fetcher, schemas, site, (loc.text or "").strip(), seen, nested=True
-            )
+            _read_file(fetcher, schemas, site, (loc.text or "").strip(), nested=True)
     elif root.tag == f"{{{SITEMAP_NS}}}urlset":
         _validate(schemas.urlset, root, report)
         _read_urls(root, site, report)
@@ -198,7 +245,9 @@ def _validate(schema: Any, root: Any, report: Callable[[str, str], None]) -> Non
         return
     if schema.validate(root):
         return
-    errors = [f"line {e.line}: {e.message}" for e in list(schema.error_log)[:3]]
+    errors = [
+        f"line {e.line}: {shorten(e.message, 200)}" for e in list(schema.error_log)[:3]
+    ]
     more = len(schema.error_log) - len(errors)
     report(
         "sitemap-invalid",
@@ -218,12 +267,20 @@ def _read_urls(root: Any, site: Site, report: Callable[[str, str], None]) -> Non
         address = (loc.text or "").strip() if loc is not None else ""
         if not address:
             continue
-        alternates = {
-            str(link.get("hreflang", "")): str(link.get("href", ""))
-            for link in url.iterchildren(link_tag)
-            if link.get("rel") == "alternate"
-        }
-        site.listed.setdefault(address, Listed(address, alternates))
+        if address in site.listed or len(site.listed) >= site.max_pages:
+            alternates: dict[str, str] = {}
+        else:
+            alternates = {
+                str(link.get("hreflang", "")): str(link.get("href", ""))
+                for link in url.iterchildren(link_tag)
+                if link.get("rel") == "alternate"
+            }
+        if address in site.listed:
+            continue
+        if len(site.listed) >= site.max_pages:
+            site.pages_left_out += 1
+            continue
+        site.listed[address] = Listed(address, alternates)
     if count > MAX_URLS:
         report(
             "sitemap-too-large",

@@ -6,6 +6,11 @@ so that a route of the app, a catch-all included, always wins over it. It
 goes to the best of the locales the page exists in (its ``locales=``), by
 ``Accept-Language``, else to the first of them. Its ``Location`` starts with
 the configured mount path, never with the request's ``SCRIPT_NAME``.
+
+Every answer of such an address says ``Vary: Accept-Language``, whatever
+its status and method: the redirect, and the 404 when the visitor's locale
+has no such page (a page's ``locales=`` without it), so that a shared cache
+never hands one visitor's answer to a visitor of another language.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-from flask import Flask, current_app, redirect, request
+from flask import Flask, after_this_request, current_app, redirect, request
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import MapAdapter, RequestRedirect, Rule
 from werkzeug.wrappers import Response
@@ -41,10 +46,12 @@ def redirect_to_locale() -> Response | None:
     wrap_error_handlers(app, state)
     if not isinstance(exception, NotFound):
         return None
-    if request.method not in ("GET", "HEAD"):
-        return None
-    target = _localized_address(app, state, request.path)
+    target = None
+    if request.method in ("GET", "HEAD"):
+        target = _localized_address(app, state, request.path)
     if target is None:
+        if _unprefixed(app, state, request.path):
+            after_this_request(_vary_on_language)
         return None
     if request.query_string:
         target += "?" + quote(request.query_string, safe=QUERY_SAFE)
@@ -54,6 +61,38 @@ def redirect_to_locale() -> Response | None:
     # keep one visitor's redirect for the next.
     response.headers["Cache-Control"] = "private"
     return response
+
+
+def _vary_on_language(response: Response) -> Response:
+    response.vary.add("Accept-Language")
+    return response
+
+
+def _unprefixed(app: Flask, state: MarmeonState, path: str) -> bool:
+    """Whether ``path`` is a localized route's address without its locale,
+    in any locale of the app and for any method (the answer then depends on
+    the visitor's languages)."""
+    adapter = app.create_url_adapter(request)
+    if adapter is None:  # pragma: no cover - a request always has one
+        return False
+    for locale in state.settings.locales:
+        candidates = [f"/{locale.lower()}{path}"]
+        if path == "/":
+            candidates.append(f"/{locale.lower()}")
+        elif not path.endswith("/"):
+            candidates.append(f"/{locale.lower()}{path}/")  # a rule "/docs/"
+        for candidate in candidates:
+            for method in adapter.allowed_methods(candidate):
+                try:
+                    rule, _ = adapter.match(candidate, method=method, return_rule=True)
+                except RequestRedirect:
+                    return True  # the localized "/docs/" of "/docs"
+                except HTTPException:
+                    continue
+                if is_localized_rule(rule):
+                    return True
+                break
+    return False
 
 
 def _localized_address(app: Flask, state: MarmeonState, path: str) -> str | None:

@@ -23,6 +23,7 @@ from ..sitemap.robots import rules_problems
 from .marks import api_blueprint, everyone, policy_name, policy_of_rule
 from .marks import requires_sign_in as _requires_sign_in
 from .rule import is_marked
+from .shadows import shadows
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ def route_statuses(app: Flask) -> list[RouteStatus]:
 
 def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
     """Problems beside the marked routes': ``locales=`` on a route that is
-    not marked, MARMEON_ROBOTS_RULES, and APP_URL when some route is marked."""
+    not marked, MARMEON_ROBOTS_RULES, a plain route that takes a localized
+    route's address, and APP_URL when some route is marked."""
     settings = get_state(app).settings
     locales = settings.locales
     problems = [
@@ -129,6 +131,10 @@ def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
     problems += [
         RouteProblem(None, None, reason)
         for reason in rules_problems(settings.robots_rules)
+    ]
+    problems += [
+        RouteProblem(shadow.plain.rule, str(shadow.plain.endpoint), shadow.reason())
+        for shadow in shadows(app, locales)
     ]
     if statuses and get_state(app).settings.app_url is None:
         return problems + [
@@ -161,8 +167,10 @@ def check_routes(app: Flask) -> list[RouteProblem]:
     ``authorize=everyone``, and have a sitemap provider when it has
     parameters; and APP_URL must be set when any route is marked. Any
     route's ``locales=`` must be on a localized route and name tags of
-    APP_LOCALES only. Generated images need SECRET_KEY (when
-    MARMEON_OG_IMAGES is on), and a logo and fonts that can be read.
+    APP_LOCALES only, and no plain route may answer an address of a
+    localized route (``/de/about`` beside a localized ``/about``).
+    Generated images need SECRET_KEY (when MARMEON_OG_IMAGES is on), and a
+    logo and fonts that can be read.
     """
     statuses = route_statuses(app)
     problems = [problem for status in statuses for problem in status.problems]

@@ -137,8 +137,8 @@ class Site:
 
         return app
 
-    def audit(self) -> Report:
-        return audit(self.app())
+    def audit(self, **options: Any) -> Report:
+        return audit(self.app(), **options)
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from flask_marmeon.audit.run import merge_linked
 
 def test_every_code_has_a_severity_and_a_meaning() -> None:
     # Issue 20: og-url-missing dropped; jsonld-relative-url, sitemap-route-empty
-    # and robots-under-path added.
-    assert len(CODES) == 36
+    # and robots-under-path added. Issue 21: audit-capped.
+    assert len(CODES) == 37
     assert "og-url-missing" not in CODES
     for code, (severity, meaning) in CODES.items():
         assert code == code.lower() and " " not in code

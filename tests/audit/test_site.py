@@ -85,10 +85,14 @@ def test_over_50000_urls_is_too_large(site: Site) -> None:
     # On another origin, so that the test fetches none of them.
     urls = [f"https://elsewhere.example/p{i}" for i in range(50_001)]
     site.put("/sitemap.xml", urlset(*urls), type="application/xml")
-    report = site.audit()
+    report = site.audit(max_pages=60_000)
     assert codes(report) == [("sitemap-too-large", SITEMAP)]
     assert report.pages == 50_001
     assert site.hits == ["/robots.txt", "/sitemap.xml"]
+    # By default the audit stops listing at 10,000 URLs, and says so.
+    report = site.audit()
+    assert report.pages == 10_000
+    assert [code for code, _ in codes(report)] == ["sitemap-too-large", "audit-capped"]
 
 
 def test_over_50_mib_uncompressed_is_too_large(site: Site) -> None:

@@ -12,7 +12,14 @@ import pytest
 from flask import Blueprint, Flask, abort
 from lxml import etree
 
-from flask_marmeon import SitemapEntry, everyone, head, localized, render_head
+from flask_marmeon import (
+    SitemapEntry,
+    StartupError,
+    everyone,
+    head,
+    localized,
+    render_head,
+)
 from flask_marmeon.sitemap.build import build_sitemap
 from tests.documents import strict_schema
 
@@ -209,13 +216,15 @@ def test_head_and_sitemap_tell_the_same_story(make_app: Callable[..., Flask]) ->
             )
 
 
-def test_an_entry_another_route_takes_in_one_locale_is_left_out_whole(
+def test_a_plain_route_on_a_localized_address_stops_the_start(
     make_app: Callable[..., Flask],
 ) -> None:
+    # Issue 21: such a route used to be served instead of the localized page
+    # (whose entry the sitemap then left out); it is now an H10 problem that
+    # names both routes, for a single address as for a catch-all.
     app = make_site(make_app)
 
-    # A plain route answers the German address of note 2 (the second locale,
-    # whose address the build derives from the first one's).
+    # A plain route answers the German address of note 2 (the second locale).
     @app.get("/de-at/notes/2")
     def shadow_note() -> str:
         return "shadow"
@@ -225,21 +234,29 @@ def test_an_entry_another_route_takes_in_one_locale_is_left_out_whole(
     def shadow_first() -> str:
         return "shadow"
 
-    found = urls(read_sitemap(app))
-    origin = "https://notes.example"
-    assert not any("/notes/2" in loc or "/notes/3" in loc for loc in found)
-    assert f"{origin}/de-at/notes/1" in found and f"{origin}/en/notes/1" in found
+    with pytest.raises(StartupError) as raised:
+        read_sitemap(app)
+    problems = raised.value.problems
+    assert len(problems) == 2
+    localized_rule = "'/<marmeon_locale:locale>/notes/<int:note_id>'"
+    assert problems[0].startswith("route '/de-at/notes/2' (endpoint 'shadow_note')")
+    assert problems[1].startswith("route '/en/notes/3' (endpoint 'shadow_first')")
+    assert all(localized_rule in problem for problem in problems)
+    assert all("(endpoint 'docs.note')" in problem for problem in problems)
 
     # A catch-all under /de-at/ takes every German address (its static first
-    # segment wins in the router): no localized entry is left.
+    # segment wins in the router): one problem per localized route it takes.
     app = make_site(make_app)
 
     @app.get("/de-at/<path:rest>")
     def shadow_all(rest: str) -> str:
         return f"catch-all {rest}"
 
-    assert app.test_client().get("/de-at/about").text == "catch-all about"
-    assert list(urls(read_sitemap(app))) == [f"{origin}/de/looks-localized"]
+    with pytest.raises(StartupError) as raised:
+        read_sitemap(app)
+    taken = raised.value.problems
+    assert taken and all(p.startswith("route '/de-at/<path:rest>'") for p in taken)
+    assert any(localized_rule in problem for problem in taken)
 
 
 def test_addresses_and_links_are_escaped(make_app: Callable[..., Flask]) -> None:
