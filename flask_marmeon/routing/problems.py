@@ -18,6 +18,7 @@ from ..i18n import locales_problems
 from ..og_images.look import problems as og_look_problems
 from ..og_images.state import og_images_of
 from ..sitemap.entries import route_arguments
+from ..sitemap.paged import provider_problems
 from ..sitemap.providers import has_provider
 from ..sitemap.robots import rules_problems
 from .marks import api_blueprint, everyone, policy_name, policy_of_rule
@@ -99,6 +100,7 @@ def _problems_of_rule(app: Flask, rule: Rule) -> list[str]:
         )
         reasons.append(f"has the parameters {names} but no sitemap provider: {how}")
     reasons += locales_problems(rule, get_state(app).settings.locales)
+    reasons += provider_problems(rule)
     return reasons
 
 
