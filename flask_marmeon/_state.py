@@ -20,6 +20,7 @@ from .config import Settings
 
 if TYPE_CHECKING:
     from .extension import Marmeon
+    from .og_images.state import OgImagesState
     from .sitemap.cache import SitemapCache
     from .sitemap.file_caches import FileCaches
 
@@ -55,6 +56,9 @@ class MarmeonState:
     #: The largest sitemap file in bytes; None for the format's 50 MiB (tests
     #: lower it to reach the limit with a small file).
     sitemap_max_bytes: int | None = None
+    #: Generated images (flask_marmeon.og_images.app), set by init_app (a
+    #: field until og_images keeps a part of its own).
+    og_images: OgImagesState | None = None
 
     def add(self, part: object) -> None:
         """Keep ``part`` as its subsystem's part (once per class and app)."""

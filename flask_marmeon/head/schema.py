@@ -34,6 +34,8 @@ class Image(NamedTuple):
     width: int | None = None
     height: int | None = None
     alt: str | None = None
+    #: The media type (og:image:type): written for a generated image.
+    type: str | None = None
 
 
 class Media(NamedTuple):
@@ -312,7 +314,8 @@ class RecordField(Field):
         #: The record's fields (a table may have fewer keys: twitter's
         #: image has no size; those stay None).
         self.keys: tuple[str, ...] = record._fields  # type: ignore[attr-defined]
-        one: Any = Union[Text, obj.annotation]  # noqa: UP007
+        kinds = (Text, obj.annotation) + tuple(kind for kind, _ in also)
+        one: Any = Union[kinds]  # noqa: UP007
         self.annotation = Union[one, Sequence[one]] if many else one  # noqa: UP007
         self.expected = (
             "a URL as text, or a dict such as {'url': '/cover.png', ...} with"

@@ -18,6 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
+
+from ..og_images.naming import check_secret_key
+from ..og_images.value import OgImage
 from .elements import HREFLANG, Slot
 from .schema import (
     BoolField,
@@ -228,17 +232,37 @@ PROFILE = Table(
 )
 
 
+def _generated(value: OgImage, path: str) -> OgImage:
+    """An OgImage is kept as it is: the head names it when it is written,
+    with the page's texts (flask_marmeon.head.generated)."""
+    check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
+    return value
+
+
+#: The other kinds of value an image takes: a generated image.
+IMAGE_KINDS: tuple[tuple[type, Any], ...] = ((OgImage, _generated),)
+
+
 def _records(
     table: Table, record: type[tuple[Any, ...]], name: str, field: str, **kw: Any
 ) -> tuple[RecordField, Records]:
     """An image-like key's check and writer, both from its table."""
     many = kw.pop("many", True)
-    check = RecordField(table.check, record, many=many)
-    keys = tuple(table.keys)[1:]
+    also = kw.pop("also", ())
+    keys = kw.pop("keys", tuple(table.keys)[1:])
+    check = RecordField(table.check, record, many=many, also=also)
     return check, Records(name, field, keys, record._fields, **kw)  # type: ignore[attr-defined]
 
 
-_OG_IMAGE = _records(OPEN_GRAPH_IMAGE, Image, "og:image", "open_graph.image")
+_OG_IMAGE = _records(
+    OPEN_GRAPH_IMAGE,
+    Image,
+    "og:image",
+    "open_graph.image",
+    also=IMAGE_KINDS,
+    # type: a generated image's only (not a key of the dict).
+    keys=("width", "height", "type", "alt"),
+)
 _OG_VIDEO = _records(
     OPEN_GRAPH_VIDEO, Media, "og:video", "open_graph.video", urls=("secure_url",)
 )
@@ -246,7 +270,13 @@ _OG_AUDIO = _records(
     OPEN_GRAPH_AUDIO, Media, "og:audio", "open_graph.audio", urls=("secure_url",)
 )
 _TWITTER_IMAGE = _records(
-    TWITTER_IMAGE, Image, "twitter:image", "twitter.image", many=False, kind="name"
+    TWITTER_IMAGE,
+    Image,
+    "twitter:image",
+    "twitter.image",
+    many=False,
+    kind="name",
+    also=IMAGE_KINDS,
 )
 
 OPEN_GRAPH = Table(

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Literal, Protocol, TypeAlias, TypedDict, Union
 
+from ..og_images.value import OgImage
+
 
 class HtmlText(Protocol):
     """Text that knows how to show itself, such as Flask-Babel's ``lazy_gettext``."""
@@ -161,7 +163,13 @@ class OpenGraph(TypedDict, total=False):
     url: Text | None
     site_name: Text | None
     locale: Text | None
-    image: Text | OpenGraphImage | Sequence[Text | OpenGraphImage] | None
+    image: (
+        Text
+        | OpenGraphImage
+        | OgImage
+        | Sequence[Text | OpenGraphImage | OgImage]
+        | None
+    )
     video: Text | OpenGraphVideo | Sequence[Text | OpenGraphVideo] | None
     audio: Text | OpenGraphAudio | Sequence[Text | OpenGraphAudio] | None
     article: OpenGraphArticle | None
@@ -177,7 +185,7 @@ class Twitter(TypedDict, total=False):
     creator: Text | None
     title: Text | None
     description: Text | None
-    image: Text | TwitterImage | None
+    image: Text | TwitterImage | OgImage | None
 
 
 class HeadFields(TypedDict, total=False):

@@ -141,6 +141,8 @@ class Records(Writer):
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
         # A tuple of records is a plain tuple; one record is a named tuple.
         for record in value if type(value) is tuple else (value,):
+            if not isinstance(record, tuple):
+                continue  # a generated image that was not named (fill())
             if self.urls and any(record[i] is not None for i in self.urls):
                 out.group(
                     [(self.slot, record[0], True)]
