@@ -32,6 +32,7 @@ from .routing.problems import RouteProblem as RouteProblem
 from .routing.problems import check_routes as check_routes
 from .routing.problems import raise_on_problems as raise_on_problems
 from .sitemap.entries import SitemapEntry as SitemapEntry
+from .sitemap.paged import PagedProvider as PagedProvider
 
 try:
     __version__ = _version("flask-marmeon")
@@ -49,6 +50,7 @@ __all__ = [
     "OpenGraphArticle",
     "OpenGraphImage",
     "Page",
+    "PagedProvider",
     "Robots",
     "RouteProblem",
     "SitemapEntry",

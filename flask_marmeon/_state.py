@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .extension import Marmeon
     from .head.app import HeadState
     from .sitemap.cache import SitemapCache
+    from .sitemap.file_caches import FileCaches
 
 
 @dataclass(eq=False)
@@ -39,6 +40,9 @@ class MarmeonState:
     #: (the endpoints that serve them are added when the edge starts, and
     #: only when a route is marked).
     sitemap_cache: SitemapCache | None = None
+    #: Every sitemap file's cache: the site's build (``sitemap_cache``), and
+    #: each paged route's boundaries and parts (flask_marmeon.sitemap.file_caches).
+    sitemap_files: FileCaches | None = None
     #: The WSGI wrapper of app.wsgi_app (flask_marmeon._edge), set by init_app.
     edge: Edge | None = None
     #: The largest sitemap file in bytes; None for the format's 50 MiB (tests

@@ -14,7 +14,7 @@ from .head.app import HeadState
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views
-from .sitemap.shared import Backend, is_backend
+from .sitemap.shared_store import Backend, is_backend
 
 
 class Marmeon:

@@ -16,6 +16,7 @@ from .._state import get_state
 from ..errors import StartupError
 from ..i18n import locales_problems
 from ..sitemap.entries import route_arguments
+from ..sitemap.paged import provider_problems
 from ..sitemap.providers import has_provider
 from ..sitemap.robots import rules_problems
 from .marks import api_blueprint, everyone, policy_name, policy_of_rule
@@ -97,6 +98,7 @@ def _problems_of_rule(app: Flask, rule: Rule) -> list[str]:
         )
         reasons.append(f"has the parameters {names} but no sitemap provider: {how}")
     reasons += locales_problems(rule, get_state(app).settings.locales)
+    reasons += provider_problems(rule)
     return reasons
 
 

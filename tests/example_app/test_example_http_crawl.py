@@ -20,6 +20,7 @@ from PIL import Image
 from protego import Protego
 
 from flask_marmeon.audit.site import Schemas
+from tests.documents import sitemap_files
 from tests.processes import gunicorn, listening_socket
 
 ROOT = Path(__file__).parents[2]
@@ -115,12 +116,19 @@ def test_a_crawler_finds_every_page_consistent(server: Server) -> None:
     rules = Protego.parse(robots.body.decode())
     (sitemap_url,) = rules.sitemaps
     assert sitemap_url == f"{origin}/sitemap.xml"
-    sitemap = fetch(server, sitemap_url)
-    assert sitemap.status == 200
-    root = etree.fromstring(sitemap.body)
-    Schemas.load().urlset.assertValid(root)
+    schemas = Schemas.load()
+
+    def get(url: str) -> bytes:
+        answer = fetch(server, url)
+        assert answer.status == 200, url
+        root = etree.fromstring(answer.body)
+        is_index = root.tag == f"{SM}sitemapindex"
+        (schemas.index if is_index else schemas.urlset).assertValid(root)
+        return answer.body
+
+    roots = sitemap_files(get, origin)
     listed: dict[str, dict[str, str]] = {}
-    for url in root.iter(f"{SM}url"):
+    for url in (url for root in roots for url in root.iter(f"{SM}url")):
         loc = url.findtext(f"{SM}loc") or ""
         listed[loc] = {
             link.get("hreflang", ""): link.get("href", "")
