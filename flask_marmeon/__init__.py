@@ -22,6 +22,8 @@ from .head import head as head
 from .head import render_head as render_head
 from .i18n import current_page as current_page
 from .i18n import localized as localized
+from .og_images import OgImage as OgImage
+from .og_images import OgImageCard as OgImageCard
 from .page import Alternate as Alternate
 from .page import Page as Page
 from .routing.marks import api as api
@@ -46,6 +48,8 @@ __all__ = [
     "JsonLdGraph",
     "JsonLdNode",
     "Marmeon",
+    "OgImage",
+    "OgImageCard",
     "OpenGraph",
     "OpenGraphArticle",
     "OpenGraphImage",

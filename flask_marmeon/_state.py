@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ._edge import Edge
     from .extension import Marmeon
     from .head.app import HeadState
+    from .og_images.state import OgImagesState
     from .sitemap.cache import SitemapCache
     from .sitemap.file_caches import FileCaches
 
@@ -53,6 +54,8 @@ class MarmeonState:
     browser_module_path: str = ""
     #: Whether the app's error handlers are wrapped (flask_marmeon.i18n.errors).
     error_handlers_wrapped: bool = False
+    #: Generated images (flask_marmeon.og_images.app), set by init_app.
+    og_images: OgImagesState | None = None
 
 
 def get_state(app: Flask | None = None) -> MarmeonState:

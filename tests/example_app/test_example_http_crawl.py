@@ -43,6 +43,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     instance = tmp_path_factory.mktemp("instance")
     env = {**os.environ, "APP_URL": origin}
     env.pop("MARMEON_INDEXABLE", None)
+    # The database made and seeded once, here: two workers starting on an
+    # empty one each see no notes and both seed it (a loaded machine makes
+    # that race likely), and the sitemap then lists every note twice.
+    from example_app import create_app
+
+    create_app(config={"APP_URL": origin}, instance_path=str(instance))
     app = f"example_app:create_app(instance_path={str(instance)!r})"
     with gunicorn(app, ROOT, env, workers=2, sock=sock):
         yield Server(origin, port)
@@ -144,6 +150,9 @@ def test_a_crawler_finds_every_page_consistent(server: Server) -> None:
         assert page.canonical == [loc]
         assert page.og_url in ([], [loc]), loc
         assert page.hreflang == alternates, loc
+        # A picture in every link preview (a generated one where the page
+        # has none of its own).
+        assert page.images, loc
     images: set[str] = set()
     scripts: set[str] = set()
     for loc, page in pages.items():
