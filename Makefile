@@ -69,6 +69,7 @@ bench: $(STAMP) browser-deps server-deps
 	@[ ! -f benchmarks/browser_size.py ] || $(BIN)/python benchmarks/browser_size.py
 	@[ ! -f benchmarks/audit.py ] || $(BIN)/python benchmarks/audit.py
 	@[ ! -f benchmarks/sitemap_load.py ] || $(BIN)/python benchmarks/sitemap_load.py
+	@[ ! -f benchmarks/scale.py ] || $(BIN)/python benchmarks/scale.py
 
 clean:
 	rm -rf $(VENV) docs/_build tests/browser/node_modules example_app/node_modules example_app/static/vendor

@@ -1,0 +1,541 @@
+"""A sitemap of ten million pages, built part by part from PostgreSQL, against
+``django.contrib.sitemaps`` on the same table in the same run.
+
+A real PostgreSQL (Debian's, started like the tests' fixture in
+``tests/postgres.py``: a temporary folder, a free port of 127.0.0.1, stopped
+by its pid) holds ``product(id bigint primary key, updated_at timestamptz)``
+with ``--rows`` rows (10,000,000), made by ``generate_series``.
+
+Each contender runs in a fresh process of its own (a worker), through its
+framework's test client, one request after the other:
+
+- flask_marmeon: ``paged(select(Product.id, Product.updated_at), key=Product.id,
+  ...)`` on a Flask-SQLAlchemy model, 50,000 URLs a part. The worker asks
+  the index, then the first, middle and last part, each twice: the first
+  time nothing of it is built yet, then it is (median of five). A second
+  fresh worker asks the last part before anything else (no index built by
+  that process).
+- Django: ``GenericSitemap`` over a model of the same table (``limit``
+  50,000), its ``index`` and ``sitemap`` views, as its documentation
+  shows. Django builds every request from its query, so it is asked once.
+
+Every file is checked: each part holds the rows of its own range (its first
+and last product, each with its date), and the index lists every part.
+
+Growth of a worker's memory: the peak resident set (VmHWM, reset before the
+first request) minus the resident set before the first request.
+
+    pip install -e '.[dev,bench]'
+    python benchmarks/scale.py [--rows 10000000]
+
+Targets: index nothing built <= 5 s, built <= 50 ms; first, middle and last
+part nothing built <= 1 s, built <= 50 ms; growth of a worker's memory
+<= 150 MiB; last part nothing built at least 5 times faster than Django's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.postgres import PostgresServer  # noqa: E402
+
+ORIGIN = "https://shop.example"
+PER_PART = 50_000
+#: Row n was last changed at START + n seconds.
+START = datetime(2024, 1, 1, tzinfo=timezone.utc)
+MiB = 2**20
+
+_LOC = re.compile(rb"<loc>\s*([^<\s]+)\s*</loc>")
+_URL = re.compile(
+    rb"<url>\s*<loc>\s*([^<\s]+)\s*</loc>\s*<lastmod>\s*([^<\s]+)\s*</lastmod>"
+)
+
+
+# -- the table -----------------------------------------------------------------
+
+
+def load(server: PostgresServer, rows: int) -> float:
+    """Create and fill the table; the seconds it took."""
+    import psycopg
+
+    started = time.perf_counter()
+    with psycopg.connect(server.dsn("postgres"), autocommit=True) as connection:
+        connection.execute(
+            "CREATE TABLE product (id bigint NOT NULL, updated_at timestamptz NOT NULL)"
+        )
+        connection.execute(
+            "INSERT INTO product SELECT n, timestamptz '2024-01-01 00:00:00+00'"
+            " + n * interval '1 second' FROM generate_series(1, %s) AS n",
+            (rows,),
+        )
+        # The key after the rows: one sort instead of ten million insertions.
+        connection.execute("ALTER TABLE product ADD PRIMARY KEY (id)")
+        # As a table that has lived a while: statistics and a visibility map.
+        connection.execute("VACUUM ANALYZE product")
+    return time.perf_counter() - started
+
+
+# -- what every worker measures ------------------------------------------------
+
+
+def memory() -> dict[str, int]:
+    """This process's VmRSS and VmHWM (bytes)."""
+    fields = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            fields[name] = int(value.split()[0]) * 1024
+    return fields
+
+
+def reset_peak() -> int:
+    """Reset VmHWM to the resident set now (Linux's clear_refs 5); that size."""
+    Path("/proc/self/clear_refs").write_text("5")
+    return memory()["VmRSS"]
+
+
+def server_cpu(postmaster: int) -> float:
+    """CPU seconds used so far by PostgreSQL's processes (the postmaster and
+    its children, the backends among them)."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # a process that ended meanwhile
+            continue
+        fields = text[text.rindex(")") + 2 :].split()
+        if int(fields[1]) == postmaster or stat.parent.name == str(postmaster):
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class Clock:
+    """Times requests: wall time, and the CPU time they took in this worker
+    and in PostgreSQL (which a loaded machine does not inflate)."""
+
+    def __init__(self, get: Callable[[str], bytes], postmaster: int) -> None:
+        self.get = get
+        self.postmaster = postmaster
+        self.figures: dict[str, Any] = {}
+
+    def __call__(self, name: str, path: str, times: int = 1) -> bytes:
+        """GET ``path`` ``times`` times; record the median as ``name``."""
+        walls, cpus = [], []
+        for _ in range(times):
+            # Reading /proc costs this worker CPU: before the clock starts
+            # and after it stops.
+            before = server_cpu(self.postmaster)
+            cpu = time.process_time()
+            started = time.perf_counter()
+            body = self.get(path)
+            walls.append(time.perf_counter() - started)
+            cpu = time.process_time() - cpu
+            cpus.append(cpu + server_cpu(self.postmaster) - before)
+        self.figures[name] = statistics.median(walls)
+        self.figures[name + "_cpu"] = statistics.median(cpus)
+        return body
+
+
+def check_part(name: str, body: bytes, first: int, last: int) -> None:
+    """Fail unless ``body`` lists products first..last, in order, each with
+    its own date."""
+    urls = _URL.findall(body)
+    expected = last - first + 1
+    if len(urls) != expected or body.count(b"<url>") != expected:
+        raise SystemExit(f"{name}: {len(urls)} URLs; expected {expected}")
+    for (loc, lastmod), n in ((urls[0], first), (urls[-1], last)):
+        if loc.decode() != f"{ORIGIN}/products/{n}":
+            raise SystemExit(f"{name}: {loc!r} where product {n} was expected")
+        # Django writes the day alone (its template's date:"Y-m-d").
+        written = lastmod.decode().replace("Z", "+00:00")
+        when = START + timedelta(seconds=n)
+        expected_text = when.date().isoformat() if len(written) == 10 else None
+        if (expected_text or when) != (
+            written if expected_text else datetime.fromisoformat(written)
+        ):
+            raise SystemExit(f"{name}: product {n} dated {lastmod!r}")
+
+
+def check_index(name: str, body: bytes, parts: int) -> list[str]:
+    """The index's part addresses; fail unless there are ``parts``."""
+    locs = [loc.decode() for loc in _LOC.findall(body)]
+    if len(locs) != parts or body.count(b"<sitemap>") != parts:
+        raise SystemExit(f"{name}'s index lists {len(locs)} parts; expected {parts}")
+    return locs
+
+
+def local(address: str) -> str:
+    """The path and query of an address of ORIGIN."""
+    if not address.startswith(ORIGIN + "/"):
+        raise SystemExit(f"{address!r} is not an address of {ORIGIN}")
+    return address[len(ORIGIN) :]
+
+
+def part_range(rows: int, number: int) -> tuple[int, int]:
+    """The first and last product of part ``number`` (from 1)."""
+    return (number - 1) * PER_PART + 1, min(number * PER_PART, rows)
+
+
+# -- flask_marmeon -------------------------------------------------------------
+
+
+def marmeon_app(url: str) -> Callable[[str], bytes]:
+    from flask import Flask
+    from flask_sqlalchemy import SQLAlchemy
+    from sqlalchemy import BigInteger, DateTime, select
+    from sqlalchemy.orm import DeclarativeBase, mapped_column
+
+    from flask_marmeon import Marmeon, SitemapEntry, everyone
+    from flask_marmeon import sqlalchemy as marmeon_sqlalchemy
+
+    class Base(DeclarativeBase):
+        pass
+
+    db = SQLAlchemy(model_class=Base)
+
+    class Product(db.Model):  # type: ignore[name-defined,misc]
+        __tablename__ = "product"
+        # Columns without annotations: this module's annotations are strings
+        # that SQLAlchemy would look up among its globals.
+        id = mapped_column(BigInteger, primary_key=True)
+        updated_at = mapped_column(DateTime(timezone=True), nullable=False)
+
+    app = Flask("scale_bench")
+    app.config["APP_URL"] = ORIGIN
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    app.config["MARMEON_SITEMAP_MAX_URLS"] = PER_PART
+    # The benchmark measures how long a part takes, however long: a 503 after
+    # the usual wait (20 s, on a loaded machine) would hide the figure.
+    app.config["MARMEON_SITEMAP_WAIT"] = 600
+    db.init_app(app)
+    Marmeon(app)
+
+    @app.get(
+        "/products/<int:product_id>",
+        authorize=everyone,
+        sitemap=marmeon_sqlalchemy.paged(
+            select(Product.id, Product.updated_at),
+            key=Product.id,
+            entry=lambda row: SitemapEntry(
+                {"product_id": row.id}, last_modified=row.updated_at
+            ),
+        ),
+    )
+    def product(product_id: int) -> str:
+        return f"product {product_id}"
+
+    client = app.test_client()
+    client.get("/robots.txt")  # the start-up checks, once, as in production
+
+    def get(path: str) -> bytes:
+        response = client.get(path)
+        if response.status_code != 200:
+            raise SystemExit(f"flask_marmeon: {path} answered {response.status}")
+        return response.data
+
+    return get
+
+
+def marmeon_worker(server: dict[str, Any], rows: int) -> dict[str, Any]:
+    """One worker's figures: see the module's docstring. With the server's
+    ``last`` (the last part's path, from another worker's index), that part
+    alone."""
+    clock = Clock(marmeon_app(server["url"]), server["pid"])
+    parts = math.ceil(rows / PER_PART)
+    baseline = reset_peak()
+    last = server.get("last")
+    if last is not None:
+        # A process that has built nothing, not even the index, asked the
+        # last part's address (crawlers keep addresses between visits).
+        body = clock("last_no_index", last)
+        check_part("flask_marmeon's last part", body, *part_range(rows, parts))
+        clock.figures["memory"] = memory()["VmHWM"] - baseline
+        return clock.figures
+    body = clock("index_cold", "/sitemap.xml")
+    addresses = check_index("flask_marmeon", body, parts)
+    clock.figures["last_path"] = local(addresses[-1])
+    clock("index_built", "/sitemap.xml", times=5)
+    for label, number in (("first", 1), ("middle", parts // 2 + 1), ("last", parts)):
+        path = local(addresses[number - 1])
+        body = clock(f"{label}_cold", path)
+        check_part(f"flask_marmeon's part {number}", body, *part_range(rows, number))
+        clock(f"{label}_built", path, times=5)
+    clock.figures["memory"] = memory()["VmHWM"] - baseline
+    return clock.figures
+
+
+# -- Django --------------------------------------------------------------------
+
+
+def django_app(server: dict[str, Any]) -> Callable[[str], bytes]:
+    import types
+
+    import django
+    from django.apps import AppConfig
+    from django.conf import settings
+
+    # A Django app without files: its module and config made here.
+    shop = types.ModuleType("scale_shop")
+    shop.__file__ = __file__
+    sys.modules[shop.__name__] = shop
+
+    class ShopConfig(AppConfig):
+        name = "scale_shop"
+        path = str(Path(__file__).parent)
+
+    ShopConfig.__module__ = shop.__name__
+    shop.ShopConfig = ShopConfig  # type: ignore[attr-defined]
+    urls = types.ModuleType("scale_shop_urls")
+    sys.modules[urls.__name__] = urls
+    settings.configure(
+        DEBUG=False,
+        ALLOWED_HOSTS=["shop.example"],
+        ROOT_URLCONF=urls.__name__,
+        INSTALLED_APPS=["django.contrib.sitemaps", "scale_shop.ShopConfig"],
+        TEMPLATES=[
+            {
+                "BACKEND": "django.template.backends.django.DjangoTemplates",
+                "APP_DIRS": True,
+            }
+        ],
+        DATABASES={
+            "default": {
+                "ENGINE": "django.db.backends.postgresql",
+                "HOST": "127.0.0.1",
+                "PORT": server["port"],
+                "USER": server["user"],
+                "NAME": "postgres",
+            }
+        },
+        USE_TZ=True,
+        TIME_ZONE="UTC",
+    )
+    django.setup()
+
+    from django.contrib.sitemaps import GenericSitemap
+    from django.contrib.sitemaps import views as sitemaps_views
+    from django.db import models
+    from django.http import HttpRequest, HttpResponse
+    from django.test import Client
+    from django.urls import path
+
+    class Product(models.Model):
+        id = models.BigAutoField(primary_key=True)
+        updated_at = models.DateTimeField()
+
+        class Meta:
+            app_label = "scale_shop"
+            db_table = "product"
+            managed = False
+
+        def get_absolute_url(self) -> str:
+            return f"/products/{self.pk}"
+
+    class ProductSitemap(GenericSitemap):  # type: ignore[type-arg]
+        limit = PER_PART
+        protocol = "https"
+
+    def product(request: HttpRequest, pk: int) -> HttpResponse:
+        return HttpResponse(f"product {pk}")
+
+    sitemaps = {
+        "products": ProductSitemap(
+            {"queryset": Product.objects.order_by("id"), "date_field": "updated_at"}
+        )
+    }
+    urls.urlpatterns = [  # type: ignore[attr-defined]
+        path("sitemap.xml", sitemaps_views.index, {"sitemaps": sitemaps}),
+        path(
+            "sitemap-<section>.xml",
+            sitemaps_views.sitemap,
+            {"sitemaps": sitemaps},
+            name="django.contrib.sitemaps.views.sitemap",
+        ),
+        path("products/<int:pk>", product),
+    ]
+    client = Client(HTTP_HOST="shop.example")
+
+    def get(path: str) -> bytes:
+        response = client.get(path)
+        if response.status_code != 200:
+            raise SystemExit(f"Django: {path} answered {response.status_code}")
+        return bytes(response.content)
+
+    return get
+
+
+def django_worker(server: dict[str, Any], rows: int) -> dict[str, Any]:
+    clock = Clock(django_app(server), server["pid"])
+    parts = math.ceil(rows / PER_PART)
+    baseline = reset_peak()
+    body = clock("index_cold", "/sitemap.xml")
+    addresses = check_index("Django", body, parts)
+    for label, number in (("first", 1), ("last", parts)):
+        body = clock(f"{label}_cold", local(addresses[number - 1]))
+        check_part(f"Django's part {number}", body, *part_range(rows, number))
+    clock.figures["memory"] = memory()["VmHWM"] - baseline
+    return clock.figures
+
+
+# -- running -------------------------------------------------------------------
+
+
+def worker(
+    kind: str, server: PostgresServer, rows: int, last: str | None = None
+) -> dict[str, Any]:
+    """Run ``kind``'s worker in a fresh process; its figures."""
+    where: dict[str, Any] = {"url": server.url, "port": server.port}
+    where["user"] = server.user
+    where["pid"] = server.process.pid
+    where["last"] = last
+    done = subprocess.run(
+        [sys.executable, __file__, "--worker", kind, "--rows", str(rows)]
+        + ["--server", json.dumps(where)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"the {kind} worker failed:\n{done.stdout}{done.stderr}")
+    figures: dict[str, Any] = json.loads(done.stdout.splitlines()[-1])
+    return figures
+
+
+def run_worker(kind: str, server: dict[str, Any], rows: int) -> None:
+    if kind == "django":
+        figures = django_worker(server, rows)
+    else:
+        figures = marmeon_worker(server, rows)
+    print(json.dumps(figures))
+
+
+def seconds(value: float) -> str:
+    return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
+
+
+def table(ours: dict[str, Any], alone: dict[str, Any], theirs: dict[str, Any]) -> bool:
+    """Print the figures against their targets; whether all are met (on wall
+    time; the CPU time, this worker's and PostgreSQL's, says what a quiet
+    machine would show)."""
+    rows: list[tuple[str, ...]] = []
+    verdicts: list[bool] = []
+
+    def row(
+        measure: str, figures: dict[str, Any], name: str, target: float | None
+    ) -> None:
+        wall, cpu = figures[name], figures[name + "_cpu"]
+        django = theirs.get(name) if figures is not theirs else None
+        met = "" if target is None else ("met" if wall <= target else "NOT MET")
+        on_cpu = "" if target is None else ("met" if cpu <= target else "NOT MET")
+        if target is not None:
+            verdicts.append(wall <= target)
+        rows.append(
+            (
+                measure,
+                seconds(wall),
+                seconds(cpu),
+                "" if django is None else seconds(django),
+                "" if django is None else seconds(theirs[name + "_cpu"]),
+                "" if target is None else f"<= {seconds(target)}",
+                met,
+                on_cpu,
+            )
+        )
+
+    row("index, nothing built", ours, "index_cold", 5)
+    row("index, built", ours, "index_built", 0.05)
+    for label in ("first", "middle", "last"):
+        row(f"{label} part, nothing built", ours, f"{label}_cold", 1)
+        row(f"{label} part, built", ours, f"{label}_built", 0.05)
+    row("last part, fresh worker, no index", alone, "last_no_index", 1)
+    growth = max(ours["memory"], alone["memory"])
+    verdicts.append(growth <= 150 * MiB)
+    rows.append(
+        (
+            "growth of a worker's memory",
+            f"{growth / MiB:.1f} MiB",
+            "",
+            f"{theirs['memory'] / MiB:.1f} MiB",
+            "",
+            "<= 150 MiB",
+            "met" if growth <= 150 * MiB else "NOT MET",
+            "",
+        )
+    )
+    ratio = theirs["last_cold"] / ours["last_cold"]
+    on_cpu = theirs["last_cold_cpu"] / ours["last_cold_cpu"]
+    verdicts.append(ratio >= 5)
+    rows.append(
+        (
+            "last part nothing built: Django / ours",
+            f"{ratio:.1f}x",
+            f"{on_cpu:.1f}x",
+            "",
+            "",
+            ">= 5x",
+            "met" if ratio >= 5 else "NOT MET",
+            "met" if on_cpu >= 5 else "NOT MET",
+        )
+    )
+    header = ("measure", "marmeon", "CPU", "Django", "CPU", "target", "met", "on CPU")
+    widths = [max(len(r[i]) for r in [*rows, header]) for i in range(len(header))]
+    for line in [header, *rows]:
+        print(
+            "  ".join(
+                cell.ljust(width) for cell, width in zip(line, widths, strict=True)
+            )
+        )
+    return all(verdicts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--server", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        run_worker(args.worker, json.loads(args.server), args.rows)
+        return
+    if args.rows <= 2 * PER_PART:
+        # The first, middle and last part must be three parts.
+        parser.error(f"--rows must be over {2 * PER_PART:,} (three parts at least)")
+    started_load = os.getloadavg()[0]
+    server = PostgresServer()
+    try:
+        took = load(server, args.rows)
+        print(
+            f"PostgreSQL {server.bin.parent.name}: {args.rows:,} rows loaded in"
+            f" {took:.1f} s; {math.ceil(args.rows / PER_PART)} parts of"
+            f" {PER_PART:,} URLs"
+        )
+        ours = worker("marmeon", server, args.rows)
+        alone = worker("marmeon", server, args.rows, ours["last_path"])
+        theirs = worker("django", server, args.rows)
+    finally:
+        server.stop()
+    met = table(ours, alone, theirs)
+    print(
+        "every target met" if met else "some targets NOT MET",
+        f"(load average {os.getloadavg()[0]:.1f} at the end, {started_load:.1f} at"
+        f" the start, on {os.cpu_count()} CPUs; CPU = this worker's + PostgreSQL's)",
+    )
+
+
+if __name__ == "__main__":
+    main()
