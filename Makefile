@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint docs bench browser-deps server-deps html-checker clean
+.PHONY: run test lint docs bench browser-deps server-deps font-deps html-checker clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,13 @@ server-deps: $(STAMP)
 	@command -v redis-server >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server; }
 	@[ -x /usr/bin/memcached ] || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq memcached; }
 	@ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq postgresql; }
+
+# Debian's Noto fonts for the generated images' tests (Arabic, Hebrew,
+# Devanagari, CJK, color emoji: the package ships Noto Sans only), and
+# FriBiDi, which Pillow's wheels load at runtime to lay text out right to
+# left with libraqm.
+font-deps:
+	@[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] && [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] && [ -f /usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf ] && ldconfig -p | grep -q libfribidi || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji libfribidi0; }
 
 ## The example app: a notes site on SQLite, created and seeded on first run
 ## (the app also compiles its translations when it starts). htmx comes from
@@ -51,7 +58,7 @@ html-checker:
 	@command -v java >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq default-jre-headless; }
 
 ## The whole test suite, browser tests included.
-test: $(STAMP) browser-deps server-deps html-checker $(HTMX)
+test: $(STAMP) browser-deps server-deps font-deps html-checker $(HTMX)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

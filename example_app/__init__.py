@@ -61,6 +61,9 @@ def create_app(
         # A path relative to the instance folder (Flask-SQLAlchemy 3).
         SQLALCHEMY_DATABASE_URI="sqlite:///notes.sqlite3",
         BABEL_TRANSLATION_DIRECTORIES=str(translations),
+        # A picture in every link preview: pages without a cover of their
+        # own get one drawn from their title and description.
+        MARMEON_OG_IMAGES=True,
     )
     if config is not None:
         app.config.from_mapping(config)

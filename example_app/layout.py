@@ -65,13 +65,13 @@ def site_graph(origin: str) -> JsonLdGraph:
 def layout() -> None:
     """Set the title template, the site name, the card and the site's graph.
 
-    The card is the small ``summary``: a page with a picture of its own (a
-    note's cover) asks for ``summary_large_image`` itself, so that no page
-    promises a large picture it does not have.
+    The card is the large one: every page has a 1200x630 picture, a note its
+    cover and any other page one generated from its title
+    (``MARMEON_OG_IMAGES``).
     """
     head(
         title_template=f"%s · {SITE_NAME}",
         open_graph={"site_name": SITE_NAME, "type": "website"},
-        twitter={"card": "summary", "site": "@marmeon_notes"},
+        twitter={"card": "summary_large_image", "site": "@marmeon_notes"},
         json_ld=site_graph(site_origin()),
     )

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from flask_marmeon import SitemapEntry, authorize, everyone, head
+from flask_marmeon.sqlalchemy import paged
 
 from .covers import HEIGHT, WIDTH, cover_png
 from .layout import site_origin, site_path
@@ -25,19 +27,21 @@ def latest_change() -> Iterator[SitemapEntry]:
         yield SitemapEntry(params={}, last_modified=utc(latest))
 
 
-def note_pages() -> Iterator[SitemapEntry]:
-    """One entry per note, read from the database in batches, with its cover
-    for Google's image sitemap (a path: made absolute against APP_URL)."""
+def note_entry(row: Any) -> SitemapEntry:
+    """A note's entry, with its cover for Google's image sitemap (a path:
+    made absolute against APP_URL)."""
     root = str(current_app.config["APPLICATION_ROOT"]).rstrip("/")
-    query = db.select(Note.id, Note.updated_at).order_by(Note.id)
-    for note_id, updated_at in db.session.execute(
-        query.execution_options(yield_per=500)
-    ):
-        yield SitemapEntry(
-            params={"note_id": note_id},
-            last_modified=utc(updated_at),
-            images=[f"{root}/notes/{note_id}/cover.png"],
-        )
+    return SitemapEntry(
+        params={"note_id": row.id},
+        last_modified=utc(row.updated_at),
+        images=[f"{root}/notes/{row.id}/cover.png"],
+    )
+
+
+#: The notes in parts of up to MARMEON_SITEMAP_MAX_URLS, each read by a range
+#: of ids when a crawler first asks for it: a site of millions of notes
+#: never reads them all at once.
+note_pages = paged(db.select(Note.id, Note.updated_at), key=Note.id, entry=note_entry)
 
 
 @notes.get("/", sitemap=latest_change)

@@ -22,6 +22,8 @@ from .head import head as head
 from .head import render_head as render_head
 from .i18n import current_page as current_page
 from .i18n import localized as localized
+from .og_images import OgImage as OgImage
+from .og_images import OgImageCard as OgImageCard
 from .page import Alternate as Alternate
 from .page import Page as Page
 from .routing.marks import api as api
@@ -32,6 +34,7 @@ from .routing.problems import RouteProblem as RouteProblem
 from .routing.problems import check_routes as check_routes
 from .routing.problems import raise_on_problems as raise_on_problems
 from .sitemap.entries import SitemapEntry as SitemapEntry
+from .sitemap.paged import PagedProvider as PagedProvider
 
 try:
     __version__ = _version("flask-marmeon")
@@ -45,10 +48,13 @@ __all__ = [
     "JsonLdGraph",
     "JsonLdNode",
     "Marmeon",
+    "OgImage",
+    "OgImageCard",
     "OpenGraph",
     "OpenGraphArticle",
     "OpenGraphImage",
     "Page",
+    "PagedProvider",
     "Robots",
     "RouteProblem",
     "SitemapEntry",

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from ._edge import Edge
     from .extension import Marmeon
     from .head.app import HeadState
+    from .og_images.state import OgImagesState
     from .sitemap.cache import SitemapCache
+    from .sitemap.file_caches import FileCaches
 
 
 @dataclass(eq=False)
@@ -39,6 +41,9 @@ class MarmeonState:
     #: (the endpoints that serve them are added when the edge starts, and
     #: only when a route is marked).
     sitemap_cache: SitemapCache | None = None
+    #: Every sitemap file's cache: the site's build (``sitemap_cache``), and
+    #: each paged route's boundaries and parts (flask_marmeon.sitemap.file_caches).
+    sitemap_files: FileCaches | None = None
     #: The WSGI wrapper of app.wsgi_app (flask_marmeon._edge), set by init_app.
     edge: Edge | None = None
     #: The largest sitemap file in bytes; None for the format's 50 MiB (tests
@@ -49,6 +54,8 @@ class MarmeonState:
     browser_module_path: str = ""
     #: Whether the app's error handlers are wrapped (flask_marmeon.i18n.errors).
     error_handlers_wrapped: bool = False
+    #: Generated images (flask_marmeon.og_images.app), set by init_app.
+    og_images: OgImagesState | None = None
 
 
 def get_state(app: Flask | None = None) -> MarmeonState:

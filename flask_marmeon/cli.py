@@ -16,6 +16,7 @@ from .audit.site import MAX_PAGES, MAX_SITEMAPS
 from .errors import StartupError
 from .routing.problems import RouteStatus, app_problems, route_statuses
 from .sitemap.build import EmptyRoute, build_sitemap
+from .sitemap.export import export_sitemap
 from .sitemap.report import failure
 
 marmeon_group = AppGroup("marmeon", help="flask_marmeon: check routes and sitemaps.")
@@ -165,7 +166,26 @@ def audit_command(
         click.get_current_context().exit(1)
 
 
-def _progress_bar() -> Callable[[int, int], None] | None:
+@marmeon_group.command("export-sitemap")
+@click.argument("directory", type=click.Path(file_okay=False, writable=True))
+def export_sitemap_command(directory: str) -> None:
+    """Write the sitemap into DIRECTORY as static files, for a CDN.
+
+    The index (sitemap.xml) and every part, each also gzipped (NAME.gz);
+    DIRECTORY is made when missing, and the files of an earlier export that
+    this one does not write are removed. Every file is complete when it
+    appears, and the index is written last.
+    """
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    try:
+        names = export_sitemap(app, directory, progress=_progress_bar("Exporting"))
+    except StartupError as error:
+        click.echo(f"Error: {error}", err=True)
+        click.get_current_context().exit(1)
+    click.echo(f"Wrote {len(names)} files (and their .gz) into {directory}.")
+
+
+def _progress_bar(label: str = "Auditing") -> Callable[[int, int], None] | None:
     """A click progress bar on stderr, only when stderr is a terminal."""
     if not sys.stderr.isatty():
         return None
@@ -173,9 +193,7 @@ def _progress_bar() -> Callable[[int, int], None] | None:
 
     def advance(done: int, total: int) -> None:
         if not bars:
-            bars.append(
-                click.progressbar(length=total, label="Auditing", file=sys.stderr)
-            )
+            bars.append(click.progressbar(length=total, label=label, file=sys.stderr))
             bars[0].__enter__()
         bars[0].update(1)
         if done == total:

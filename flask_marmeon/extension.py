@@ -11,10 +11,11 @@ from .cli import marmeon_group
 from .config import apply_defaults, environ, load_settings
 from .head import render_head
 from .head.app import HeadState
+from .og_images import install as og_images
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views
-from .sitemap.shared import Backend, is_backend
+from .sitemap.shared_store import Backend, is_backend
 
 
 class Marmeon:
@@ -75,6 +76,7 @@ class Marmeon:
 
         _edge.on_start(state, enforce)
         browser.init_app(app, state)
+        og_images.init_app(app, state, shared)
         audit_install.init_app(app, state)
 
     def locale_selector(self) -> str | None:

@@ -7,6 +7,7 @@ Imported as ``tests.documents`` (the project root is on pytest's path).
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import html5lib
@@ -48,3 +49,16 @@ def strict_schema(name: str) -> etree.XMLSchema:
         if element.get("maxOccurs") == "unbounded":
             element.set("maxOccurs", "50000")
     return etree.XMLSchema(document)
+
+
+SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
+
+
+def sitemap_files(get: Callable[[str], bytes], origin: str) -> list[etree._Element]:
+    """The ``<urlset>`` roots of the sitemap, each read with ``get`` (an
+    absolute URL -> the body): /sitemap.xml itself, or every file its index
+    names (the notes are in parts of their own)."""
+    root = etree.fromstring(get(f"{origin}/sitemap.xml"))
+    if root.tag != f"{SITEMAP}sitemapindex":
+        return [root]
+    return [etree.fromstring(get(loc.text or "")) for loc in root.iter(f"{SITEMAP}loc")]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from flask import Request, current_app, has_app_context
+from flask import Request, current_app, has_app_context, has_request_context
 from markupsafe import Markup
 
 from .._context import current_request, request_state, state_of
@@ -20,6 +20,7 @@ from . import jsonld
 from .app import JSON_LD_ERRORS_SIZE
 from .elements import Slot
 from .fields import build_fragment
+from .generated import fill
 from .html import nonce_attribute, write_head
 from .merge import EMPTY, MergedHead, merge
 from .resolve import resolve
@@ -153,6 +154,8 @@ def _write(
     """Resolve and write the head (what the memo keeps, in production)."""
     settings = state.settings
     head_state = state.head
+    if state.og_images is not None and has_request_context():
+        merged = fill(merged, current_app._get_current_object(), settings.root)  # type: ignore[attr-defined]
     resolved = resolve(
         merged,
         page,

@@ -80,6 +80,7 @@ OG: Mapping[str, Slot] = {
         ("og:image", "open_graph.image"),
         ("og:image:width", None),
         ("og:image:height", None),
+        ("og:image:type", None),
         ("og:image:alt", None),
         ("article:published_time", None),
         ("article:modified_time", None),

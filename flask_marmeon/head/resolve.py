@@ -70,6 +70,7 @@ _OG_IMAGE = OG["og:image"]
 _OG_IMAGE_ALT = OG["og:image:alt"]
 _OG_IMAGE_HEIGHT = OG["og:image:height"]
 _OG_IMAGE_WIDTH = OG["og:image:width"]
+_OG_IMAGE_TYPE = OG["og:image:type"]
 _OG_LOCALE = OG["og:locale"]
 _OG_LOCALE_ALTERNATE = OG["og:locale:alternate"]
 _OG_SITE_NAME = OG["og:site_name"]
@@ -244,12 +245,14 @@ def _open_graph(
     image: Image | None = og.get("image")
     if image is not None:
         # Unpacked at once: a named tuple's fields are read the slow way.
-        image_url, width, height, alt = image
+        image_url, width, height, alt, media_type = image
         out.url(_OG_IMAGE, image_url)
         if width is not None:
             out.follow(_OG_IMAGE_WIDTH, str(width))
         if height is not None:
             out.follow(_OG_IMAGE_HEIGHT, str(height))
+        if media_type is not None:
+            out.follow(_OG_IMAGE_TYPE, media_type)
         if alt is not None:
             out.follow(_OG_IMAGE_ALT, alt)
     article: Mapping[str, Any] | None = og.get("article")

@@ -16,6 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, Literal, NamedTuple, Union
 
+from flask import current_app
+
+from ..og_images.naming import check_secret_key
+from ..og_images.value import OgImage
 from .text import _plain, clean_text, clean_url
 from .types import (
     OpenGraph,
@@ -39,6 +43,8 @@ class Image(NamedTuple):
     width: int | None = None
     height: int | None = None
     alt: str | None = None
+    #: The media type (og:image:type): written for a generated image.
+    type: str | None = None
 
 
 def kind_of(value: object) -> str:
@@ -273,20 +279,26 @@ class ImageField(Field):
 
     def __init__(self, obj: ObjectField) -> None:
         self.obj = obj
-        self.annotation = Union[Text, obj.annotation]  # noqa: UP007
+        self.annotation = Union[Text, obj.annotation, OgImage]  # noqa: UP007
         self.expected = (
-            "a URL as text, or a dict such as {'url': '/cover.png', ...} with"
-            f" the keys {', '.join(map(repr, obj.fields))}"
+            "a URL as text, a dict such as {'url': '/cover.png', ...} with"
+            f" the keys {', '.join(map(repr, obj.fields))}, or an OgImage"
         )
 
-    def check(self, value: object, path: str) -> Image:
+    def check(self, value: object, path: str) -> Image | OgImage:
+        if type(value) is OgImage:
+            # Kept as it is: the head names it when it is written, with the
+            # page's texts (flask_marmeon.head.generated).
+            check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
+            return value
         if type(value) is dict or isinstance(value, Mapping):
             # The keys that are set; the others keep the class's None.
             got = self.obj.check(value, path)
             # tuple.__new__ itself: the named tuple's __new__ with keywords
             # costs a third of the image's checks.
             return tuple.__new__(
-                Image, (got["url"], got.get("width"), got.get("height"), got.get("alt"))
+                Image,
+                (got["url"], got.get("width"), got.get("height"), got.get("alt"), None),
             )
         if _is_text(value):
             return Image(clean_url(str(value)))

@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 from typing import Literal, Protocol, TypeAlias, TypedDict, Union
 
+from ..og_images.value import OgImage
+
 
 class HtmlText(Protocol):
     """Text that knows how to show itself, such as Flask-Babel's ``lazy_gettext``."""
@@ -112,7 +114,7 @@ class OpenGraph(TypedDict, total=False):
     url: Text | None
     site_name: Text | None
     locale: Text | None
-    image: Text | OpenGraphImage | None
+    image: Text | OpenGraphImage | OgImage | None
     article: OpenGraphArticle | None
 
 
@@ -124,4 +126,4 @@ class Twitter(TypedDict, total=False):
     creator: Text | None
     title: Text | None
     description: Text | None
-    image: Text | TwitterImage | None
+    image: Text | TwitterImage | OgImage | None

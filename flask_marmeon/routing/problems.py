@@ -15,7 +15,10 @@ from werkzeug.routing import Rule
 from .._state import get_state
 from ..errors import StartupError
 from ..i18n import locales_problems
+from ..og_images.look import problems as og_look_problems
+from ..og_images.state import og_images_of
 from ..sitemap.entries import route_arguments
+from ..sitemap.paged import provider_problems
 from ..sitemap.providers import has_provider
 from ..sitemap.robots import rules_problems
 from .marks import api_blueprint, everyone, policy_name, policy_of_rule
@@ -97,6 +100,7 @@ def _problems_of_rule(app: Flask, rule: Rule) -> list[str]:
         )
         reasons.append(f"has the parameters {names} but no sitemap provider: {how}")
     reasons += locales_problems(rule, get_state(app).settings.locales)
+    reasons += provider_problems(rule)
     return reasons
 
 
@@ -148,6 +152,15 @@ def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
     return problems
 
 
+def og_images_problems(app: Flask) -> list[RouteProblem]:
+    """The generated images' problems: SECRET_KEY, the logo, the fonts."""
+    og = og_images_of(app)
+    return [
+        RouteProblem(None, None, reason)
+        for reason in og_look_problems(og.look, app.secret_key)
+    ]
+
+
 def check_routes(app: Flask) -> list[RouteProblem]:
     """Return every H10 problem of ``app``'s marked routes; empty when none.
 
@@ -158,10 +171,12 @@ def check_routes(app: Flask) -> list[RouteProblem]:
     route's ``locales=`` must be on a localized route and name tags of
     APP_LOCALES only, and no plain route may answer an address of a
     localized route (``/de/about`` beside a localized ``/about``).
+    Generated images need SECRET_KEY (when MARMEON_OG_IMAGES is on), and a
+    logo and fonts that can be read.
     """
     statuses = route_statuses(app)
     problems = [problem for status in statuses for problem in status.problems]
-    return problems + app_problems(app, statuses)
+    return problems + app_problems(app, statuses) + og_images_problems(app)
 
 
 def startup_error(problems: list[RouteProblem]) -> StartupError:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import inspect
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 from flask import Flask, abort, current_app, request
 from werkzeug.routing import Rule
@@ -28,13 +28,25 @@ from ..i18n import RULE_PREFIX as LOCALIZED_RULE_PREFIX
 from ..i18n import LocalesOption
 from .marks import Policy, everyone, policy_of_rule
 
+if TYPE_CHECKING:
+    from ..sitemap.paged import PagedProvider
+
 #: The attribute of a rule that keeps its policy once looked up (None for
 #: none or ``everyone``): each rule belongs to one app's URL map.
 _POLICY_MEMO = "_marmeon_policy_memo"
 _UNKNOWN: Any = object()
 
-#: What ``sitemap=`` takes: False, True or a callable returning the entries.
-SitemapOption = bool | Callable[[], Any]
+#: What ``sitemap=`` takes: False, True, a callable returning the entries,
+#: or a paged provider (flask_marmeon.PagedProvider).
+SitemapOption = Union[bool, Callable[[], Any], "PagedProvider"]
+
+
+def _is_paged(value: object) -> bool:
+    # PagedProvider's two methods (the protocol lives in the sitemap package,
+    # which imports this module).
+    return callable(getattr(value, "boundaries", None)) and callable(
+        getattr(value, "entries", None)
+    )
 
 
 #: What Werkzeug's Rule takes, for the "did you mean" of a misspelled option.
@@ -93,10 +105,13 @@ class MarmeonRule(Rule):
         if unknown:
             raise TypeError(_unknown_option(string, sorted(unknown)[0]))
         super().__init__(string, **kwargs)
-        if not isinstance(sitemap, bool) and not callable(sitemap):
+        if not isinstance(sitemap, bool) and not (
+            callable(sitemap) or _is_paged(sitemap)
+        ):
             raise TypeError(
-                f"sitemap= of the route {string!r} must be True, False or a"
-                f" function returning the entries, not {sitemap!r}."
+                f"sitemap= of the route {string!r} must be True, False, a"
+                " function returning the entries or a paged provider (such as"
+                f" flask_marmeon.sqlalchemy.paged(...)), not {sitemap!r}."
             )
         if authorize is not None:
             # authorize(policy) is also a decorator; accept it as the option.

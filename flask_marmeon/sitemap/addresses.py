@@ -9,7 +9,7 @@ int), as the router sees it (percent-decoded), may not be ``.`` or ``..``
 one, and no other route may answer the address. Building and matching back
 is what makes this exact; the compiled checks make it cheap, and the full
 router match runs only for the addresses that another route's pattern could
-take (:mod:`.rivals`).
+take (:mod:`.overlaps`).
 
 Every address is APP_URL's origin + the mount path (``Settings.root``, from
 APPLICATION_ROOT, never a request's SCRIPT_NAME) + the route's path.
@@ -29,9 +29,9 @@ from werkzeug.routing.exceptions import RequestRedirect
 from ..i18n.availability import configured_tags, stranger_tag, tags_from
 from ..i18n.pages import strip_locale
 from ..i18n.urls import LOCALE_ARG, X_DEFAULT, is_localized_rule
+from .arguments import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 from .entries import route_arguments
-from .rivals import Rivals, answers_get, path_trace, rivals_of
-from .values import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
+from .overlaps import Rivals, answers_get, path_trace, rivals_of
 
 __all__ = [
     "MAX_LOC_LENGTH",

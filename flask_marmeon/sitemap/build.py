@@ -1,6 +1,13 @@
-"""One sitemap build: marked routes -> providers -> entries -> XML files.
+"""Sitemap builds: marked routes -> providers -> entries -> XML files.
 
-The build runs in a context of its own: a fresh :mod:`contextvars` context
+One path for every file: a build writes the entries of some routes into an
+:class:`~.file_writer.UrlsetWriter`, route by route, through
+:func:`~.route_writer.write_entries`. The site's build takes every route
+whose provider gives its entries at once (one file, or several and their
+index); a part takes one paged route's range of keys (one file). The index
+also names each paged route's parts, from where they begin.
+
+A build runs in a context of its own: a fresh :mod:`contextvars` context
 (so no request of the caller is visible) with the app's own app context
 pushed, so a provider gets a fresh ``g`` and may use database sessions.
 """
@@ -8,8 +15,9 @@ pushed, so a provider gets a fresh ``g`` and may use database sessions.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import Flask
@@ -21,10 +29,16 @@ from ..head.urls import UrlPolicy
 from ..i18n.urls import LOCALE_ARG
 from ..routing.rule import is_marked
 from .addresses import CompiledRule, compile_rule
+from .file_writer import MAX_BYTES, SitemapFile, UrlsetWriter
+from .paged import PagedRoute, is_paged, paged_routes, part_size
 from .providers import entries_of, find_provider, provider_items
 from .report import Limits, RouteReport, failed_in
-from .write import write_entries, write_single
-from .xml import MAX_BYTES, SitemapFile, UrlsetWriter, sitemap_index
+from .route_writer import write_entries, write_single
+from .xml import sitemap_index
+
+_T = TypeVar("_T")
+#: Says where each paged route's parts begin (raises when it cannot).
+Boundaries = Callable[[PagedRoute], Sequence[Any]]
 
 
 @dataclass(frozen=True)
@@ -39,12 +53,14 @@ class EmptyRoute:
 
 @dataclass(frozen=True)
 class Sitemap:
-    """A built sitemap: one file, or (``MARMEON_SITEMAP_INDEX``) several and
-    their index."""
+    """The site's build: one file, or several and their index."""
 
     files: tuple[SitemapFile, ...]
     #: The ``<sitemapindex>`` served at /sitemap.xml in index mode, else None.
     index: bytes | None = None
+    #: The files the index names, below the mount path: ``sitemap-1.xml``,
+    #: ``sitemap-<slug>-1.xml``...
+    names: tuple[str, ...] = ()
     #: Marked routes whose provider gave entries that were all left out (the
     #: sitemap lists none of their pages), each with the reasons: what
     #: check-routes and the audit warn of.
@@ -60,41 +76,75 @@ class Sitemap:
             return None
         return self.files[number - 1].body
 
+    def bodies(self) -> tuple[bytes, ...]:
+        """The files in serving order: what /sitemap.xml sends, then in
+        index mode /sitemap-1.xml, /sitemap-2.xml..."""
+        if self.index is None:
+            return (self.files[0].body,)
+        return (self.index, *(file.body for file in self.files))
 
-def _write_route(
-    app: Flask,
-    compiled: CompiledRule,
-    writer: UrlsetWriter,
-    over: Limits,
-    policy: Callable[[str], str | None],
-    origin: str,
-) -> EmptyRoute | None:
-    """Write one route's entries; say so when they were all left out."""
-    rule = compiled.rule
-    before = writer.written()
-    view_func = app.view_functions.get(str(rule.endpoint))
-    provider = find_provider(rule, view_func)
-    where = f"the route {rule.rule!r} (endpoint {rule.endpoint!r})"
-    report = RouteReport(rule)
-    report.unknown(compiled.unknown_locales)
-    try:
-        if not compiled.names - {LOCALE_ARG}:
-            entries = entries_of(provider, where) if provider is not None else ()
-            write_single(compiled, entries, where, writer, over, report, policy)
-        else:
-            assert provider is not None  # the H10 checks ran before any build
-            items = provider_items(provider, where)
-            write_entries(compiled, items, where, writer, over, report, policy)
-    except Exception as error:
-        # The provider's own exception (its database is down): the log's
-        # message names the route, not only the traceback.
-        failed_in(error, where)
-        raise
-    report.log(origin, dev=app.debug)
-    left_out = report.left_out()
-    if left_out is None or writer.written() > before:
-        return None
-    return EmptyRoute(rule.rule, str(rule.endpoint), left_out)
+
+class _Build:
+    """What the routes of one build share: the app's settings, the writer,
+    what did not fit, the URL policy for images."""
+
+    def __init__(self, app: Flask, *, split: bool, max_urls: int | None = None):
+        state = get_state(app)
+        settings = state.settings
+        self.app = app
+        self.settings = settings
+        origin = settings.app_url
+        assert origin is not None  # the H10 checks ran before any build
+        self.origin = origin
+        self.base = origin + settings.root
+        # The format's 50 MiB; the slot lets tests reach it with a small file.
+        self.max_bytes = state.sitemap_max_bytes or MAX_BYTES
+        self.max_urls = max_urls or settings.sitemap_max_urls
+        self.over = Limits()
+        self.writer = UrlsetWriter(
+            self.max_urls, self.max_bytes, split=split, over=self.over
+        )
+        # The head's URL policy, for images: absolute against APP_URL's origin.
+        self.policy = UrlPolicy(origin)
+
+    def compile(self, rule: Rule) -> CompiledRule:
+        settings = self.settings
+        return compile_rule(rule, self.origin, settings.locales, settings.root)
+
+    def route(
+        self, compiled: CompiledRule, items: Iterable[object] | None
+    ) -> EmptyRoute | None:
+        """Write one route's entries: ``items``, else its provider's; say so
+        when they were all left out."""
+        app, rule = self.app, compiled.rule
+        where = f"the route {rule.rule!r} (endpoint {rule.endpoint!r})"
+        report = RouteReport(rule)
+        report.unknown(compiled.unknown_locales)
+        writer, policy = self.writer, self.policy
+        before = writer.written()
+        try:
+            if items is None and not compiled.names - {LOCALE_ARG}:
+                view_func = app.view_functions.get(str(rule.endpoint))
+                provider = find_provider(rule, view_func)
+                entries = entries_of(provider, where) if provider is not None else ()
+                write_single(compiled, entries, where, writer, report, policy)
+            else:
+                if items is None:
+                    view_func = app.view_functions.get(str(rule.endpoint))
+                    provider = find_provider(rule, view_func)
+                    assert provider is not None  # the H10 checks ran first
+                    items = provider_items(provider, where)
+                write_entries(compiled, items, where, writer, report, policy)
+        except Exception as error:
+            # The provider's own exception (its database is down): the log's
+            # message names the route, not only the traceback.
+            failed_in(error, where)
+            raise
+        report.log(self.origin, dev=app.debug)
+        left_out = report.left_out()
+        if left_out is None or writer.written() > before:
+            return None
+        return EmptyRoute(rule.rule, str(rule.endpoint), left_out)
 
 
 def _elsewhere(rule: Rule, origin: str) -> bool:
@@ -105,44 +155,125 @@ def _elsewhere(rule: Rule, origin: str) -> bool:
     return bool(rule.subdomain) and rule.subdomain != rule.map.default_subdomain
 
 
-def _build(app: Flask) -> Sitemap:
-    with app.app_context():
-        state = get_state(app)
-        settings = state.settings
-        origin = settings.app_url
-        assert origin is not None  # the H10 checks ran before any build
-        # The format's 50 MiB; the slot lets tests reach it with a small file.
-        max_bytes = state.sitemap_max_bytes or MAX_BYTES
-        writer = UrlsetWriter(
-            settings.sitemap_max_urls, max_bytes, split=settings.sitemap_index
+def _on_own_host(rule: Rule, origin: str) -> bool:
+    if _elsewhere(rule, origin):
+        logger.warning(
+            "Sitemap: the route %r (endpoint %r) left out, because its"
+            " pages are on the host %r, not at APP_URL %r.",
+            rule.rule,
+            rule.endpoint,
+            rule.host or f"{rule.subdomain}.<server name>",
+            origin,
         )
-        over = Limits()
-        # The head's URL policy, for images: absolute against APP_URL's origin.
-        policy = UrlPolicy(origin)
-        empty: list[EmptyRoute] = []
-        for rule in list(app.url_map.iter_rules()):
-            if is_marked(rule) and _elsewhere(rule, origin):
-                logger.warning(
-                    "Sitemap: the route %r (endpoint %r) left out, because its"
-                    " pages are on the host %r, not at APP_URL %r.",
-                    rule.rule,
-                    rule.endpoint,
-                    rule.host or f"{rule.subdomain}.<server name>",
-                    origin,
-                )
-            elif is_marked(rule):
-                compiled = compile_rule(rule, origin, settings.locales, settings.root)
-                found = _write_route(app, compiled, writer, over, policy, origin)
+        return False
+    return True
+
+
+def _site(app: Flask, boundaries: Boundaries | None) -> Sitemap:
+    settings = get_state(app).settings
+    paged = [
+        route
+        for route in paged_routes(app)
+        if settings.app_url is None or not _elsewhere(route.rule, settings.app_url)
+    ]
+    # With paged routes, /sitemap.xml is an index whatever the setting.
+    split = settings.sitemap_index or bool(paged)
+    build = _Build(app, split=split)
+    empty: list[EmptyRoute] = []
+    for rule in list(app.url_map.iter_rules()):
+        option: object = getattr(rule, "marmeon_sitemap", None)
+        if is_marked(rule) and _on_own_host(rule, build.origin):
+            if not is_paged(option):
+                found = build.route(build.compile(rule), None)
                 if found is not None:
                     empty.append(found)
-        over.log(settings.sitemap_max_urls, max_bytes, split=settings.sitemap_index)
-        files = tuple(writer.finish())
-        index = None
-        if settings.sitemap_index:
-            index = sitemap_index(origin + settings.root, files)
-        return Sitemap(files, index, tuple(empty))
+    build.over.log(build.max_urls, build.max_bytes, split=split)
+    files = tuple(build.writer.finish())
+    if not split:
+        return Sitemap(files, empty_routes=tuple(empty))
+    listed: list[tuple[str, str | None]] = []
+    if not paged or any(file.urls for file in files):
+        listed += [
+            (f"sitemap-{number}.xml", file.lastmod)
+            for number, file in enumerate(files, start=1)
+        ]
+    for route in paged:
+        assert boundaries is not None
+        count = len(boundaries(route))
+        listed += [
+            (f"sitemap-{route.slug}-{number}.xml", None)
+            for number in range(1, count + 1)
+        ]
+    index = sitemap_index((f"{build.base}/{name}", day) for name, day in listed)
+    return Sitemap(files, index, tuple(name for name, _ in listed), tuple(empty))
 
 
-def build_sitemap(app: Flask) -> Sitemap:
-    """Build the app's sitemap in a context of its own (a fresh ``g``, no request)."""
-    return contextvars.Context().run(_build, app)
+def _size(app: Flask, route: PagedRoute) -> int:
+    """Entries per part of ``route``: each locale of a localized page counts."""
+    build = _Build(app, split=False)
+    compiled = build.compile(route.rule)
+    option = compiled.locale_option
+    versions = len(option) if isinstance(option, tuple) else len(compiled.locales)
+    return part_size(build.max_urls, versions)
+
+
+def _boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
+    return tuple(route.provider.boundaries(_size(app, route)))
+
+
+def _part(
+    app: Flask, route: PagedRoute, number: int, starts: Sequence[Any]
+) -> SitemapFile:
+    build = _Build(app, split=False)
+    compiled = build.compile(route.rule)
+    start = starts[number - 1]
+    stop = starts[number] if number < len(starts) else None
+    size = _size(app, route)
+    span = f"keys from {start!r} {'to the end' if stop is None else f'up to {stop!r}'}"
+    try:
+        # One more than fits: a row added since the ranges were decided is
+        # then seen, left out and logged.
+        items = route.provider.entries(start, stop, size + 1)
+        build.route(compiled, items)
+    except Exception as error:
+        raise RuntimeError(
+            f"Part {number} of {route.where} ({span}) failed: {error}"
+        ) from error
+    (file,) = build.writer.finish()
+    build.over.log(build.max_urls, build.max_bytes, split=False, waiting=span)
+    return file
+
+
+def _alone(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
+    """``call(app, *args)`` in a fresh context with the app's own app context."""
+
+    def run() -> _T:
+        with app.app_context():
+            return call(app, *args)
+
+    return contextvars.Context().run(run)
+
+
+def build_sitemap(app: Flask, boundaries: Boundaries | None = None) -> Sitemap:
+    """Build the site's files in a context of their own (a fresh ``g``, no
+    request). ``boundaries`` says where each paged route's parts begin
+    (default: asked of each provider)."""
+    if boundaries is None:
+
+        def boundaries(route: PagedRoute) -> Sequence[Any]:
+            return _boundaries(app, route)
+
+    return _alone(app, _site, boundaries)
+
+
+def build_boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
+    """Ask a paged route's provider where its parts begin."""
+    return _alone(app, _boundaries, route)
+
+
+def build_part(
+    app: Flask, route: PagedRoute, number: int, starts: Sequence[Any]
+) -> SitemapFile:
+    """Build part ``number`` (from 1) of a paged route, whose parts begin at
+    ``starts``: the entries of its own range of keys, in one file."""
+    return _alone(app, _part, route, number, starts)

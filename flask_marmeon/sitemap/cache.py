@@ -7,7 +7,7 @@ A request that finds a file gets it at once, even a stale one (stale while
 rebuilding); only a cold start (no file yet) waits, at most ``wait`` seconds,
 so a hanging provider holds one thread, never one per request.
 
-With a shared store (shared.py, a Flask-Caching ``Cache``) the thread first
+With a shared store (shared_store.py, a Flask-Caching ``Cache``) the thread first
 looks there: a build another process made is taken as it is; otherwise the
 one process that takes the lock builds and stores it, and the others poll
 for it. The pause after a failure is kept there too. When the store cannot
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from .._log import logger
 from .files import Files
 from .report import failure
-from .shared import SharedFiles, Stamp
+from .shared_store import SharedFiles, Stamp
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,8 @@ class SitemapCache:
         dead holder's lock frees itself after it.
     :param poll: seconds between looks at the store while another builds.
     :param clock: returns seconds (the wall clock, so machines agree).
+    :param name: what the files are, for the log ("the sitemap", "part 3 of
+        the route ...").
     """
 
     def __init__(
@@ -71,8 +73,10 @@ class SitemapCache:
         lock_timeout: int = 60,
         poll: float = 0.05,
         clock: Callable[[], float] = time.time,
+        name: str = "the sitemap",
     ) -> None:
         self.build = build
+        self.name = name
         self.ttl = ttl
         self.retry_after = retry_after
         self.wait = wait
@@ -131,12 +135,18 @@ class SitemapCache:
             if not self._late:
                 self._late = True
                 logger.warning(
-                    "Building the sitemap has taken more than %s seconds"
+                    "Building %s has taken more than %s seconds"
                     " (MARMEON_SITEMAP_WAIT); requests are answered with 503"
                     " until it is done. Is a sitemap provider hanging?",
+                    self.name,
                     self.wait,
                 )
             return Lookup(None, max(1, math.ceil(self.retry_after)))
+
+    @property
+    def busy(self) -> bool:
+        """Whether a refresh runs now."""
+        return self._thread is not None
 
     def clear(self) -> None:
         """Forget the files and the pause, so the next request refreshes."""
@@ -171,7 +181,7 @@ class SitemapCache:
             if self.shared is None or not self._refresh_shared(self.shared):
                 self._build_here()
         except Exception:  # a bug of ours: say so, keep serving
-            logger.exception("Refreshing the sitemap failed unexpectedly.")
+            logger.exception("Refreshing %s failed unexpectedly.", self.name)
         finally:
             with self._cond:
                 self._thread = None
@@ -198,8 +208,9 @@ class SitemapCache:
         except Exception as error:
             had = self._value is not None
             logger.error(
-                "Building the sitemap failed (%s); the provider is not called"
+                "Building %s failed (%s); the provider is not called"
                 " again for %s seconds, and meanwhile %s.",
+                self.name,
                 failure(error),
                 self.retry_after,
                 "the last good file is served"

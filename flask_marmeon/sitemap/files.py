@@ -15,19 +15,9 @@ import hashlib
 import threading
 from dataclasses import dataclass, field
 
-from .build import Sitemap
-
 # zlib level 6, gzip's default: about 10x on sitemap XML; level 9 saves a few
 # per cent more for twice the time.
 _LEVEL = 6
-
-
-def bodies_of(sitemap: Sitemap) -> tuple[bytes, ...]:
-    """The files in serving order: what /sitemap.xml sends (the index, or the
-    one file), then in index mode the parts /sitemap-1.xml, /sitemap-2.xml..."""
-    if sitemap.index is None:
-        return (sitemap.files[0].body,)
-    return (sitemap.index, *(file.body for file in sitemap.files))
 
 
 @dataclass(frozen=True, eq=False)

@@ -33,6 +33,7 @@ from typing import Any, TypeVar, cast
 from werkzeug.routing import Rule
 
 from .entries import SitemapEntry, normalize
+from .paged import is_paged
 
 Provider = Callable[[], object]
 _T = TypeVar("_T")
@@ -90,7 +91,7 @@ def find_provider(rule: Rule, view_func: object) -> Provider | None:
     class's ``sitemap()`` (its instance is built when the provider is called),
     else None."""
     option: object = getattr(rule, "marmeon_sitemap", False)
-    if callable(option):
+    if callable(option) and not is_paged(option):
         return cast(Provider, option)
     view_class = _view_class(view_func)
     if view_class is not None and callable(getattr(view_class, "sitemap", None)):
@@ -103,7 +104,9 @@ def find_provider(rule: Rule, view_func: object) -> Provider | None:
 
 
 def has_provider(rule: Rule, view_func: object) -> bool:
-    """Whether a marked rule has a provider."""
+    """Whether a marked rule has a provider (a paged one counts)."""
+    if is_paged(getattr(rule, "marmeon_sitemap", None)):
+        return True
     return find_provider(rule, view_func) is not None
 
 

@@ -110,9 +110,24 @@ class Limits:
         self.entries += 1
         self.urls += urls
 
-    def log(self, max_urls: int, max_bytes: int, *, split: bool) -> None:
-        """One warning, if anything did not fit."""
+    def log(
+        self, max_urls: int, max_bytes: int, *, split: bool, waiting: str | None = None
+    ) -> None:
+        """One warning, if anything did not fit; ``waiting`` names the range
+        of a part, whose rest waits for the next ranges."""
         if not self.urls:
+            return
+        if waiting is not None:
+            logger.warning(
+                "Sitemap: %d entries or more of the part of %s left out, because"
+                " a file holds at most %d URLs and %d bytes (rows added since its"
+                " range was decided?); they wait for the next ranges, decided"
+                " again after MARMEON_SITEMAP_TTL.",
+                self.entries,
+                waiting,
+                max_urls,
+                max_bytes,
+            )
             return
         logger.warning(
             "Sitemap: %d URLs (%d entries) left out, because a file holds at"

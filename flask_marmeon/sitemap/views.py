@@ -30,17 +30,13 @@ from .._state import MarmeonState
 from ..i18n.urls import is_localized_rule
 from ..routing.rule import is_marked
 from .addresses import own_host
-from .build import build_sitemap
 from .cache import SitemapCache
-from .files import bodies_of
+from .file_caches import FileCaches, StartsUnknown
+from .paged import PagedRoute, paged_routes
 from .robots import SITEMAP_PATH, robots_txt
-from .shared import Backend, SharedFiles
+from .shared_store import Backend
 
 ROBOTS_PATH = "/robots.txt"
-#: Seconds a process building for all the others holds the shared lock at
-#: most: a longer build lets a second process build too, a dead holder's
-#: lock frees itself after it.
-LOCK_TIMEOUT = 60
 
 
 def _taken(app: Flask, path: str, origin: str) -> bool:
@@ -103,22 +99,6 @@ def send(
     return Response(body, mimetype=mimetype, headers=headers)
 
 
-def _cache(app: Flask, state: MarmeonState, backend: Backend | None) -> SitemapCache:
-    settings = state.settings
-    shared = None
-    if backend is not None:
-        scope = f"{settings.app_url or ''}{settings.root}"
-        shared = SharedFiles(backend, scope, app.app_context)
-    return SitemapCache(
-        lambda: bodies_of(build_sitemap(app)),
-        ttl=settings.sitemap_ttl,
-        retry_after=settings.sitemap_retry_after,
-        wait=settings.sitemap_wait,
-        shared=shared,
-        lock_timeout=LOCK_TIMEOUT,
-    )
-
-
 def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     """Add the endpoints that should exist; return the paths they serve."""
     settings = state.settings
@@ -141,16 +121,14 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             text, etag=robots_tag, modified=started, ttl=ttl, mimetype="text/plain"
         )
 
-    def serve(number: int) -> Response:
-        cache = state.sitemap_cache
-        assert cache is not None
+    def serve(cache: SitemapCache, number: int) -> Response:
         lookup = cache.get()
         files = lookup.value
         if files is None:
             return _unavailable(lookup.retry_after)
         body = files.body(number)
         if body is None:
-            return Response("Not Found\n", status=404, mimetype="text/plain")
+            return _not_found()
         return send(
             body,
             etag=files.etag(number),
@@ -160,11 +138,23 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             gzipped=lambda: files.gzipped(number),
         )
 
+    caches = state.sitemap_files
+    assert caches is not None
+
     def sitemap() -> Response:
-        return serve(0)
+        return serve(caches.site, 0)
 
     def sitemap_part(number: int) -> Response:
-        return serve(number)
+        return serve(caches.site, number)
+
+    def paged_part(route: PagedRoute, number: int) -> Response:
+        try:
+            starts = caches.starts(route)
+        except StartsUnknown as unknown:
+            return _unavailable(unknown.retry_after)
+        if number > len(starts):
+            return _not_found()
+        return serve(caches.part(route, number), 0)
 
     free: list[_edge.CookieFree] = []
     views: list[tuple[str, str, Callable[..., Response]]] = [
@@ -176,7 +166,10 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
         if not _taken(app, path, origin):
             app.add_url_rule(path, endpoint, view, methods=["GET"], **host)
             free.append(_edge.CookieFree(path, endpoint))
-    if marked and settings.sitemap_index and not _taken(app, "/sitemap-1.xml", origin):
+    paged = paged_routes(app) if marked else []
+    caches.add_routes(paged)
+    split = settings.sitemap_index or bool(paged)
+    if marked and split and not _taken(app, "/sitemap-1.xml", origin):
         app.add_url_rule(
             "/sitemap-<int(min=1):number>.xml",
             "marmeon_sitemap_part",
@@ -185,11 +178,29 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             **host,
         )
         free.append(_edge.CookieFree("/sitemap-", "marmeon_sitemap_part"))
+    for route in paged:
+        if _taken(app, f"/sitemap-{route.slug}-1.xml", origin):
+            continue
+        endpoint = f"marmeon_sitemap_{route.slug}"
+        app.add_url_rule(
+            f"/sitemap-{route.slug}-<int(min=1):number>.xml",
+            endpoint,
+            lambda number, route=route: paged_part(route, number),
+            methods=["GET"],
+            **host,
+        )
+        free.append(_edge.CookieFree(f"/sitemap-{route.slug}-", endpoint))
     return free
+
+
+def _not_found() -> Response:
+    return Response("Not Found\n", status=404, mimetype="text/plain")
 
 
 def init_app(app: Flask, state: MarmeonState, sitemap_cache: Backend | None) -> None:
     """Make the app's sitemap cache (shared through ``sitemap_cache`` when
     given) and add the endpoints when the edge starts."""
-    state.sitemap_cache = _cache(app, state, sitemap_cache)
+    files = FileCaches(app, state, sitemap_cache)
+    state.sitemap_files = files
+    state.sitemap_cache = files.site
     _edge.on_start(state, lambda: _register(app, state))

@@ -98,9 +98,11 @@ def test_the_layout_gives_every_page_the_site_graph_and_the_card(
         assert set(nodes) == {"Organization", "WebSite"}
         assert nodes["WebSite"]["publisher"] == {"@id": nodes["Organization"]["@id"]}
         assert nodes["Organization"]["@id"] == f"{ORIGIN}/#org"
-        # The layout's card is the small one; a note with a cover asks for
-        # the large one itself (so no page promises a picture it lacks).
-        assert page.one_meta("twitter:card") == "summary"
+        # The layout's card is the large one: every page has a picture, a
+        # generated one where it has none of its own (MARMEON_OG_IMAGES).
+        assert page.one_meta("twitter:card") == "summary_large_image"
+        assert "/marmeon-og/" in page.one_meta("og:image")
+        assert page.one_meta("og:image:width") == "1200"
         assert page.one_meta("og:site_name") == "Marmeon Notes"
 
 

@@ -11,6 +11,11 @@ benchmarks/sitemap_load.py), configured by environment variables:
   ``MARMEON_TEST_WAIT`` (20), ``MARMEON_TEST_INDEX`` (0),
   ``MARMEON_TEST_BUILD_DELAY`` (0.3 s: long enough for concurrent requests
   to meet the build).
+- ``MARMEON_TEST_PAGED`` (0): 1 adds ``/p/<int:n>``, a ``paged()`` route over
+  the SQLite file ``shop.db`` in the directory (a table ``p`` of ids, made
+  by the test), 10 ids a part; each query of a part's range adds a line to
+  ``part_reads`` there (and waits the build delay, so concurrent requests
+  meet it).
 """
 
 from __future__ import annotations
@@ -53,6 +58,9 @@ def create() -> Flask:
         MARMEON_SITEMAP_RETRY_AFTER=float(env.get("MARMEON_TEST_RETRY_AFTER", "30")),
         MARMEON_SITEMAP_INDEX=env.get("MARMEON_TEST_INDEX", "0") == "1",
     )
+    if env.get("MARMEON_TEST_PAGED") == "1":
+        # Ten ids a part of the paged route.
+        app.config["MARMEON_SITEMAP_MAX_URLS"] = 10
     cache = None
     if env.get("MARMEON_TEST_REDIS"):
         from flask_caching import Cache
@@ -98,4 +106,33 @@ def create() -> Flask:
     def note(n: int) -> str:
         return f"note {n}"
 
+    if env.get("MARMEON_TEST_PAGED") == "1":
+        _add_paged(app, directory, delay)
     return app
+
+
+def _add_paged(app: Flask, directory: Path, delay: float) -> None:
+    from sqlalchemy import Column, Integer, MetaData, Table, create_engine, event
+    from sqlalchemy.orm import sessionmaker
+
+    from flask_marmeon.sqlalchemy import paged
+
+    engine = create_engine(f"sqlite:///{directory / 'shop.db'}")
+    table = Table("p", MetaData(), Column("id", Integer, primary_key=True))
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def count(conn: object, cursor: object, statement: str, *args: object) -> None:
+        if ">=" in statement:
+            with (directory / "part_reads").open("a") as log:
+                log.write(f"{os.getpid()}\n")
+            time.sleep(delay)
+
+    provider = paged(
+        table.select(),
+        key=table.c.id,
+        entry=lambda row: SitemapEntry({"n": row.id}),  # /p/<n>
+        session=sessionmaker(engine),
+    )
+    app.add_url_rule(
+        "/p/<int:n>", "p", lambda n: f"p {n}", sitemap=provider, authorize=everyone
+    )

@@ -1,6 +1,6 @@
 """The sitemap shared through a real memcached: a file over memcached's item
 size is shared whole by two servers. (Four workers building once: in
-test_shared_cache.py, for Redis and memcached alike.)"""
+test_shared_store.py, for Redis and memcached alike.)"""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from flask_marmeon.sitemap.shared import CHUNK
+from flask_marmeon.sitemap.shared_store import CHUNK
 
 from .conftest import Start
 from .servers import MemcachedServer
-from .test_shared_cache import builds, on_both
+from .test_shared_store import builds, on_both
 
 
 @pytest.fixture

@@ -75,6 +75,8 @@ class SharedFiles:
     :param scope: APP_URL's origin and the mount path: what the keys name.
     :param context: entered around every call, so that a ``Cache`` made
         without an app (``Cache()`` then ``init_app``) finds it.
+    :param slot: which files: ``sitemap`` (the site's build), or a paged
+        route's boundaries or part (each its own stamp, lock and pause).
     """
 
     def __init__(
@@ -82,11 +84,16 @@ class SharedFiles:
         backend: Backend,
         scope: str,
         context: Callable[[], AbstractContextManager[object]],
+        slot: str = "sitemap",
     ) -> None:
         self.backend = backend
         self.context = context
         digest = hashlib.sha256(scope.encode()).hexdigest()[:16]
-        self.prefix = f"flask_marmeon:{_FORMAT}:{digest}:sitemap:"
+        if slot != "sitemap":
+            # A fixed length, whatever the route's name (Memcached's keys
+            # hold at most 250 bytes).
+            slot = "paged:" + hashlib.sha256(slot.encode()).hexdigest()[:16]
+        self.prefix = f"flask_marmeon:{_FORMAT}:{digest}:{slot}:"
 
     def stamp(self) -> Stamp | None:
         """The newest build's stamp, None when there is none (or it is not ours)."""

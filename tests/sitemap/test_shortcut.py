@@ -1,4 +1,4 @@
-"""The plan's short cut (plan.make_plan) writes exactly what the general way
+"""The plan's short cut (shortcut.shortcut_of) writes exactly what the general way
 would, limits and left-out entries included: its few comparisons stand for
 every check of the general way, and its pieces are the one writer's text."""
 
@@ -15,7 +15,7 @@ from flask import Blueprint, Flask
 from flask_marmeon import SitemapEntry, StartupError, everyone, localized
 from flask_marmeon.sitemap.addresses import compile_rule
 from flask_marmeon.sitemap.build import build_sitemap
-from flask_marmeon.sitemap.plan import make_plan
+from flask_marmeon.sitemap.shortcut import shortcut_of
 
 ORIGIN = "https://notes.example"
 VIENNA = timezone(timedelta(hours=2))
@@ -108,10 +108,10 @@ def build(
     app.get(f"/en{taken}" if localize else taken, endpoint="zero")(lambda: "zero")
     rule = next(r for r in app.url_map.iter_rules() if r.endpoint.endswith("lambda>"))
     compiled = compile_rule(rule, ORIGIN, ("en", "de-AT"))
-    assert make_plan(compiled) is not None
+    assert shortcut_of(compiled) is not None
     if not planned:
         monkeypatch.setattr(
-            "flask_marmeon.sitemap.write.make_plan", lambda compiled: None
+            "flask_marmeon.sitemap.route_writer.shortcut_of", lambda compiled: None
         )
     try:
         app.test_client().get("/robots.txt")  # the start-up checks

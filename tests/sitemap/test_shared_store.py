@@ -17,7 +17,7 @@ from lxml import etree
 
 from flask_marmeon import Marmeon, everyone
 from flask_marmeon.sitemap.cache import SitemapCache
-from flask_marmeon.sitemap.shared import SharedFiles
+from flask_marmeon.sitemap.shared_store import SharedFiles
 
 from .conftest import SM, Start
 from .servers import Gunicorn, MemcachedServer, RedisServer
@@ -108,6 +108,31 @@ def test_four_workers_build_once_for_concurrent_cold_requests(
     assert len({body for _, _, body in results}) == 1
     assert len({headers["ETag"] for _, headers, _ in results}) == 1
     assert b"https://notes.example/n/3" in results[0][2]
+
+
+def test_four_workers_read_a_part_s_range_once(
+    redis_server: RedisServer, start: Start, tmp_path: Path
+) -> None:
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "shop.db") as database:
+        database.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
+        database.executemany("INSERT INTO p VALUES (?)", [(n,) for n in range(1, 51)])
+    server = start(redis=redis_server.url, paged=1)
+    # Nobody has built the index nor this part: 100 requests at once.
+    results = together(server, 100, "/sitemap-p-3.xml")
+    assert {status for status, _, _ in results} == {200}
+    assert len({body for _, _, body in results}) == 1
+    assert len({headers["ETag"] for _, headers, _ in results}) == 1
+    body = results[0][2]
+    assert b"<loc>https://notes.example/p/21<" in body and b"/p/30<" in body
+    assert body.count(b"<url>") == 10
+    reads = (tmp_path / "part_reads").read_text().split()
+    assert len(reads) == 1
+    # Another part is its own read; the index reads no part.
+    assert server.get("/sitemap-p-5.xml")[0] == 200
+    assert server.get("/sitemap.xml")[0] == 200
+    assert len((tmp_path / "part_reads").read_text().split()) == 2
 
 
 def test_two_servers_sharing_one_redis_build_once(

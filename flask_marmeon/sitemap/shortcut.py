@@ -3,7 +3,7 @@
 ``/notes/<int:note_id>``, ``/posts/<slug>`` and their localized forms
 ``/<locale>/notes/<int:note_id>``: one plain int or plain string argument
 (after a localized rule's locale) that no route with arguments could take.
-For such a rule, :func:`make_plan` says which values pass every check of
+For such a rule, :func:`shortcut_of` says which values pass every check of
 :meth:`.CompiledRule.path` without it, and the build writes their
 ``<url>`` elements as ``value.join(pieces)``, the pieces written once per
 route and date by :func:`.xml.url_elements` itself (see
@@ -29,7 +29,7 @@ PLAIN_TEXT = re.compile(r"[A-Za-z0-9_.~!$()*+,:;=@-]+")
 
 
 @dataclass(frozen=True)
-class ValuePlan:
+class Shortcut:
     """How to write an entry of a planned rule with few checks.
 
     An entry whose params are exactly ``{name: value}`` with an int ``value``
@@ -61,8 +61,8 @@ class ValuePlan:
     default: str | None
 
 
-def make_plan(compiled: CompiledRule) -> ValuePlan | None:
-    """The plan of a rule of the commonest shapes, or None (see :class:`ValuePlan`).
+def shortcut_of(compiled: CompiledRule) -> Shortcut | None:
+    """The plan of a rule of the commonest shapes, or None (see :class:`Shortcut`).
 
     A localized rule's plan covers the locales of its route's ``locales=``
     option when that is a list (all when it is None); a callable option
@@ -145,7 +145,7 @@ def make_plan(compiled: CompiledRule) -> ValuePlan | None:
         bound = 10**room if room > 0 else 0
     else:
         bound = max(room, 0)
-    return ValuePlan(
+    return Shortcut(
         name=arg.name,
         kind=int if arg.plain_int else str,
         bound=bound,

@@ -1,0 +1,36 @@
+"""flask marmeon export-sitemap DIR: the sitemap as static files."""
+
+from pathlib import Path
+
+from flask import Flask
+
+from flask_marmeon import Marmeon, SitemapEntry, everyone
+
+app = Flask(__name__)
+app.config["APP_URL"] = "https://notes.example"
+app.config["MARMEON_SITEMAP_INDEX"] = True
+app.config["MARMEON_SITEMAP_MAX_URLS"] = 2
+Marmeon(app)
+
+
+@app.get(
+    "/notes/<int:note_id>",
+    authorize=everyone,
+    sitemap=lambda: [SitemapEntry({"note_id": n}) for n in range(1, 6)],
+)
+def show(note_id: int) -> str:
+    return f"Note {note_id}"
+
+
+result = app.test_cli_runner().invoke(args=["marmeon", "export-sitemap", "public"])
+assert result.exit_code == 0, result.output
+assert sorted(path.name for path in Path("public").iterdir()) == [
+    "sitemap-1.xml",
+    "sitemap-1.xml.gz",
+    "sitemap-2.xml",
+    "sitemap-2.xml.gz",
+    "sitemap-3.xml",
+    "sitemap-3.xml.gz",
+    "sitemap.xml",
+    "sitemap.xml.gz",
+]

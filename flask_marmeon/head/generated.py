@@ -1,0 +1,79 @@
+"""Generated images in the head: an ``OgImage``, or none with
+``MARMEON_OG_IMAGES`` on, becomes an image with its address, size, type
+and alt, from the page's texts.
+
+It runs when a head is written (the memo keeps the result), before
+resolve: everything after it sees plain images.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from flask import Flask, request
+
+from ..og_images.naming import AUTOMATIC, enabled, name
+from ..og_images.value import OgImage
+from .merge import MergedHead
+from .schema import Image
+
+
+def _wanted(value: object, automatic: bool) -> OgImage | None:
+    if type(value) is OgImage:
+        return value
+    if value is None and automatic:
+        return AUTOMATIC
+    return None
+
+
+def fill(merged: MergedHead, app: Flask, root: str) -> MergedHead:
+    """``merged`` with its generated images named (the same head when it
+    has none to name)."""
+    og: Mapping[str, Any] | None = merged.open_graph
+    tw: Mapping[str, Any] | None = merged.twitter
+    if og is None and tw is None:
+        return merged
+    automatic = enabled(app)
+    og_wanted = _wanted(og.get("image"), automatic) if og is not None else None
+    tw_wanted = _wanted(tw.get("image"), automatic) if tw is not None else None
+    if og_wanted is None and tw_wanted is None:
+        return merged
+    site = og.get("site_name") if og is not None else None
+    page_path = request.path
+    changes: dict[str, Any] = {}
+    if og is not None and og_wanted is not None:
+        named = name(
+            app,
+            root,
+            og_wanted,
+            title=og.get("title", merged.title),
+            description=og.get("description", merged.description),
+            site_name=site,
+            page_path=page_path,
+        )
+        image = None
+        if named is not None:
+            image = Image(named.url, named.width, named.height, named.alt, named.type)
+        changes["open_graph"] = _with_image(og, image)
+    if tw is not None and tw_wanted is not None:
+        named = name(
+            app,
+            root,
+            tw_wanted,
+            title=tw.get("title", merged.title),
+            description=tw.get("description", merged.description),
+            site_name=site,
+            page_path=page_path,
+        )
+        image = Image(named.url, alt=named.alt) if named is not None else None
+        changes["twitter"] = _with_image(tw, image)
+    return replace(merged, **changes)
+
+
+def _with_image(table: Mapping[str, Any], image: Image | None) -> Mapping[str, Any]:
+    out = {key: value for key, value in table.items() if key != "image"}
+    if image is not None:
+        out["image"] = image
+    return out

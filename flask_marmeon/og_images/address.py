@@ -1,0 +1,75 @@
+"""The images' addresses: what is drawn, signed with the app's SECRET_KEY.
+
+``/marmeon-og/<token>.png`` below the mount path (outside ``/_marmeon/``,
+which robots.txt disallows, since a link preview's fetcher obeys it). The
+token is itsdangerous' URL-safe signed form (Flask signs its session the
+same way) of ``[format, look digest, title, description, site name]``, the
+texts cut to what is drawn; zlib-compressed when that is shorter. So any
+process that has the key can draw an image from its address alone, and an
+address the app did not write fails the signature: 404, nothing drawn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+PREFIX = "/marmeon-og/"
+#: The token's characters (URL-safe base64 and the separator), bounded so
+#: that a long made-up address costs no more than a regular expression.
+_PATH = re.compile(r"/marmeon-og/([A-Za-z0-9_\-.]{8,4000})\.png")
+_SALT = "flask_marmeon.og-image"
+#: Raise it when the payload's shape changes.
+FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Texts:
+    """What an image draws, cut to what is drawn."""
+
+    title: str
+    description: str
+    site: str
+
+
+def serializer(secret_key: str | bytes) -> URLSafeSerializer:
+    """The signer of the app's image addresses."""
+    return URLSafeSerializer(secret_key, salt=_SALT)
+
+
+def path_for(signer: URLSafeSerializer, texts: Texts, digest: str) -> str:
+    """The image's path below the mount path."""
+    token = signer.dumps([FORMAT, digest, texts.title, texts.description, texts.site])
+    return f"{PREFIX}{token}.png"
+
+
+def token_of(path: str) -> str | None:
+    """The token of an image path (WSGI's PATH_INFO), None for another path."""
+    match = _PATH.fullmatch(path)
+    return match.group(1) if match else None
+
+
+def texts_of(signer: URLSafeSerializer, token: str) -> Texts | None:
+    """The texts a token carries, None unless the app signed it."""
+    try:
+        payload = signer.loads(token)
+    except BadSignature:
+        return None
+    except Exception:  # noqa: BLE001 - a signed token that will not decode
+        return None
+    if (
+        not isinstance(payload, list)
+        or len(payload) != 5
+        or payload[0] != FORMAT
+        or not all(isinstance(item, str) for item in payload[1:])
+    ):
+        return None
+    return Texts(payload[2], payload[3], payload[4])
+
+
+def etag_of(token: str, digest: str) -> str:
+    """The image's entity tag: its address and the look it is drawn with."""
+    return hashlib.sha256(f"{token}\0{digest}".encode()).hexdigest()[:32]

@@ -1,0 +1,198 @@
+"""Generated images for one app: the addresses and the drawing.
+
+The fonts and the logo are loaded at the first address or image (a CJK
+font's characters take a moment to read), once per app and process.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+from .._log import logger, warn_once
+from .address import Texts, path_for, serializer
+from .card import HEIGHT, WIDTH, OgImageCard
+from .look import Look
+from .state import Loaded, OgImagesState
+
+if TYPE_CHECKING:
+    from itsdangerous import URLSafeSerializer
+    from PIL import Image
+
+#: Addresses remembered per app (then it starts again): a page's address is
+#: made once, not at every request.
+ADDRESSES_SIZE = 4096
+#: Raise it when the default card's drawing changes: a new address for all.
+DRAWING = "1"
+
+
+def signer_of(og: OgImagesState, secret_key: Any) -> URLSafeSerializer | None:
+    """The signer for the app's current SECRET_KEY; None without one."""
+    if not secret_key:
+        return None
+    known = og.signer
+    if known is None or known[0] != secret_key:
+        known = og.signer = (secret_key, serializer(secret_key))
+    return known[1]
+
+
+def _logo(look: Look) -> Image.Image | None:
+    from PIL import Image
+
+    if look.logo is None:
+        return None
+    with Image.open(look.logo) as image:
+        logo: Image.Image = image.convert("RGBA")
+    from .draw import LOGO_HEIGHT
+
+    width = max(1, round(logo.width * LOGO_HEIGHT / logo.height))
+    logo = logo.resize(
+        (min(width, 4 * LOGO_HEIGHT), LOGO_HEIGHT), Image.Resampling.LANCZOS
+    )
+    return logo
+
+
+def loaded(og: OgImagesState) -> Loaded:
+    """The fonts, logo and digest, loaded once (the start-up check has named
+    any file that cannot be read)."""
+    if og.loaded is not None:
+        return og.loaded
+    with og.lock:
+        if og.loaded is None:
+            og.loaded = _load(og.look)
+        return og.loaded
+
+
+def _load(look: Look) -> Loaded:
+    import hashlib
+    import inspect
+
+    import PIL
+
+    from .fonts import Fonts, file_digest, raqm_available
+
+    raqm = raqm_available()
+    fonts = Fonts.load(look.fonts, raqm)
+    digest = hashlib.sha256()
+    for part in (DRAWING, PIL.__version__, str(raqm), repr(look.colors), fonts.digest):
+        digest.update(part.encode() + b"\0")
+    if look.logo is not None:
+        digest.update(file_digest(look.logo))
+    if look.draw is not None:
+        try:
+            source = inspect.getsource(look.draw)
+        except (OSError, TypeError):
+            source = getattr(look.draw, "__qualname__", repr(type(look.draw)))
+        digest.update(source.encode())
+    return Loaded(fonts, _logo(look), digest.hexdigest()[:12])
+
+
+def texts_for(og: OgImagesState, title: str, description: str, site: str) -> Texts:
+    """The texts cut to what the default card draws; characters that no
+    font has are left out, and named in a warning (once each)."""
+    from .draw import lay_out
+
+    fonts = loaded(og).fonts
+    layouts = lay_out(title, description, site, fonts.regular, fonts.bold)
+    missing = layouts.title.missing + layouts.description.missing + layouts.site.missing
+    if missing:
+        _warn_missing(missing)
+    return Texts(layouts.title.text, layouts.description.text, layouts.site.text)
+
+
+def _warn_missing(missing: str) -> None:
+    from flask import current_app
+
+    from .._state import get_state
+
+    chars = ", ".join(f"{c!r} (U+{ord(c[0]):04X})" for c in dict.fromkeys(missing))
+    warn_once(
+        get_state(current_app._get_current_object()),  # type: ignore[attr-defined]
+        ("og-images.missing", missing),
+        "A generated image leaves out %s: no font has them. Give a font for"
+        " their script in MARMEON_OG_IMAGE_FONTS (see the docs' generated"
+        " images page).",
+        chars,
+    )
+
+
+def image_path(
+    og: OgImagesState,
+    secret_key: Any,
+    texts: tuple[str, str, str],
+    *,
+    page_path: str,
+) -> str | None:
+    """The image's path below the mount path, made once per texts; None when
+    the app's drawing function fails for them (logged with the page's path:
+    the page keeps no image rather than a broken one)."""
+    key = (texts, secret_key)
+    known = og.addresses.get(key, False)
+    if known is not False:
+        return known  # type: ignore[return-value]
+    signer = signer_of(og, secret_key)
+    if signer is None:
+        raise ValueError(
+            "A generated image (OgImage) needs the app's SECRET_KEY, which signs"
+            " its address: set app.config['SECRET_KEY']."
+        )
+    cut = texts_for(og, *texts)
+    digest = loaded(og).digest
+    written = path_for(signer, cut, digest)
+    path: str | None = written
+    if og.look.draw is not None:
+        # The app's function runs now, so that a page never names an image
+        # that cannot be drawn; the image is kept for its first request.
+        from .address import etag_of, token_of
+
+        token = token_of(written) or ""
+        try:
+            og.store.get(etag_of(token, digest), lambda: render_png(og, cut))
+        except Exception:
+            logger.exception(
+                "MARMEON_OG_IMAGE_DRAW failed for the page %s; the page names"
+                " no generated image.",
+                page_path,
+            )
+            path = None
+    if len(og.addresses) >= ADDRESSES_SIZE:
+        og.addresses.clear()
+    og.addresses[key] = path
+    return path
+
+
+def render_png(og: OgImagesState, texts: Texts) -> bytes:
+    """Draw the image for ``texts`` and encode it as PNG."""
+    from PIL import Image
+
+    from .draw import draw_card, lay_out
+
+    parts = loaded(og)
+    look = og.look
+    if look.draw is not None:
+        card = OgImageCard(
+            texts.title,
+            texts.description,
+            texts.site,
+            look.colors,
+            parts.logo.copy() if parts.logo is not None else None,
+        )
+        image = look.draw(card)
+        if not isinstance(image, Image.Image) or image.size != (WIDTH, HEIGHT):
+            raise TypeError(
+                f"MARMEON_OG_IMAGE_DRAW returned {image!r}; it must return a"
+                f" {WIDTH}x{HEIGHT} PIL image."
+            )
+        if image.mode not in ("RGB", "RGBA", "P", "L"):
+            image = image.convert("RGB")
+    else:
+        fonts = parts.fonts
+        layouts = lay_out(
+            texts.title, texts.description, texts.site, fonts.regular, fonts.bold
+        )
+        image = draw_card(layouts, fonts.regular, fonts.bold, look.colors, parts.logo)
+    out = io.BytesIO()
+    # The fastest zlib level: a quarter of the time of the default for a few
+    # kilobytes more (flat colors compress well at any level).
+    image.save(out, "PNG", compress_level=1)
+    return out.getvalue()

@@ -1,0 +1,217 @@
+"""The default drawing: a 1200x630 card with the site name, title and
+description, and what an app's own drawing function is given.
+
+The card: the app's background; at the top the logo (when the app has one)
+and the site name in the accent color; the title in bold, as large as fits
+in three lines (80 px down to 48 px, then cut with an ellipsis); the
+description below it in two lines at most; an accent band along the bottom.
+A title that reads right to left is set against the right margin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .card import HEIGHT, RGB, WIDTH, Colors
+from .fonts import FontSet
+from .layout import Block, Line, Run, fit
+from .text import clusters, is_rtl
+
+MARGIN = 80
+#: The width a text may take.
+TEXT_WIDTH = WIDTH - 2 * MARGIN
+TITLE_SIZES = (80, 72, 64, 56, 48)
+TITLE_LINES = 3
+DESCRIPTION_SIZES = (32,)
+DESCRIPTION_LINES = 2
+SITE_SIZES = (30,)
+LOGO_HEIGHT = 56
+HEADER_TOP = 60
+BAND = 12
+
+
+@dataclass(frozen=True)
+class Layouts:
+    """The three texts laid out as the default card draws them."""
+
+    site: Block
+    title: Block
+    description: Block
+
+
+def lay_out(
+    title: str, description: str, site: str, regular: FontSet, bold: FontSet
+) -> Layouts:
+    """Fit the three texts (what the address and the drawing both use)."""
+    return Layouts(
+        fit(site, bold, sizes=SITE_SIZES, max_lines=1, width=TEXT_WIDTH - 320),
+        fit(title, bold, sizes=TITLE_SIZES, max_lines=TITLE_LINES, width=TEXT_WIDTH),
+        fit(
+            description,
+            regular,
+            sizes=DESCRIPTION_SIZES,
+            max_lines=DESCRIPTION_LINES,
+            width=TEXT_WIDTH,
+        ),
+    )
+
+
+def _visual(runs: tuple[Run, ...], fonts: FontSet, rtl: bool) -> list[Run]:
+    """The runs left to right: in a right-to-left paragraph the order of the
+    runs is reversed, a stretch of left-to-right runs keeping its own."""
+    if not rtl:
+        return list(runs)
+    segments: list[list[Run]] = []
+    for run in runs:
+        run_rtl = any(is_rtl(char) for char in run.text)
+        if segments and not run_rtl and not _is_rtl_segment(segments[-1]):
+            segments[-1].append(run)
+        else:
+            segments.append([run])
+    return [run for segment in reversed(segments) for run in segment]
+
+
+def _is_rtl_segment(segment: list[Run]) -> bool:
+    return any(is_rtl(char) for run in segment for char in run.text)
+
+
+def _run_text(run: Run, fonts: FontSet) -> str:
+    """Without libraqm, a right-to-left run is drawn reversed cluster by
+    cluster (the basic layout draws characters left to right)."""
+    if fonts.raqm or not any(is_rtl(char) for char in run.text):
+        return run.text
+    return "".join(reversed(clusters(run.text)))
+
+
+def draw_line(
+    canvas: Image.Image,
+    line: Line,
+    fonts: FontSet,
+    size: int,
+    *,
+    baseline: float,
+    rtl: bool,
+    fill: RGB,
+    left: float = MARGIN,
+    right: float = WIDTH - MARGIN,
+) -> None:
+    """Draw one laid-out line, each run with its face, on the baseline."""
+    draw = ImageDraw.Draw(canvas)
+    runs = _visual(line.runs, fonts, rtl)
+    # A run's spaces at its ends are set apart: shaped with the run, a
+    # right-to-left run would put its trailing space on the wrong side.
+    pieces = []
+    for run in runs:
+        face = fonts.faces[run.face]
+        core = run.text.strip(" ")
+        lead = face.length(" ", size) * (len(run.text) - len(run.text.lstrip(" ")))
+        trail = face.length(" ", size) * (len(run.text) - len(run.text.rstrip(" ")))
+        before, after = (trail, lead) if rtl else (lead, trail)
+        pieces.append((run, core, before, face.length(core, size), after))
+    total = sum(before + width + after for _, _, before, width, after in pieces)
+    x = right - total if rtl else left
+    for run, core, before, width, after in pieces:
+        face = fonts.faces[run.face]
+        x += before
+        text = _run_text(Run(run.face, core), fonts)
+        if not text:
+            pass
+        elif face.bitmap_size:
+            _paste_bitmap(canvas, face.font(size), text, face.scale(size), x, baseline)
+        else:
+            draw.text(
+                (x, baseline),
+                text,
+                font=face.font(size),
+                fill=fill,
+                anchor="ls",
+                embedded_color=True,
+            )
+        x += width + after
+
+
+def _paste_bitmap(
+    canvas: Image.Image,
+    font: ImageFont.FreeTypeFont,
+    text: str,
+    scale: float,
+    x: float,
+    baseline: float,
+) -> None:
+    """A bitmap color font has one size: draw at it, scale, paste."""
+    ascent, descent = font.getmetrics()
+    width = max(1, int(font.getlength(text)) + 2)
+    glyphs = Image.new("RGBA", (width, ascent + descent), (0, 0, 0, 0))
+    ImageDraw.Draw(glyphs).text(
+        (0, ascent), text, font=font, anchor="ls", embedded_color=True
+    )
+    size = (max(1, round(width * scale)), max(1, round((ascent + descent) * scale)))
+    glyphs = glyphs.resize(size, Image.Resampling.LANCZOS)
+    canvas.paste(glyphs, (round(x), round(baseline - ascent * scale)), glyphs)
+
+
+def _block_height(block: Block, spacing: float) -> float:
+    return len(block.lines) * block.size * spacing
+
+
+def draw_card(
+    layouts: Layouts,
+    regular: FontSet,
+    bold: FontSet,
+    colors: Colors,
+    logo: Image.Image | None,
+) -> Image.Image:
+    """The default card, from texts laid out by :func:`lay_out`."""
+    canvas = Image.new("RGB", (WIDTH, HEIGHT), colors.background)
+    draw = ImageDraw.Draw(canvas)
+    draw.rectangle((0, HEIGHT - BAND, WIDTH, HEIGHT), fill=colors.accent)
+    left = MARGIN
+    if logo is not None:
+        canvas.paste(logo, (MARGIN, HEADER_TOP), logo)
+        left = MARGIN + logo.width + 20
+    site = layouts.site
+    if site.lines:
+        draw_line(
+            canvas,
+            site.lines[0],
+            bold,
+            site.size,
+            baseline=HEADER_TOP + LOGO_HEIGHT / 2 + site.size * 0.36,
+            rtl=site.rtl and logo is None,
+            fill=colors.accent,
+            left=left,
+        )
+    title, description = layouts.title, layouts.description
+    title_spacing, text_spacing, gap = 1.18, 1.4, 28.0
+    height = _block_height(title, title_spacing)
+    if description.lines:
+        height += gap + _block_height(description, text_spacing)
+    top = HEADER_TOP + LOGO_HEIGHT + 24
+    bottom = HEIGHT - BAND - 48
+    y = top + max(0.0, (bottom - top - height) / 2)
+    for line in title.lines:
+        y += title.size * title_spacing
+        draw_line(
+            canvas,
+            line,
+            bold,
+            title.size,
+            baseline=y - title.size * 0.26,
+            rtl=title.rtl,
+            fill=colors.title,
+        )
+    y += gap
+    for line in description.lines:
+        y += description.size * text_spacing
+        draw_line(
+            canvas,
+            line,
+            regular,
+            description.size,
+            baseline=y - description.size * 0.4,
+            rtl=description.rtl,
+            fill=colors.text,
+        )
+    return canvas

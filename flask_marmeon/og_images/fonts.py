@@ -1,0 +1,218 @@
+"""The fonts an image is drawn with: the shipped Noto Sans, then the app's.
+
+Each font file is a :class:`Face`: the characters it has (its ``cmap``, read
+with fontTools), and its Pillow fonts by size. A cluster is drawn with the
+first face that has every character of it, the shipped font first, so the
+app's fonts for Arabic, Hebrew, CJK, Devanagari or emoji take what the
+shipped one lacks. A color emoji font made of bitmaps (Noto Color Emoji) has
+one size; its glyphs are drawn at that size and scaled.
+
+Pillow lays text out with libraqm (shaping, right to left) when it can load
+it (its wheels load FriBiDi from the system); without it, the basic layout
+draws each character's own glyph, and right-to-left runs are reversed
+cluster by cluster (readable Hebrew, unjoined Arabic) with a warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from importlib.resources import as_file, files
+from pathlib import Path
+
+from PIL import ImageFont, features
+
+from .look import FontFile
+
+_SHIPPED = files("flask_marmeon.og_images").joinpath("fonts")
+SHIPPED_REGULAR = "NotoSans-Regular.ttf"
+SHIPPED_BOLD = "NotoSans-Bold.ttf"
+
+
+def shipped_path(name: str) -> Path:
+    """The path of a font shipped in the package (a real file in a wheel)."""
+    with as_file(_SHIPPED.joinpath(name)) as path:
+        return Path(path)
+
+
+def raqm_available() -> bool:
+    """Whether Pillow can shape text with libraqm (and right to left)."""
+    return bool(features.check("raqm"))
+
+
+#: Widths are measured once at this size and scaled.
+REFERENCE_SIZE = 100
+#: The most widths a face remembers (then it starts again).
+WIDTHS_SIZE = 20_000
+
+
+def _cmap(path: Path) -> frozenset[int]:
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+    with TTFont(str(path), fontNumber=0, lazy=True) as font:
+        cmap = font.getBestCmap() or {}
+        return frozenset(cmap)
+
+
+def _bitmap_size(path: Path) -> int | None:
+    """The one size of a bitmap color font (CBDT), else None."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(str(path), fontNumber=0, lazy=True) as font:
+        if "CBLC" not in font:
+            return None
+        strikes = font["CBLC"].strikes
+        return int(strikes[0].bitmapSizeTable.ppemY) if strikes else None
+
+
+@dataclass(eq=False)
+class Face:
+    """One font file: what it covers, and its Pillow fonts by size."""
+
+    path: Path
+    script: str
+    covers: frozenset[int]
+    #: The size a bitmap font must be loaded at; None for an outline font.
+    bitmap_size: int | None
+    layout: ImageFont.Layout
+    fonts: dict[int, ImageFont.FreeTypeFont] = field(default_factory=dict)
+    #: Widths at REFERENCE_SIZE of clusters and joined runs, measured once
+    #: (shaping with libraqm costs a fraction of a millisecond a call).
+    widths: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path, script: str, layout: ImageFont.Layout) -> Face:
+        """Read the file's characters and kind (raises OSError when it cannot)."""
+        return cls(path, script, _cmap(path), _bitmap_size(path), layout)
+
+    def has(self, cluster: str) -> bool:
+        """Whether the face has every character of ``cluster`` (joiners and
+        variation selectors aside, which fonts may leave out)."""
+        covers = self.covers
+        return all(
+            ord(char) in covers or char in "\u200c\u200d\ufe0e\ufe0f"
+            for char in cluster
+        )
+
+    def scale(self, size: int) -> float:
+        """How much the glyphs drawn by :meth:`font` are scaled for ``size``."""
+        return size / self.bitmap_size if self.bitmap_size else 1.0
+
+    def font(self, size: int) -> ImageFont.FreeTypeFont:
+        """The Pillow font for ``size`` (a bitmap font: its own size)."""
+        size = self.bitmap_size or size
+        font = self.fonts.get(size)
+        if font is None:
+            font = ImageFont.truetype(str(self.path), size, layout_engine=self.layout)
+            self.fonts[size] = font
+        return font
+
+    def length(self, text: str, size: int) -> float:
+        """The advance of ``text`` at ``size``, in pixels."""
+        return self.font(size).getlength(text) * self.scale(size)
+
+    def width(self, text: str) -> float:
+        """The advance of ``text`` at :data:`REFERENCE_SIZE`, remembered."""
+        width = self.widths.get(text)
+        if width is None:
+            if len(self.widths) >= WIDTHS_SIZE:
+                self.widths.clear()
+            width = self.widths[text] = self.length(text, REFERENCE_SIZE)
+        return width
+
+
+def _is_emoji(cluster: str) -> bool:
+    code = ord(cluster[0])
+    return "\ufe0f" in cluster or code >= 0x1F000 or "\u200d" in cluster
+
+
+@dataclass(eq=False)
+class FontSet:
+    """The faces of one weight, the shipped one first."""
+
+    faces: tuple[Face, ...]
+    raqm: bool
+
+    #: Whether the first face draws all of printable ASCII (the fast way
+    #: of layout.fit).
+    ascii: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        first = self.faces[0]
+        self.ascii = first.bitmap_size is None and all(
+            code in first.covers for code in range(0x20, 0x7F)
+        )
+
+    def face_for(self, cluster: str, previous: int | None) -> int | None:
+        """The index of the face that draws ``cluster``, None when none can.
+
+        A neutral cluster (space, digit, punctuation) stays with the face of
+        the cluster before it when that face has it, so a right-to-left run
+        is not split at each space; an emoji goes to an emoji font first.
+        """
+        faces = self.faces
+        if previous is not None and not _letter(cluster):
+            face = faces[previous]
+            # Not after an emoji: a bitmap emoji font's space is wide.
+            if face.has(cluster) and face.script != "emoji" and not _is_emoji(cluster):
+                return previous
+        if _is_emoji(cluster):
+            for index, face in enumerate(faces):
+                if face.script == "emoji" and face.has(cluster):
+                    return index
+        for index, face in enumerate(faces):
+            if face.has(cluster) and (face.script != "emoji" or _is_emoji(cluster)):
+                return index
+        for index, face in enumerate(faces):
+            if face.has(cluster):
+                return index
+        return None
+
+
+def _letter(cluster: str) -> bool:
+    import unicodedata
+
+    return unicodedata.category(cluster[0])[0] == "L"
+
+
+@dataclass(eq=False)
+class Fonts:
+    """The regular and bold font sets an image is drawn with."""
+
+    regular: FontSet
+    bold: FontSet
+    #: A digest of every font file's content, for the look's digest.
+    digest: str
+
+    @classmethod
+    def load(cls, configured: tuple[FontFile, ...], raqm: bool) -> Fonts:
+        """Load the shipped fonts and the app's (raises OSError naming none:
+        the start-up check names a file that cannot be read)."""
+        layout = ImageFont.Layout.RAQM if raqm else ImageFont.Layout.BASIC
+        digest = hashlib.sha256()
+        regular = [Face.load(shipped_path(SHIPPED_REGULAR), "latin", layout)]
+        bold = [Face.load(shipped_path(SHIPPED_BOLD), "latin", layout)]
+        if any(font.script == "latin" for font in configured):
+            # The app's own Latin font replaces the shipped one.
+            regular, bold = [], []
+        for font in configured:
+            regular.append(Face.load(font.regular, font.script, layout))
+            bold.append(Face.load(font.bold, font.script, layout))
+        for face in (*regular, *bold):
+            digest.update(face.path.name.encode())
+            digest.update(file_digest(face.path))
+        return cls(
+            FontSet(tuple(regular), raqm),
+            FontSet(tuple(bold), raqm),
+            digest.hexdigest(),
+        )
+
+
+def file_digest(path: Path) -> bytes:
+    """The SHA-256 of a file's content (fonts and the logo are in the look's
+    digest, so a new file is a new address)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.digest()

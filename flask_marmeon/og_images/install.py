@@ -1,0 +1,32 @@
+"""What ``Marmeon.init_app`` does for generated images: read the look
+(shapes checked now, files at start-up, see look.problems) and put the
+endpoint at the extension's WSGI edge, in front of the app: the image is
+public, carries no cookie and runs none of the app's hooks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from .._edge import add_front
+from .._state import MarmeonState
+from .address import PREFIX
+from .look import DEFAULTS, read_look
+from .serve import ImageEndpoint
+from .state import OgImagesState
+from .store import ImageStore
+
+
+def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
+    """Read the look (shapes checked now, files at start-up) and serve images."""
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    look = read_look(app.config, app.root_path, app.static_folder)
+    settings = state.settings
+    store = ImageStore(
+        shared, f"{settings.app_url or ''}{settings.root}", app.app_context
+    )
+    og = OgImagesState(look, store)
+    state.og_images = og
+    add_front(state, PREFIX, ImageEndpoint(app, og))

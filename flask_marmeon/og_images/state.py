@@ -1,0 +1,58 @@
+"""The app's part for generated images, and the way to it.
+
+Apart from app.py so that the start-up checks (routing/problems.py) reach
+the look without importing what serves and draws.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask
+
+from .look import Look
+from .store import ImageStore
+
+if TYPE_CHECKING:
+    from itsdangerous import URLSafeSerializer
+    from PIL import Image
+
+    from .fonts import Fonts
+
+
+@dataclass(eq=False)
+class Loaded:
+    """The look's files, loaded: fonts, logo, and the digest of it all."""
+
+    fonts: Fonts
+    logo: Image.Image | None
+    digest: str
+
+
+@dataclass(eq=False)
+class OgImagesState:
+    """The app's part for generated images (``state.og_images``)."""
+
+    look: Look
+    store: ImageStore
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    loaded: Loaded | None = None
+    #: (texts given, key) -> the image's path, or None when it cannot be drawn.
+    addresses: dict[Hashable, str | None] = field(default_factory=dict)
+    signer: tuple[Any, URLSafeSerializer] | None = None
+
+
+def og_images_of(app: Flask) -> OgImagesState:
+    """The app's part for generated images (set up by ``Marmeon.init_app``)."""
+    from .._state import get_state
+
+    og = get_state(app).og_images
+    if og is None:
+        raise RuntimeError(
+            f"Generated images are not set up on the app {app.name!r}: did you"
+            " forget Marmeon(app)?"
+        )
+    return og

@@ -1,0 +1,109 @@
+"""Text as it is drawn: cleaned, then split into grapheme clusters.
+
+A cluster is what a reader sees as one character (a letter and its marks, an
+emoji with its modifiers and joiners, a flag's two letters, an Indic
+conjunct): text is cut, wrapped and given a font cluster by cluster, so a
+line never ends in the middle of one ("never cut mid-glyph").
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: Zero width joiner: joins the clusters on both sides (emoji sequences).
+ZWJ = "\u200d"
+_KEEP_FORMAT = frozenset("\u200c\u200d")
+_VIRAMAS = frozenset(
+    "\u094d\u09cd\u0a4d\u0acd\u0b4d\u0bcd\u0c4d\u0ccd\u0d4d\u0dca\u1039\u17d2"
+)
+
+
+def clean(text: str) -> str:
+    """The text with what cannot be drawn taken out.
+
+    Control characters, line and paragraph breaks and odd spaces become one
+    space; format characters (bidi overrides, soft hyphens) go, except the
+    joiners that emoji and some scripts need; lone surrogates and
+    private-use characters go. Runs of spaces become one; the ends are
+    stripped.
+    """
+    out: list[str] = []
+    space = False
+    for char in unicodedata.normalize("NFC", text):
+        category = unicodedata.category(char)
+        if category[0] == "Z" or category == "Cc":
+            space = bool(out)
+            continue
+        if category in ("Cs", "Co", "Cn") or (
+            category == "Cf" and char not in _KEEP_FORMAT
+        ):
+            continue
+        if space:
+            out.append(" ")
+            space = False
+        out.append(char)
+    return "".join(out)
+
+
+def _extends(char: str) -> bool:
+    code = ord(char)
+    return (
+        unicodedata.category(char) in ("Mn", "Me", "Mc")
+        or 0xFE00 <= code <= 0xFE0F  # variation selectors
+        or 0x1F3FB <= code <= 0x1F3FF  # skin tones
+        or 0xE0020 <= code <= 0xE007F  # emoji tag sequences
+        or 0xE0100 <= code <= 0xE01EF
+        or char in _KEEP_FORMAT
+    )
+
+
+def _regional(char: str) -> bool:
+    return 0x1F1E6 <= ord(char) <= 0x1F1FF
+
+
+def clusters(text: str) -> list[str]:
+    """``text`` split into grapheme clusters (a simplified UAX #29)."""
+    out: list[str] = []
+    for char in text:
+        if out:
+            last = out[-1]
+            if (
+                _extends(char)
+                or last[-1] == ZWJ
+                or last[-1] in _VIRAMAS
+                or (_regional(char) and len(last) == 1 and _regional(last))
+            ):
+                out[-1] = last + char
+                continue
+        out.append(char)
+    return out
+
+
+def is_rtl(char: str) -> bool:
+    """Whether ``char`` is a strong right-to-left letter (Arabic, Hebrew...)."""
+    return unicodedata.bidirectional(char) in ("R", "AL")
+
+
+def is_strong(char: str) -> bool:
+    """Whether ``char`` sets a direction (a letter of some script)."""
+    return unicodedata.bidirectional(char) in ("L", "R", "AL")
+
+
+def is_wide(cluster: str) -> bool:
+    """Whether a line may break on either side of ``cluster`` (CJK text has
+    no spaces between words)."""
+    wide = unicodedata.east_asian_width(cluster[0]) in ("W", "F")
+    return wide and cluster[0] not in _NO_LINE_START
+
+
+#: Closing punctuation that must not start a line (kinsoku).
+_NO_LINE_START = frozenset("、。，．・：；！？）」』】〉》〕｝ー々")
+
+
+def no_line_start(cluster: str) -> bool:
+    """Whether a line must not start with ``cluster``."""
+    return cluster[0] in _NO_LINE_START or unicodedata.category(cluster[0]) in (
+        "Pe",
+        "Pf",
+        "Po",
+    )

@@ -1,0 +1,142 @@
+"""Every file the sitemap serves, each kept in a cache of its own.
+
+- the site's build: ``/sitemap.xml`` (the one file, or the index) and
+  ``/sitemap-<n>.xml``, made from every route whose provider gives its
+  entries at once;
+- for each paged route, where its parts begin (asked of its store);
+- each part of a paged route, ``/sitemap-<slug>-<n>.xml``, made from its own
+  range of keys when first requested.
+
+Each is a :class:`~.cache.SitemapCache` like any other (TTL, the shared
+store with its own keys, single flight, the pause after a failure, stale
+while rebuilding), so a part that fails is that part's 503 alone. A process
+keeps at most :data:`PARTS_KEPT` parts in its memory (the least recently
+asked for go first; with a shared store they are read back from it), so a
+crawler walking every part does not hold the whole site in one worker.
+"""
+
+from __future__ import annotations
+
+import pickle
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from flask import Flask
+
+from .._state import MarmeonState
+from .build import build_boundaries, build_part, build_sitemap
+from .cache import SitemapCache
+from .files import Files
+from .paged import PagedRoute
+from .shared_store import Backend, SharedFiles
+
+#: Seconds a process building for all the others holds the shared lock at
+#: most: a longer build lets a second process build too, a dead holder's
+#: lock frees itself after it.
+LOCK_TIMEOUT = 60
+#: Parts a process keeps in memory at once.
+PARTS_KEPT = 8
+
+
+class StartsUnknown(Exception):
+    """Where a paged route's parts begin is not known: its store failed, or
+    is slow. ``retry_after`` says when to ask again."""
+
+    def __init__(self, route: PagedRoute, retry_after: int) -> None:
+        super().__init__(
+            f"where the parts of {route.where} begin is not known (its store"
+            " failed or is slow)"
+        )
+        self.retry_after = retry_after
+
+
+class FileCaches:
+    """One app's sitemap files, each in its own cache (see the module)."""
+
+    def __init__(self, app: Flask, state: MarmeonState, backend: Backend | None):
+        self.app = app
+        self.state = state
+        self.backend = backend
+        self.site = self._cache(
+            "sitemap", lambda: build_sitemap(app, self.starts).bodies(), "the sitemap"
+        )
+        #: The paged routes by slug, set when the endpoints are added.
+        self.routes: dict[str, PagedRoute] = {}
+        self._lock = threading.Lock()
+        self._starts: dict[str, SitemapCache] = {}
+        self._decoded: dict[str, tuple[Files, tuple[Any, ...]]] = {}
+        self._parts: OrderedDict[tuple[str, int], SitemapCache] = OrderedDict()
+
+    def _cache(
+        self, slot: str, build: Callable[[], tuple[bytes, ...]], name: str
+    ) -> SitemapCache:
+        settings = self.state.settings
+        shared = None
+        if self.backend is not None:
+            scope = f"{settings.app_url or ''}{settings.root}"
+            shared = SharedFiles(self.backend, scope, self.app.app_context, slot)
+        return SitemapCache(
+            build,
+            ttl=settings.sitemap_ttl,
+            retry_after=settings.sitemap_retry_after,
+            wait=settings.sitemap_wait,
+            shared=shared,
+            lock_timeout=LOCK_TIMEOUT,
+            name=name,
+        )
+
+    def add_routes(self, routes: Sequence[PagedRoute]) -> None:
+        """Know the app's paged routes (when the endpoints are added)."""
+        for route in routes:
+            self.routes[route.slug] = route
+            self._starts[route.slug] = self._cache(
+                f"starts:{route.slug}",
+                lambda route=route: (  # type: ignore[misc]
+                    pickle.dumps(build_boundaries(self.app, route)),
+                ),
+                f"where the parts of {route.where} begin",
+            )
+
+    def starts(self, route: PagedRoute) -> tuple[Any, ...]:
+        """Where the route's parts begin (the first key of each); raises
+        :class:`StartsUnknown` when it cannot be known now."""
+        lookup = self._starts[route.slug].get()
+        files = lookup.value
+        if files is None:
+            raise StartsUnknown(route, lookup.retry_after)
+        known = self._decoded.get(route.slug)
+        if known is not None and known[0] is files:
+            return known[1]
+        # Written by build_boundaries in this app (here or in another
+        # process sharing the store), as the store keeps every value.
+        starts: tuple[Any, ...] = pickle.loads(files.bodies[0])
+        self._decoded[route.slug] = (files, starts)
+        return starts
+
+    def part(self, route: PagedRoute, number: int) -> SitemapCache:
+        """The cache of part ``number`` (from 1) of ``route``, made when
+        first asked for."""
+        key = (route.slug, number)
+        with self._lock:
+            cache = self._parts.get(key)
+            if cache is not None:
+                self._parts.move_to_end(key)
+                return cache
+            cache = self._cache(
+                f"part:{route.slug}:{number}",
+                lambda: (build_part(self.app, route, number, self.starts(route)).body,),
+                f"part {number} of {route.where}",
+            )
+            self._parts[key] = cache
+            self._forget_some()
+            return cache
+
+    def _forget_some(self) -> None:
+        # The least recently asked for first; one being built stays.
+        for key, cache in list(self._parts.items()):
+            if len(self._parts) <= PARTS_KEPT:
+                return
+            if not cache.busy:
+                del self._parts[key]

@@ -1,0 +1,153 @@
+"""The writer of ``<urlset>`` files, fed one entry at a time.
+
+Each entry's ``<url>`` elements (all its versions, written by
+:func:`.xml.url_elements`) come with what the writer needs to know of them:
+how many URLs they are, their ``<lastmod>`` day, whether they hold links or
+images. The writer counts the entry's bytes as it takes it, so it always
+knows whether the next entry fits; nothing is read back out of the text.
+A file holds at most ``max_urls`` URLs and ``max_bytes`` bytes; when an
+entry does not fit, the writer starts the next file (``split``, the sitemap
+index) or stops, and the entries that do not fit are counted in
+:class:`.report.Limits`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .report import Limits
+from .xml import HEAD, URLSET_END, urlset_opening
+
+#: The format's limit of bytes per file (50 MiB, uncompressed).
+MAX_BYTES = 52_428_800
+# Entries' text is encoded a few hundred URLs at a time: a file's text is
+# then held once as str pieces of one batch and once as bytes, not twice
+# whole, and a batch stays in the processor's cache while it is encoded.
+_BATCH = 512
+
+
+@dataclass(frozen=True)
+class SitemapFile:
+    """One finished ``<urlset>`` file."""
+
+    body: bytes
+    urls: int
+    #: The latest ``<lastmod>`` in the file, for the index.
+    lastmod: str | None
+
+
+class UrlsetWriter:
+    """Writes the entries it is given into files, in order, each entry whole.
+
+    :param max_urls: URLs a file holds at most.
+    :param max_bytes: bytes a file holds at most.
+    :param split: start a new file when one is full (the sitemap index);
+        otherwise stop there.
+    :param over: counts what is left out.
+    """
+
+    def __init__(
+        self,
+        max_urls: int,
+        max_bytes: int = MAX_BYTES,
+        *,
+        split: bool,
+        over: Limits | None = None,
+    ) -> None:
+        self.max_urls = max_urls
+        # The largest head and tail a file can have.
+        opening = urlset_opening(xhtml=True, images=True)
+        self.max_body = max_bytes - len(HEAD) - len(opening) - len(URLSET_END)
+        self.split = split
+        self.over = over if over is not None else Limits()
+        #: Nothing more is written: a file is full and there is no split.
+        self.full = False
+        self.files: list[SitemapFile] = []
+        self._start_file()
+
+    def _start_file(self) -> None:
+        self._chunks: list[bytes] = []
+        self._pieces: list[str] = []
+        # URLs in the file's encoded chunks.
+        self._urls = 0
+        # URLs the current batch may take (at most what the file has left),
+        # and how many of them it has left: one comparison per entry.
+        self._budget = min(self.max_urls, _BATCH)
+        self._urls_left = self._budget
+        self._bytes_left = self.max_body
+        self._latest: str | None = None
+        self._xhtml = False
+        self._images = False
+
+    def add(
+        self, text: str, urls: int, day: str | None, xhtml: bool, images: bool
+    ) -> bool:
+        """Write one entry: ``text`` is its ``<url>`` elements, ``urls`` how
+        many, ``day`` their ``<lastmod>``, ``xhtml`` and ``images`` whether
+        they hold links or images. An entry that fits in no file is left out
+        (and counted). False when nothing more will be written: the caller
+        stops and counts the rest with :meth:`left_out`."""
+        size = len(text) if text.isascii() else len(text.encode())
+        if (urls > self._urls_left or size > self._bytes_left) and not self._room(
+            urls, size
+        ):
+            return not self.full
+        self._pieces.append(text)
+        self._urls_left -= urls
+        self._bytes_left -= size
+        if day is not None and (self._latest is None or day > self._latest):
+            self._latest = day
+        if xhtml:
+            self._xhtml = True
+        if images:
+            self._images = True
+        return True
+
+    def written(self) -> int:
+        """The URLs written so far, in every file."""
+        pending = self._budget - self._urls_left
+        return sum(file.urls for file in self.files) + self._urls + pending
+
+    def left_out(self, urls: int) -> None:
+        """Count an entry of ``urls`` URLs that was not written."""
+        self.over.left_out(urls)
+
+    def _room(self, urls: int, size: int) -> bool:
+        """Make room for an entry: close the batch, and when the file has no
+        room left, start the next one. False when the entry is left out."""
+        self._encode_batch()
+        if self.full or urls > self.max_urls or size > self.max_body:
+            # Nothing more is written, or the entry is larger than any file.
+            self.over.left_out(urls)
+            return False
+        if urls > self.max_urls - self._urls or size > self._bytes_left:
+            if not self.split:
+                self.full = True
+                self.over.left_out(urls)
+                return False
+            self._finish_file()
+        self._budget = min(self.max_urls - self._urls, max(_BATCH, urls))
+        self._urls_left = self._budget
+        return True
+
+    def _encode_batch(self) -> None:
+        if self._pieces:
+            self._chunks.append("".join(self._pieces).encode())
+            self._pieces = []
+        self._urls += self._budget - self._urls_left
+        self._budget = self._urls_left = 0
+
+    def _finish_file(self) -> None:
+        self._encode_batch()
+        opening = urlset_opening(xhtml=self._xhtml, images=self._images)
+        # One copy, so the build peaks near twice the file's size.
+        body = b"".join([(HEAD + opening).encode(), *self._chunks, URLSET_END.encode()])
+        self.files.append(SitemapFile(body, self._urls, self._latest))
+        self._start_file()
+
+    def finish(self) -> list[SitemapFile]:
+        """The files; at least one, empty when nothing was written."""
+        self._encode_batch()
+        if self._urls or not self.files:
+            self._finish_file()
+        return self.files

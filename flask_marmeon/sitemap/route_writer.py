@@ -1,0 +1,219 @@
+"""One route's entries -> ``<url>`` elements -> the writer: one loop.
+
+Every entry goes through :func:`write_entries`: normalised (:mod:`.entries`),
+its addresses built and checked (:mod:`.addresses`), its elements written by
+:func:`.xml.url_elements`, and handed to the file writer
+(:class:`.file_writer.UrlsetWriter`) with its URL count, day and flags, one
+entry at a time. An entry of a rule with a shortcut (:mod:`.shortcut`) takes
+it through the same loop: a few comparisons instead of the checks, and
+``value.join(pieces)`` instead of the call to ``url_elements``, the pieces
+being that call's own text for the route and date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import date
+from typing import Any
+
+from .addresses import Addresses, CompiledRule, Refused, addresses
+from .entries import SitemapEntry, lastmod, normalize
+from .file_writer import UrlsetWriter
+from .images import absolute_images
+from .report import RouteReport
+from .shortcut import PLAIN_TEXT, shortcut_of
+from .xml import url_elements, value_pieces_of
+
+# How much text (characters) a route's loop keeps for the dates it has seen.
+_KNOWN_TEXT = 1 << 20
+
+_Written = tuple[tuple[str, ...], "str | None"]
+# A key no params hold (a route's parameters are identifiers).
+_NO_NAME = "\0"
+
+
+def write_entries(
+    compiled: CompiledRule,
+    items: Iterable[object],
+    where: str,
+    writer: UrlsetWriter,
+    report: RouteReport,
+    policy: Callable[[str], str | None],
+) -> None:
+    """Write the ``<url>`` elements of every entry of ``items``, in order,
+    each handed to ``writer`` whole (all its versions) as it is made."""
+    shortcut = shortcut_of(compiled)
+    # Without a shortcut, no params hold this name: every entry goes the
+    # general way.
+    name: Any = _NO_NAME
+    int_kind = False
+    allowed: range = range(0)
+    bound = 0
+    taken: frozenset[object] = frozenset()
+    plain = PLAIN_TEXT.fullmatch
+    usual = len(compiled.locales) or 1
+    days: _Days | None = None
+    if shortcut is not None:
+        name, bound, taken = shortcut.name, shortcut.bound, shortcut.taken
+        int_kind = shortcut.kind is int
+        # An int in a range is one test written in C.
+        allowed = range(bound) if int_kind else range(0)
+        usual = len(shortcut.versions)
+        days = _Days(value_pieces_of(compiled.base, shortcut), usual, where)
+    known_get = days.known.get if days is not None else _nothing
+    written = days.written if days is not None else _bare
+    bare = days.bare if days is not None else _BARE
+    xhtml = bool(compiled.locales)
+    add = writer.add
+    entry_type = SitemapEntry
+    date_type = date
+    source = iter(items)
+    for item in source:
+        entry = item if type(item) is entry_type else normalize(item, where)
+        when = entry.last_modified
+        params = entry.params
+        if type(params) is dict and len(params) == 1:
+            # The shortcut: a few comparisons stand for every check.
+            value: Any = params.get(name)
+            if (
+                type(value) is int and value in allowed and value not in taken
+                if int_kind
+                else type(value) is str
+                and len(value) <= bound
+                and value not in taken
+                and plain(value) is not None
+            ) and not entry.given_more:
+                if type(when) is date_type:
+                    pieces, day = known_get(when) or written(when)
+                elif when is None:
+                    pieces, day = bare
+                else:
+                    pieces, day = written(when)
+                # str() of a str is the str itself.
+                if add(str(value).join(pieces), usual, day, xhtml, False):
+                    continue
+                break
+        day = lastmod(when, where)
+        try:
+            text, urls, pictured = _general(compiled, entry, report, policy, day)
+        except Refused as refused:
+            report.refuse(refused)
+            continue
+        if urls and not add(text, urls, day, xhtml, pictured):
+            break
+    else:
+        return
+    # The file is full and there is no next one: the rest is left out, each
+    # entry counted by the URLs it would have had.
+    for item in source:
+        entry = item if type(item) is entry_type else normalize(item, where)
+        try:
+            urls = len(_addresses_of(compiled, entry, report).locs)
+        except Refused as refused:
+            report.refuse(refused)
+            continue
+        if urls:
+            writer.left_out(urls)
+
+
+_BARE: _Written = ((), None)
+
+
+def _nothing(when: object) -> None:
+    return None
+
+
+def _bare(when: object) -> _Written:
+    return _BARE
+
+
+class _Days:
+    """A planned route's pieces for each date: a site's pages share few
+    dates, so the text of each date (or, for a datetime, of its day) is made
+    once, while the memo stays small."""
+
+    def __init__(
+        self, pieces_of: Callable[[str | None], tuple[str, ...]], urls: int, where: str
+    ) -> None:
+        self.pieces_of = pieces_of
+        self.where = where
+        self.bare: _Written = (pieces_of(None), None)
+        self.known: dict[object, _Written] = {}
+        self.room = _KNOWN_TEXT // (sum(map(len, self.bare[0])) + 30 * urls)
+
+    def written(self, when: object) -> _Written:
+        """The pieces and day of ``when`` (a date, a datetime or None)."""
+        key: object = when if type(when) is date else None
+        day = lastmod(when, self.where)
+        if day is None:
+            return self.bare
+        known = self.known
+        if key is None:
+            key = day
+            found = known.get(day)
+            if found is not None:
+                return found
+        found = (self.pieces_of(day), day)
+        if len(known) < self.room:
+            known[key] = found
+        return found
+
+
+def _general(
+    compiled: CompiledRule,
+    entry: SitemapEntry,
+    report: RouteReport,
+    policy: Callable[[str], str | None],
+    day: str | None,
+) -> tuple[str, int, bool]:
+    """An entry off the shortcut: its elements, how many URLs they are, and
+    whether they list images."""
+    found = _addresses_of(compiled, entry, report)
+    pictures = (
+        absolute_images(entry.images, policy, report.images) if entry.images else ()
+    )
+    return url_elements(found, day, pictures), len(found.locs), bool(pictures)
+
+
+def _addresses_of(
+    compiled: CompiledRule, entry: SitemapEntry, report: RouteReport
+) -> Addresses:
+    """An entry's addresses, in the locales it names that its route allows."""
+    locales = None
+    if compiled.locales:
+        locales, unknown, refused = compiled.chosen_locales(entry.params, entry.locales)
+        if unknown:
+            report.unknown(unknown)
+        if refused:
+            report.refused_locales(refused)
+    return addresses(compiled, entry.params, locales)
+
+
+def write_single(
+    compiled: CompiledRule,
+    entries: Iterable[SitemapEntry],
+    where: str,
+    writer: UrlsetWriter,
+    report: RouteReport,
+    policy: Callable[[str], str | None],
+) -> None:
+    """A route without parameters is one entry: its provider may say when
+    the page changed (the latest date counts), its locales and its images."""
+    latest: str | None = None
+    locales: list[str] | None = None
+    images: list[str] = []
+    for entry in entries:
+        if entry.params:
+            report.refuse(
+                Refused("a parameter is unknown: the route has none", "unknown")
+            )
+            continue
+        day = lastmod(entry.last_modified, where)
+        if day is not None and (latest is None or day > latest):
+            latest = day
+        if entry.locales is not None:
+            locales = [*(locales or ()), *entry.locales]
+        images += entry.images or ()
+    when = date.fromisoformat(latest) if latest is not None else None
+    one = SitemapEntry({}, when, locales, images or None)
+    write_entries(compiled, (one,), where, writer, report, policy)

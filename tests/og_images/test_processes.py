@@ -1,0 +1,111 @@
+"""gunicorn's workers: any of them draws any image from its address; with a
+shared store, requests arriving together at several workers draw once."""
+
+from __future__ import annotations
+
+import os
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from flask_marmeon import Marmeon
+from flask_marmeon.og_images.app import image_path
+from flask_marmeon.og_images.state import og_images_of
+from tests.processes import ROOT, gunicorn
+from tests.sitemap.servers import RedisServer
+
+from .gunicorn_app import config
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path)
+    yield server
+    server.stop()
+
+
+def addresses(directory: Path, count: int) -> list[str]:
+    """Paths written by an app of the same configuration (another process)."""
+    os.environ["MARMEON_TEST_DIR"] = str(directory)
+    try:
+        app = Flask("writer")
+        app.config.update(config())
+        Marmeon(app)
+        og = og_images_of(app)
+        paths = []
+        for n in range(count):
+            with app.test_request_context("/"):
+                path = image_path(
+                    og, app.secret_key, (f"Note {n}", "", "Notes"), page_path="/"
+                )
+            assert path is not None
+            paths.append(path)
+        return paths
+    finally:
+        del os.environ["MARMEON_TEST_DIR"]
+
+
+def fetch_together(port: int, path: str, count: int) -> list[tuple[int, bytes]]:
+    barrier = threading.Barrier(count)
+    results: list[tuple[int, bytes]] = []
+
+    def fetch() -> None:
+        barrier.wait()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as r:
+            results.append((r.status, r.read()))
+
+    threads = [threading.Thread(target=fetch) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def draws(directory: Path) -> list[str]:
+    path = directory / "draws"
+    return path.read_text().split() if path.exists() else []
+
+
+def test_any_worker_draws_any_image_from_its_address(tmp_path: Path) -> None:
+    paths = addresses(tmp_path, 3)
+    written = len(draws(tmp_path))  # the writer drew each once
+    env = {**os.environ, "MARMEON_TEST_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    with gunicorn(
+        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=4
+    ) as port:
+        for path in paths:
+            bodies = set()
+            for _ in range(6):
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}") as r:
+                    assert r.status == 200
+                    bodies.add(r.read())
+            assert len(bodies) == 1
+    assert len(draws(tmp_path)) > written
+
+
+def test_with_a_shared_store_requests_together_draw_once(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    [path] = addresses(tmp_path, 1)
+    written = len(draws(tmp_path))
+    env = {
+        **os.environ,
+        "MARMEON_TEST_DIR": str(tmp_path),
+        "MARMEON_TEST_REDIS": redis_server.url,
+        "PYTHONPATH": str(ROOT),
+    }
+    with gunicorn(
+        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=4
+    ) as port:
+        results = fetch_together(port, path, 12)
+        assert [status for status, _ in results] == [200] * 12
+        assert len({body for _, body in results}) == 1
+        assert len(draws(tmp_path)) - written == 1
+        # Kept in the store: later requests to any worker draw nothing.
+        fetch_together(port, path, 8)
+        assert len(draws(tmp_path)) - written == 1

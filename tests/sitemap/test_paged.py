@@ -1,0 +1,161 @@
+"""Paged routes: the PagedProvider protocol, parts and their addresses."""
+
+from __future__ import annotations
+
+import logging
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from lxml import etree
+
+from flask_marmeon import PagedProvider, SitemapEntry, StartupError, everyone
+from flask_marmeon.sitemap.file_caches import PARTS_KEPT
+
+from .conftest import SM
+
+ORIGIN = "https://shop.example"
+
+
+class Keys:
+    """A paged provider over a sorted list of ints; counts its calls."""
+
+    def __init__(self, keys: list[int], *, fail: set[int] | None = None) -> None:
+        self.keys = keys
+        self.fail = fail or set()
+        self.asked: list[tuple[Any, ...]] = []
+
+    def boundaries(self, size: int) -> list[int]:
+        self.asked.append(("boundaries", size))
+        return self.keys[::size]
+
+    def entries(self, start: int, stop: int | None, limit: int) -> Iterator[object]:
+        self.asked.append(("entries", start, stop, limit))
+        if start in self.fail:
+            raise ConnectionError("the store is down")
+        at = bisect_left(self.keys, start)
+        end = len(self.keys) if stop is None else bisect_left(self.keys, stop)
+        for key in self.keys[at : min(end, at + limit)]:
+            yield SitemapEntry({"n": key})
+
+
+def locs(body: bytes) -> list[str]:
+    return [loc.text or "" for loc in etree.fromstring(body).iter(f"{SM}loc")]
+
+
+def test_an_object_with_the_two_methods_is_a_paged_provider() -> None:
+    assert isinstance(Keys([]), PagedProvider)
+    assert not isinstance(lambda: [], PagedProvider)
+
+
+def test_parts_ask_only_their_own_range(make_app: Callable[..., Flask]) -> None:
+    provider = Keys(list(range(1, 24)))
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
+    client = app.test_client()
+    assert locs(client.get("/sitemap.xml").data) == [
+        f"{ORIGIN}/sitemap-p-{n}.xml" for n in range(1, 6)
+    ]
+    assert provider.asked == [("boundaries", 5)]
+    assert locs(client.get("/sitemap-p-5.xml").data) == [
+        f"{ORIGIN}/p/{n}" for n in range(21, 24)
+    ]
+    assert provider.asked[-1] == ("entries", 21, None, 6)
+    assert locs(client.get("/sitemap-p-2.xml").data) == [
+        f"{ORIGIN}/p/{n}" for n in range(6, 11)
+    ]
+    assert provider.asked[-1] == ("entries", 6, 11, 6)
+    assert client.get("/sitemap-p-6.xml").status_code == 404
+
+
+def test_an_empty_store_has_no_parts(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL=ORIGIN)
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=Keys([]))
+    client = app.test_client()
+    assert locs(client.get("/sitemap.xml").data) == []
+    assert client.get("/sitemap-p-1.xml").status_code == 404
+
+
+def test_two_routes_never_share_a_slug(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app.add_url_rule("/a/<int:n>", "a.b", str, authorize=everyone, sitemap=Keys([1]))
+    app.add_url_rule("/b/<int:n>", "a_b", str, authorize=everyone, sitemap=Keys([2]))
+    client = app.test_client()
+    assert locs(client.get("/sitemap.xml").data) == [
+        f"{ORIGIN}/sitemap-a-b-1.xml",
+        f"{ORIGIN}/sitemap-a-b-2-1.xml",
+    ]
+    assert locs(client.get("/sitemap-a-b-2-1.xml").data) == [f"{ORIGIN}/b/2"]
+
+
+def test_a_failing_part_is_its_own_503(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    provider = Keys(list(range(1, 11)), fail={6})
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
+    client = app.test_client()
+    with caplog.at_level(logging.ERROR, "flask_marmeon"):
+        failed = client.get("/sitemap-p-2.xml")
+    assert failed.status_code == 503 and failed.headers["Retry-After"] == "30"
+    assert failed.headers["Cache-Control"] == "no-store"
+    (record,) = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert "part 2 of the route '/p/<int:n>'" in record.getMessage()
+    assert "keys from 6 to the end" in (record.exc_text or "")
+    assert client.get("/sitemap-p-1.xml").status_code == 200
+    assert client.get("/sitemap.xml").status_code == 200
+    # Not asked again during the pause.
+    asked = len(provider.asked)
+    assert client.get("/sitemap-p-2.xml").status_code == 503
+    assert len(provider.asked) == asked
+
+
+def test_parts_are_conditional_and_gzipped(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app.add_url_rule(
+        "/p/<int:n>", "p", str, authorize=everyone, sitemap=Keys(list(range(1, 11)))
+    )
+    client = app.test_client()
+    plain = client.get("/sitemap-p-1.xml")
+    assert plain.headers["Cache-Control"] == "public, max-age=300"
+    etag = plain.headers["ETag"]
+    assert (
+        client.get("/sitemap-p-1.xml", headers={"If-None-Match": etag}).status_code
+        == 304
+    )
+    packed = client.get("/sitemap-p-1.xml", headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert packed.headers["Vary"] == "Accept-Encoding"
+    head = client.head("/sitemap-p-1.xml")
+    assert head.status_code == 200 and head.headers["ETag"] == etag
+    assert "Set-Cookie" not in plain.headers
+
+
+def test_a_process_keeps_a_few_parts(make_app: Callable[..., Flask]) -> None:
+    provider = Keys(list(range(1, 101)))
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
+    client = app.test_client()
+    for number in range(1, 21):
+        assert client.get(f"/sitemap-p-{number}.xml").status_code == 200
+    files = app.extensions["marmeon"].sitemap_files
+    assert len(files._parts) <= PARTS_KEPT
+
+
+def test_sitemap_option_refuses_other_objects(make_app: Callable[..., Flask]) -> None:
+    app = make_app(APP_URL=ORIGIN)
+    with pytest.raises(TypeError, match="a paged provider"):
+        app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=object())
+
+
+def test_provider_problems_are_h10(make_app: Callable[..., Flask]) -> None:
+    class Broken(Keys):
+        def problems(self) -> list[str]:
+            return ["has a broken store: fix it"]
+
+    app = make_app(APP_URL=ORIGIN)
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=Broken([1]))
+    with pytest.raises(StartupError, match="has a broken store: fix it"):
+        app.test_client().get("/sitemap.xml")
