@@ -9,13 +9,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .mistakes import unknown_argument, unknown_robots_key
 from .schema import (
     ARGUMENTS,
     OPEN_GRAPH,
     ROBOTS,
     SCHEMA,
     TWITTER,
-    hint,
     kind_of,
 )
 
@@ -63,11 +63,18 @@ def check_json_ld(value: object) -> tuple[Any, ...]:
     return tuple(blocks)
 
 
+def _unknown_robots_key(path: str, key: object) -> TypeError:
+    return unknown_robots_key(path, key, ROBOTS.fields)
+
+
+# robots={"noindex": True} means index=False: the spelling hint would say
+# the opposite (mistakes.py words it; it reads schema.py, so it is set here).
+ROBOTS.unknown = _unknown_robots_key
+
+
 def _unknown_argument(name: str) -> TypeError:
-    return TypeError(
-        f"head() got an unknown argument {name!r}; it takes"
-        f" {', '.join(ARGUMENTS)}.{hint(name, ARGUMENTS)}"
-    )
+    tables = {"open_graph": OPEN_GRAPH.fields, "twitter": TWITTER.fields}
+    return unknown_argument(name, ARGUMENTS, tables)
 
 
 _TITLE = SCHEMA["title"]
