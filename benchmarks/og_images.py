@@ -174,9 +174,8 @@ def page_app() -> Flask:
 
     @app.route("/fixed")
     def fixed() -> str:
-        return page(
-            {"url": "/static/cover.png", "width": 1200, "height": 630, "alt": "x"}
-        )
+        cover = "/static/cover.png"
+        return page({"url": cover, "width": 1200, "height": 630, "alt": "x"}, cover)
 
     @app.route("/generated")
     def generated() -> str:

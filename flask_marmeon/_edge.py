@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 FrontEndpoint = Callable[["WSGIEnvironment", "StartResponse"], "Iterable[bytes] | None"]
 
 _NOINDEX = ("X-Robots-Tag", "noindex, nofollow")
+#: The most (path, method) answers an edge keeps.
+_ROUTED_MEMO = 1024
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,12 @@ class Edge:
         self.prefixes: tuple[str, ...] = ()
         #: Whether start() has run and passed for this edge.
         self.started = False
+        #: (path, method) -> whether the routing gives it to a cookie-free
+        #: endpoint, when the answer does not depend on the host (no host or
+        #: subdomain matching); bounded, as a client chooses the paths.
+        self.routed: dict[tuple[str, str], bool] | None = (
+            None if app.url_map.host_matching or app.subdomain_matching else {}
+        )
 
     def start(self) -> None:
         """Run the H10 checks (raising StartupError), then the start hooks."""
@@ -145,11 +153,27 @@ class Edge:
                     return answer
         if not self.started:
             self.start()
-        if self.cookie_free and self.routed_endpoint(environ) in self.cookie_free:
+        if self.cookie_free and self.served_without_cookies(environ, tail):
             environ = dict(environ)
             environ.pop("HTTP_COOKIE", None)
             return self.wsgi_app(environ, _without_cookies(start_response))
         return self.wsgi_app(environ, start_response)
+
+    def served_without_cookies(self, environ: WSGIEnvironment, tail: str) -> bool:
+        """Whether the routing gives the request to a cookie-free endpoint
+        (the answer kept per path and method when the host cannot change it:
+        matching costs about as much as the rest of a sitemap request)."""
+        if self.routed is None:
+            return self.routed_endpoint(environ) in self.cookie_free
+        key = (tail, environ.get("REQUEST_METHOD", "GET"))
+        known = self.routed.get(key)
+        if known is None:
+            known = self.routed_endpoint(environ) in self.cookie_free
+            # With TRUSTED_HOSTS the host can refuse the request: not kept.
+            trusted = self.app.config.get("TRUSTED_HOSTS") is None
+            if trusted and len(self.routed) < _ROUTED_MEMO:
+                self.routed[key] = known
+        return known
 
     def routed_endpoint(self, environ: WSGIEnvironment) -> str | None:
         """The endpoint the app's routing gives the request, as Flask binds

@@ -125,3 +125,32 @@ def test_no_import_cycle(module: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def test_a_refused_host_does_not_bring_the_cookie_back(
+    make_app: Callable[..., Flask],
+) -> None:
+    # Issue 21: the edge keeps what the routing said per path; a request
+    # that TRUSTED_HOSTS refuses must not be kept as the path's answer.
+    from flask import session
+
+    app = make_app(
+        APP_URL="https://notes.example",
+        SECRET_KEY="x",
+        TRUSTED_HOSTS=["notes.example"],
+    )
+    app.get("/about", sitemap=True, authorize=everyone)(lambda: "about")
+
+    @app.before_request
+    def touch() -> None:
+        session["n"] = 1
+
+    client = app.test_client()
+    assert client.get("/robots.txt", base_url="http://evil.example").status_code == 400
+    for _ in range(2):
+        answer = client.get("/robots.txt", base_url="https://notes.example")
+        assert answer.status_code == 200
+        assert "Set-Cookie" not in answer.headers
+    assert (
+        "Set-Cookie" in client.get("/about", base_url="https://notes.example").headers
+    )

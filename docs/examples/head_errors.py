@@ -1,5 +1,7 @@
 """head() checks every argument and key at the call."""
 
+import datetime
+
 from flask import Flask
 
 from flask_marmeon import Marmeon, head
@@ -28,6 +30,30 @@ with app.test_request_context("/"):
         assert "'website', 'article', 'book', 'profile'" in str(error)
     else:
         raise AssertionError("head() took an og type outside the choices")
+
+    # A mistake that is more than a spelling says the fix.
+    try:
+        head(robots={"noindex": True})  # type: ignore[typeddict-unknown-key]
+    except TypeError as error:
+        assert "write index=False" in str(error)
+    else:
+        raise AssertionError("head() took robots' noindex")
+
+    try:
+        head(site_name="Notes")  # type: ignore[call-arg]
+    except TypeError as error:
+        assert "it belongs in open_graph={'site_name': ...}" in str(error)
+    else:
+        raise AssertionError("head() took site_name at the top level")
+
+    # A naive datetime names no moment: refused wherever a time goes.
+    try:
+        modified = datetime.datetime(2025, 7, 1, 9, 30)  # no tzinfo
+        head(open_graph={"type": "article", "article": {"modified_time": modified}})
+    except ValueError as error:
+        assert "has no time zone" in str(error)
+    else:
+        raise AssertionError("head() took a naive datetime")
 
     # None means "not set by this call"; an empty object counts as set.
     head(title=None, twitter={})

@@ -50,7 +50,19 @@ def head(**fields: Unpack[HeadFields]) -> None:
     request, :class:`RuntimeError` says where it may be called.
     """
     state = request_state("head()")
-    state.fragments.append(build_fragment(fields))
+    fragment = build_fragment(fields)
+    blocks = fragment.get("json_ld")
+    if blocks and current_app.debug:
+        # Development: a block JSON cannot write (a date) fails here, at the
+        # line that made it, not later where the head is written. In
+        # production the writer leaves it out and logs it, as before (the
+        # check costs what writing the block costs).
+        for block in blocks:
+            try:
+                jsonld.dumps(block)
+            except jsonld.JsonLdError as error:
+                raise _unwritable(block, error) from error
+    state.fragments.append(fragment)
 
 
 def _nonce(state: MarmeonState, req: Request | None) -> str | None:
@@ -82,17 +94,21 @@ def _json_ld(blocks: tuple[Any, ...], state: MarmeonState, dev: bool) -> list[st
         try:
             text = jsonld.dumps(block)
         except jsonld.JsonLdError as error:
-            what = jsonld.describe(block)
             if dev:
-                raise ValueError(
-                    f"The JSON-LD block with {what} cannot be written as JSON"
-                    f" exactly: {error}. Pass only str, int, float, bool, None,"
-                    " lists and dicts with str keys (a date as its ISO string)."
-                ) from error
-            _log_json_ld_error(state, what, error)
+                raise _unwritable(block, error) from error
+            _log_json_ld_error(state, jsonld.describe(block), error)
             continue
         out.append(text)
     return out
+
+
+def _unwritable(block: Any, error: jsonld.JsonLdError) -> ValueError:
+    """Development's error for a JSON-LD block JSON cannot write exactly."""
+    return ValueError(
+        f"The JSON-LD block with {jsonld.describe(block)} cannot be written as"
+        f" JSON exactly: {error}. Pass only str, int, float, bool, None, lists"
+        " and dicts with str keys (a date as its ISO string)."
+    )
 
 
 def _log_json_ld_error(state: MarmeonState, what: str, error: Exception) -> None:

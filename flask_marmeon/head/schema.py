@@ -162,12 +162,25 @@ class LimitField(Field):
         return int(value)
 
 
-class MomentField(Field):
-    """A moment with its time zone, written in ISO 8601.
+def moment(value: datetime, path: str) -> str:
+    """An aware datetime in ISO 8601, with its offset.
 
-    A naive datetime is refused: a crawler reads the time in the zone the
-    text names, and the server's own zone is not the reader's.
+    The head's one rule for a naive datetime, wherever one goes (robots'
+    ``unavailable_after``, an article's or a book's times): it is refused,
+    since a crawler reads the time in the zone the text names and the
+    server's own zone is not the reader's; nothing invents an offset.
     """
+    if value.utcoffset() is None:
+        raise ValueError(
+            f"{path} {value!r} has no time zone, so it names no moment."
+            " Give it one: datetime(2025, 7, 1, tzinfo=timezone.utc), or"
+            " pass a date for a day."
+        )
+    return value.isoformat()
+
+
+class MomentField(Field):
+    """A moment with its time zone, written in ISO 8601 (see :func:`moment`)."""
 
     annotation = datetime
     expected = "a datetime with a time zone"
@@ -175,12 +188,7 @@ class MomentField(Field):
     def check(self, value: object, path: str) -> str:
         if not isinstance(value, datetime):
             raise self.wrong(value, path)
-        if value.utcoffset() is None:
-            raise ValueError(
-                f"{path} {value!r} has no time zone, so it names no moment."
-                " Give it one: datetime(2025, 7, 1, tzinfo=timezone.utc)."
-            )
-        return value.isoformat()
+        return moment(value, path)
 
 
 class ChoiceField(Field):
@@ -210,6 +218,8 @@ class DateField(Field):
     expected = "a date, a datetime or an ISO 8601 string"
 
     def check(self, value: object, path: str) -> str:
+        if isinstance(value, datetime):
+            return moment(value, path)  # a naive one is refused
         if isinstance(value, date):
             return clean_text(str(value.isoformat()))
         if _is_text(value):

@@ -23,6 +23,7 @@ from flask import current_app
 from ..og_images.naming import check_secret_key
 from ..og_images.value import OgImage
 from .elements import HREFLANG, Slot
+from .mistakes import unknown_argument, unknown_robots_key
 from .schema import (
     BoolField,
     ChoiceField,
@@ -40,7 +41,6 @@ from .schema import (
     TextField,
     TextListField,
     UrlField,
-    hint,
 )
 from .types import (
     HeadFields,
@@ -155,6 +155,10 @@ def _plain(typed: Any, keys: dict[str, Field], required: tuple[str, ...] = ()) -
     return Table(typed, {name: Key(check) for name, check in keys.items()}, required)
 
 
+def _unknown_robots_key(path: str, key: object) -> TypeError:
+    return unknown_robots_key(path, key, ROBOTS.keys)
+
+
 ROBOTS = Table(
     Robots,
     {
@@ -169,6 +173,7 @@ ROBOTS = Table(
         "noimageindex": Key(BoolField(), Directive("noimageindex")),
         "unavailable_after": Key(MomentField(), Directive("unavailable_after: {}")),
     },
+    unknown=_unknown_robots_key,
 )
 
 # An image's, a video's and an audio's keys, in the order of their record
@@ -316,10 +321,8 @@ TWITTER = Table(
 
 
 def _unknown_argument(path: str, name: object) -> TypeError:
-    return TypeError(
-        f"head() got an unknown argument {name!r}; it takes"
-        f" {', '.join(HEAD.keys)}.{hint(name, HEAD.keys)}"
-    )
+    tables = {"open_graph": OPEN_GRAPH.keys, "twitter": TWITTER.keys}
+    return unknown_argument(name, HEAD.keys, tables)
 
 
 #: ``head()``'s arguments, in output order.

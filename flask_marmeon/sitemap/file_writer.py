@@ -103,6 +103,30 @@ class UrlsetWriter:
             self._images = True
         return True
 
+    def lane(self) -> tuple[list[str], int, int]:
+        """The current batch, and the URLs and bytes it may still take.
+
+        The fast lane of the route loop's shortcut: an ASCII text whose URLs
+        and length fit may be appended to the batch directly, without a call
+        per entry; :meth:`settle` then says what was taken. Any other call
+        ends the lane (the batch may be replaced): settle first, ask again
+        after.
+        """
+        return self._pieces, self._urls_left, self._bytes_left
+
+    def settle(
+        self, urls_left: int, bytes_left: int, latest: str | None, xhtml: bool
+    ) -> None:
+        """What the lane took: the URLs and bytes left, the latest day of
+        the entries appended, whether they hold links."""
+        if urls_left != self._urls_left:
+            self._urls_left = urls_left
+            self._bytes_left = bytes_left
+            if xhtml:
+                self._xhtml = True
+        if latest is not None and (self._latest is None or latest > self._latest):
+            self._latest = latest
+
     def written(self) -> int:
         """The URLs written so far, in every file."""
         pending = self._budget - self._urls_left

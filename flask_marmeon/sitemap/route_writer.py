@@ -65,6 +65,15 @@ def write_entries(
     bare = days.bare if days is not None else _BARE
     xhtml = bool(compiled.locales)
     add = writer.add
+    settle = writer.settle
+    lane = writer.lane
+    # A shortcut's text is ASCII when its route's is: its length is its size,
+    # and it goes into the writer's batch without a call (see
+    # UrlsetWriter.lane); any other entry is handed over with add().
+    fast = days is not None and days.ascii
+    batch, urls_left, bytes_left = lane()
+    append = batch.append
+    latest: str | None = None
     entry_type = SitemapEntry
     date_type = date
     source = iter(items)
@@ -90,7 +99,21 @@ def write_entries(
                 else:
                     pieces, day = written(when)
                 # str() of a str is the str itself.
-                if add(str(value).join(pieces), usual, day, xhtml, False):
+                text = str(value).join(pieces)
+                size = len(text)
+                if fast and usual <= urls_left and size <= bytes_left:
+                    append(text)
+                    urls_left -= usual
+                    bytes_left -= size
+                    if day is not None and (latest is None or day > latest):
+                        latest = day
+                    continue
+                settle(urls_left, bytes_left, latest, xhtml)
+                going = add(text, usual, day, xhtml, False)
+                batch, urls_left, bytes_left = lane()
+                append = batch.append
+                latest = None
+                if going:
                     continue
                 break
         day = lastmod(when, where)
@@ -99,9 +122,16 @@ def write_entries(
         except Refused as refused:
             report.refuse(refused)
             continue
-        if urls and not add(text, urls, day, xhtml, pictured):
-            break
+        if urls:
+            settle(urls_left, bytes_left, latest, xhtml)
+            going = add(text, urls, day, xhtml, pictured)
+            batch, urls_left, bytes_left = lane()
+            append = batch.append
+            latest = None
+            if not going:
+                break
     else:
+        settle(urls_left, bytes_left, latest, xhtml)
         return
     # The file is full and there is no next one: the rest is left out, each
     # entry counted by the URLs it would have had.
@@ -140,6 +170,8 @@ class _Days:
         self.bare: _Written = (pieces_of(None), None)
         self.known: dict[object, _Written] = {}
         self.room = _KNOWN_TEXT // (sum(map(len, self.bare[0])) + 30 * urls)
+        #: Whether the route's text is ASCII (a day's always is).
+        self.ascii = all(piece.isascii() for piece in self.bare[0])
 
     def written(self, when: object) -> _Written:
         """The pieces and day of ``when`` (a date, a datetime or None)."""
