@@ -1,6 +1,6 @@
 """What an unknown argument or key of ``head()`` most likely meant.
 
-The spelling hint (:func:`.schema.hint`) finds the closest name; some
+The spelling hint (:func:`hint`) finds the closest name; some
 mistakes need more than a spelling: ``robots={"noindex": True}`` means
 ``index=False`` (the closest name, ``index``, means the opposite), and
 ``head(site_name=...)`` or ``head(og_image=...)`` is an Open Graph or card
@@ -9,9 +9,9 @@ key written at the top level.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-
-from .schema import _snake, hint
+import difflib
+import re
+from collections.abc import Collection, Mapping, Sequence
 
 #: Prefixes that say which table a top-level name belongs in.
 _PREFIXES = (
@@ -75,3 +75,20 @@ def _places(name: str, tables: Mapping[str, Collection[str]]) -> list[tuple[str,
                 return [(table, key)]
             return []
     return [(table, snake) for table, keys in tables.items() if snake in keys]
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def hint(name: object, choices: Mapping[str, object] | Sequence[str]) -> str:
+    """Return " Did you mean 'x'?" when a choice is close to ``name``, else ""."""
+    if not isinstance(name, str):
+        return ""
+    options = list(choices)
+    if _snake(name) in options and _snake(name) != name:
+        return f" Did you mean {_snake(name)!r}?"
+    close = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    if not close:
+        close = difflib.get_close_matches(_snake(name), options, n=1, cutoff=0.6)
+    return f" Did you mean {close[0]!r}?" if close else ""

@@ -13,12 +13,11 @@ and normalized: text is a ``str`` cleaned of what HTML cannot carry (see
 
 from __future__ import annotations
 
-import difflib
-import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, Literal, NamedTuple, Union
 
+from .mistakes import hint
 from .text import _plain, clean_text, clean_url
 from .types import Text
 
@@ -383,20 +382,3 @@ class JsonLdField(Field):
                     f" or a list of blocks, not {kind_of(block)}."
                 )
         return tuple(blocks)
-
-
-def _snake(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
-
-
-def hint(name: object, choices: Mapping[str, object] | Sequence[str]) -> str:
-    """Return " Did you mean 'x'?" when a choice is close to ``name``, else ""."""
-    if not isinstance(name, str):
-        return ""
-    options = list(choices)
-    if _snake(name) in options and _snake(name) != name:
-        return f" Did you mean {_snake(name)!r}?"
-    close = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
-    if not close:
-        close = difflib.get_close_matches(_snake(name), options, n=1, cutoff=0.6)
-    return f" Did you mean {close[0]!r}?" if close else ""
