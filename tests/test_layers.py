@@ -13,11 +13,16 @@ FOUNDATION = {"errors", "config", "page", "_log", "_state", "_context"}
 #: Per layer, the top-level parts of the package its modules may import.
 ALLOWED = {
     "foundation": FOUNDATION,
-    "head": FOUNDATION | {"head"},
+    # The head takes an OgImage wherever an image goes and names the
+    # generated image's address.
+    "head": FOUNDATION | {"head", "og_images"},
+    # Generated images draw, sign and serve on the edge; they know no head.
+    "og_images": FOUNDATION | {"og_images", "_edge"},
     "i18n": FOUNDATION | {"i18n"},
     # setup_checks.py builds the sitemap of an app with the extension.
     "audit": FOUNDATION | {"audit", "routing", "sitemap"},
-    "routing": FOUNDATION | {"routing", "i18n", "sitemap"},
+    # problems.py collects every H10 problem, the images' set-up included.
+    "routing": FOUNDATION | {"routing", "i18n", "sitemap", "og_images"},
     # The sitemap registers its endpoints on the edge (add_front, on_start).
     "sitemap": FOUNDATION | {"sitemap", "routing", "i18n", "head", "_edge"},
 }
