@@ -92,6 +92,9 @@ class SitemapCache:
         self._late = False
         # Whether the shared store failed last time (logged once per outage).
         self._down = False
+        # The request's thread and the builder's both meet the store: one
+        # of them says that it went down (or came back), never both.
+        self._down_lock = threading.Lock()
         # Whether the store refused a build (logged once).
         self._refused = False
         # The last stamp seen in the store, to tell a flush from a first start.
@@ -317,8 +320,9 @@ class SitemapCache:
         return result
 
     def _unreachable(self) -> None:
-        if not self._down:
-            self._down = True
+        with self._down_lock:
+            said, self._down = self._down, True
+        if not said:
             logger.warning(
                 "The shared cache cannot be reached for the sitemap; this"
                 " process keeps its own copy, built here, until it can.",
@@ -326,6 +330,7 @@ class SitemapCache:
             )
 
     def _reachable(self) -> None:
-        if self._down:
-            self._down = False
+        with self._down_lock:
+            said, self._down = self._down, False
+        if said:
             logger.info("The shared cache for the sitemap is reachable again.")
