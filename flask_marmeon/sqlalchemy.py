@@ -21,6 +21,8 @@ from ._log import logger
 try:
     from sqlalchemy import ColumnElement, Label, Select, case, func, select
     from sqlalchemy.orm import Session, scoped_session, sessionmaker
+    from sqlalchemy.sql.elements import Over
+    from sqlalchemy.sql.visitors import iterate
 except ImportError as error:  # pragma: no cover - the extra is missing
     raise ImportError(
         "flask_marmeon.sqlalchemy needs SQLAlchemy: pip install"
@@ -87,13 +89,20 @@ class SqlPaged:
     def boundaries(self, size: int) -> list[Any]:
         """One query: the statement's first key, then every ``size``-th one
         after it, each found by stepping along the key's index from the
-        last (see :func:`_starts_query`)."""
+        last (:meth:`boundaries_query`)."""
         statement, column = self._parts()
         with self._session() as session:
-            starts = list(session.execute(_starts_query(statement, column, size)))
+            starts = list(session.execute(self.boundaries_query(size)))
             if _may_be_null(column):
                 _say_null_keys(session, statement, column, self.key)
         return [start for (start,) in starts]
+
+    def boundaries_query(self, size: int) -> Select[Any]:
+        """The query :meth:`boundaries` runs: to see its plan (``EXPLAIN``)
+        on your database: an index-only scan of the key, stepping
+        ``size`` entries at a time from one part's first key to the next."""
+        statement, column = self._parts()
+        return _starts_query(statement, column, size)
 
     def entries(self, start: Any, stop: Any | None, limit: int) -> Iterator[object]:
         """The rows whose key is from ``start`` up to ``stop``, in key
@@ -182,8 +191,8 @@ def _starts_query(
         ORDER BY start
 
     With an index on the key each step is one descent and ``size``
-    entries read from the index alone: about 0.4 s a million rows on
-    PostgreSQL, against a sort or a window over every row. The next start
+    entries read from the index alone, against a sort or a window over
+    every row (benchmarks/scale.py: about four times less time). The next start
     is the key ``size`` rows on, so a part's range never holds more than
     ``size`` rows, even with keys that repeat; when one key has more rows
     than that, the step after it is the next key, so the query always ends.
@@ -285,12 +294,26 @@ _REFUSED = (
 
 def _changed_meaning(statement: Select[Any]) -> list[str]:
     """H10 problems: the parts of ``statement`` that paged() cannot keep."""
-    return [
+    found = [
         f"has paged(select(...){name}, ...), which paged() cannot keep (its"
         f" parts are ranges of the key, in key order): {fix}"
         for attribute, name, fix in _REFUSED
         if _present(getattr(statement, attribute, None))
     ]
+    windows = [
+        str(selected.key)
+        for selected in statement.selected_columns
+        if any(isinstance(inner, Over) for inner in iterate(selected))
+    ]
+    if windows:
+        found.append(
+            f"has paged(select(...), ...) with a window function (.over()) in"
+            f" {', '.join(repr(name) for name in windows)}, which paged() cannot"
+            " keep: each part's query would compute it over that part's rows"
+            " alone. Compute it in entry, or page over a subquery: rows ="
+            " select(...).subquery(); paged(select(rows), key=rows.c.id, ...)"
+        )
+    return found
 
 
 def _present(value: object) -> bool:
@@ -358,7 +381,8 @@ def paged(
     Pass it as the route's ``sitemap=``. A ``statement`` that is not a
     ``select()``, or a ``key`` that is not one of its columns, is an H10
     problem of the route; so is a statement with ``.limit()``,
-    ``.offset()``, ``.distinct()``, ``.group_by()`` or ``.having()``, which
+    ``.offset()``, ``.distinct()``, ``.group_by()``, ``.having()`` or a
+    window function among its columns, which
     ranges of keys cannot keep (the message says what to write instead).
     The statement's own ``.order_by()`` is not used: parts are in key order.
     """

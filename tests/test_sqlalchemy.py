@@ -13,7 +13,7 @@ import pytest
 from flask import Blueprint, Flask
 from flask_sqlalchemy import SQLAlchemy
 from lxml import etree
-from sqlalchemy import create_engine, event, select, text
+from sqlalchemy import create_engine, event, func, select, text
 from sqlalchemy.orm import (
     DeclarativeBase,
     Mapped,
@@ -333,6 +333,15 @@ def test_rows_that_make_wrong_entries_get_the_usual_messages(
                 .having(Product.id > 3)
             },
             "select(...).having()",
+        ),
+        (
+            {
+                "statement": select(
+                    Product.id,
+                    func.rank().over(order_by=Product.updated).label("rank"),
+                )
+            },
+            "with a window function (.over()) in 'rank', which paged() cannot keep",
         ),
         (
             {"statement": select(Product.id).with_for_update()},

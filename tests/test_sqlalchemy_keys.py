@@ -30,7 +30,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import NullPool
 
-from flask_marmeon.sqlalchemy import SqlPaged, _column_of, _starts_query, paged
+from flask_marmeon.sqlalchemy import SqlPaged, paged
 
 
 class Base(DeclarativeBase):
@@ -253,22 +253,25 @@ def test_the_boundaries_query_on_postgresql_reads_the_index_alone(
         Column("id", Integer, primary_key=True),
         Column("listed", Boolean),
     )
-    statement = select(table.c.id)
-    column = _column_of(statement, table.c.id)
-    assert column is not None
-    query = _starts_query(statement, column, 5000)
-    sql = str(query.compile(engine, compile_kwargs={"literal_binds": True}))
-    with engine.connect() as c:
-        plan = [
-            row[0] for row in c.execute(text("EXPLAIN (ANALYZE, COSTS OFF) " + sql))
-        ]
-        starts = list(c.execute(query).scalars())
+    whole = provider(engine, select(table.c.id), table.c.id)
+    some = provider(engine, select(table.c.id).where(table.c.listed), table.c.id)
+    for made, kind, expected in (
+        (whole, "Index Only Scan", list(range(1, 200001, 5000))),
+        # The statement's WHERE reads the rows too, along the same index.
+        (some, "Index Scan", list(range(3, 200001, 15000))),
+    ):
+        query = made.boundaries_query(5000)
+        sql = str(query.compile(engine, compile_kwargs={"literal_binds": True}))
+        with engine.connect() as c:
+            plan = [
+                row[0] for row in c.execute(text("EXPLAIN (ANALYZE, COSTS OFF) " + sql))
+            ]
+            starts = list(c.execute(query).scalars())
+        assert starts == expected
+        shown = "\n".join(plan)
+        assert f"{kind} using big_pkey" in shown, shown
+        # No window, no sort of the table: the one sort is of the starts.
+        assert "WindowAgg" not in shown and "Seq Scan" not in shown, shown
+        sorts = [line for line in plan if "Sort Key" in line]
+        assert len(sorts) == 1 and "marmeon_starts.start" in sorts[0], shown
     engine.dispose()
-    assert starts == list(range(1, 200001, 5000))
-    shown = "\n".join(plan)
-    assert "Index Only Scan using big_pkey" in shown, shown
-    # No window, no sort of the table: the one sort is of the 40 starts.
-    assert "WindowAgg" not in shown and "Seq Scan on big" not in shown, shown
-    sorts = [line for line in plan if "Sort Key" in line]
-    assert sorts == [next(line for line in plan if "Sort Key" in line)], shown
-    assert "marmeon_starts.start" in sorts[0], shown
