@@ -22,7 +22,7 @@ from pathlib import Path
 
 from PIL import ImageFont, features
 
-from .look import FontFile
+from .look import FontFile, bitmap_size
 
 _SHIPPED = files("flask_marmeon.og_images").joinpath("fonts")
 SHIPPED_REGULAR = "NotoSans-Regular.ttf"
@@ -54,17 +54,6 @@ def _cmap(path: Path) -> frozenset[int]:
         return frozenset(cmap)
 
 
-def _bitmap_size(path: Path) -> int | None:
-    """The one size of a bitmap color font (CBDT), else None."""
-    from fontTools.ttLib import TTFont
-
-    with TTFont(str(path), fontNumber=0, lazy=True) as font:
-        if "CBLC" not in font:
-            return None
-        strikes = font["CBLC"].strikes
-        return int(strikes[0].bitmapSizeTable.ppemY) if strikes else None
-
-
 @dataclass(eq=False)
 class Face:
     """One font file: what it covers, and its Pillow fonts by size."""
@@ -83,7 +72,7 @@ class Face:
     @classmethod
     def load(cls, path: Path, script: str, layout: ImageFont.Layout) -> Face:
         """Read the file's characters and kind (raises OSError when it cannot)."""
-        return cls(path, script, _cmap(path), _bitmap_size(path), layout)
+        return cls(path, script, _cmap(path), bitmap_size(path), layout)
 
     def has(self, cluster: str) -> bool:
         """Whether the face has every character of ``cluster`` (joiners and

@@ -161,6 +161,26 @@ def read_look(config: Mapping[str, Any], root_path: str, static: str | None) -> 
     )
 
 
+def bitmap_size(path: Path) -> int | None:
+    """The one size of a bitmap color font (CBDT), else None (raises what
+    fontTools raises for a file that is not a font)."""
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+    # Opened here so that the file is closed even when fontTools refuses it.
+    with path.open("rb") as file, TTFont(file, fontNumber=0, lazy=True) as font:
+        if "CBLC" not in font:
+            return None
+        strikes = font["CBLC"].strikes
+        return int(strikes[0].bitmapSizeTable.ppemY) if strikes else None
+
+
+def _quiet_bitmap_size(path: Path) -> int | None:
+    try:
+        return bitmap_size(path)
+    except Exception:  # not a font: Pillow's own error says why
+        return None
+
+
 def problems(look: Look, secret_key: object) -> list[str]:
     """The start-up problems (H10) of the look: each names its file."""
     out: list[str] = []
@@ -198,7 +218,15 @@ def problems(look: Look, secret_key: object) -> list[str]:
     for font in look.fonts:
         for path in dict.fromkeys((font.regular, font.bold)):
             try:
-                ImageFont.truetype(str(path), 20)
+                try:
+                    ImageFont.truetype(str(path), 20)
+                except OSError:
+                    # A bitmap color font (Noto Color Emoji) loads only at
+                    # its own size, as the drawing loads it.
+                    size = _quiet_bitmap_size(path)
+                    if size is None:
+                        raise
+                    ImageFont.truetype(str(path), size)
             except OSError as error:
                 out.append(
                     f"MARMEON_OG_IMAGE_FONTS[{font.script!r}] names {str(path)!r},"

@@ -323,9 +323,12 @@ class SitemapCache:
         with self._down_lock:
             said, self._down = self._down, True
         if not said:
+            # Named by the app's address: one process may serve several apps.
             logger.warning(
-                "The shared cache cannot be reached for the sitemap; this"
+                "The shared cache cannot be reached for %s of %s; this"
                 " process keeps its own copy, built here, until it can.",
+                self.name,
+                self._scope(),
                 exc_info=True,
             )
 
@@ -333,4 +336,11 @@ class SitemapCache:
         with self._down_lock:
             said, self._down = self._down, False
         if said:
-            logger.info("The shared cache for the sitemap is reachable again.")
+            logger.info(
+                "The shared cache for %s of %s is reachable again.",
+                self.name,
+                self._scope(),
+            )
+
+    def _scope(self) -> str:
+        return self.shared.scope if self.shared is not None else "this app"

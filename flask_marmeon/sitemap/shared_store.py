@@ -88,6 +88,8 @@ class SharedFiles:
     ) -> None:
         self.backend = backend
         self.context = context
+        #: What the keys name, for the log (an app's address, not a secret).
+        self.scope = scope
         digest = hashlib.sha256(scope.encode()).hexdigest()[:16]
         if slot != "sitemap":
             # A fixed length, whatever the route's name (Memcached's keys

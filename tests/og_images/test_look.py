@@ -64,6 +64,14 @@ def test_a_font_that_cannot_be_read_is_named(
     assert "absent.otf" in found[1] and "'cjk'" in found[1]
 
 
+def test_fonts_of_every_script_start_the_app(
+    og_app: Callable[..., Flask], script_fonts: dict[str, tuple[str, str]]
+) -> None:
+    # The color emoji font is made of bitmaps of one size: it must not be
+    # refused at start as unreadable.
+    assert reasons(og_app(MARMEON_OG_IMAGE_FONTS=script_fonts)) == []
+
+
 @pytest.mark.parametrize(
     ("config", "error", "words"),
     [
