@@ -52,11 +52,11 @@ class Item(Base):
     batch: Mapped[int | None] = mapped_column(index=True)
     slug: Mapped[str] = mapped_column(String(40), unique=True)
     token: Mapped[uuid.UUID] = mapped_column(Uuid, unique=True)
-    # Indexed in descending order.
-    rank: Mapped[int] = mapped_column(unique=True)
+    # Indexed in descending order only.
+    rank: Mapped[int]
 
 
-Index("item_rank_desc", Item.rank.desc())
+Index("item_rank_desc", Item.rank.desc(), unique=True)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
