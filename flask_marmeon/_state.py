@@ -20,9 +20,6 @@ from .config import Settings
 
 if TYPE_CHECKING:
     from .extension import Marmeon
-    from .og_images.state import OgImagesState
-    from .sitemap.cache import SitemapCache
-    from .sitemap.file_caches import FileCaches
 
 _P = TypeVar("_P")
 
@@ -44,21 +41,6 @@ class MarmeonState:
     #: head's look-up on every page is one dict look-up of a class (hashed
     #: by identity).
     parts: dict[type[Any], Any] = field(default_factory=dict)
-    # The sitemap's fields, until the sitemap keeps them in a part of its
-    # own (the head, i18n and the edge do already).
-    #: The sitemap's files (flask_marmeon.sitemap.cache), set by init_app
-    #: (the endpoints that serve them are added when the edge starts, and
-    #: only when a route is marked).
-    sitemap_cache: SitemapCache | None = None
-    #: Every sitemap file's cache: the site's build (``sitemap_cache``), and
-    #: each paged route's boundaries and parts (flask_marmeon.sitemap.file_caches).
-    sitemap_files: FileCaches | None = None
-    #: The largest sitemap file in bytes; None for the format's 50 MiB (tests
-    #: lower it to reach the limit with a small file).
-    sitemap_max_bytes: int | None = None
-    #: Generated images (flask_marmeon.og_images.app), set by init_app (a
-    #: field until og_images keeps a part of its own).
-    og_images: OgImagesState | None = None
 
     def add(self, part: object) -> None:
         """Keep ``part`` as its subsystem's part (once per class and app)."""

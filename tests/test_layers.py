@@ -85,3 +85,40 @@ def test_head_sitemap_reads_only_the_url_policy() -> None:
         for line in text.splitlines():
             if "from ..head" in line:
                 assert line.startswith("from ..head.urls import"), path
+
+
+def test_the_per_app_state_names_no_subsystem_even_for_the_type_checker() -> None:
+    # Each subsystem owns its part (MarmeonState.parts): the state's module
+    # imports nothing of theirs, not even under TYPE_CHECKING.
+    tree = ast.parse((PACKAGE / "_state.py").read_text())
+    named = {
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level and node.module
+    }
+    assert named <= {"config", "extension"}
+
+
+def test_each_subsystem_keeps_its_part_in_the_state() -> None:
+    from flask import Flask
+
+    from flask_marmeon import Marmeon
+    from flask_marmeon._edge import edge_of
+    from flask_marmeon.head.app import HeadState
+    from flask_marmeon.i18n.app import i18n_state
+    from flask_marmeon.og_images.state import OgImagesState, og_images_of
+    from flask_marmeon.sitemap.state import SitemapState, sitemap_of
+
+    app = Flask("parts")
+    app.config["APP_URL"] = "https://notes.example"
+    Marmeon(app)
+    state = app.extensions["marmeon"]
+    assert isinstance(state.parts[HeadState], HeadState)
+    assert state.parts[SitemapState] is sitemap_of(app)
+    assert state.parts[OgImagesState] is og_images_of(app)
+    assert i18n_state(state) in state.parts.values()
+    assert edge_of(state) in state.parts.values()
+    # Nothing of a subsystem is an attribute of the state itself.
+    assert not any(
+        name.startswith(("sitemap", "og_")) for name in vars(state) if name != "parts"
+    )

@@ -15,6 +15,7 @@ from markupsafe import Markup
 from .._context import current_request, request_state, state_of
 from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
+from ..og_images.state import OgImagesState
 from ..page import Page
 from . import jsonld
 from .app import JSON_LD_ERRORS_SIZE, HeadState, head_state
@@ -155,7 +156,7 @@ def _write(
     """Resolve and write the head (what the memo keeps, in production)."""
     settings = state.settings
     head_part = head_state(state)
-    if state.og_images is not None and has_request_context():
+    if OgImagesState in state.parts and has_request_context():
         merged = fill(merged, current_app._get_current_object(), settings.root)  # type: ignore[attr-defined]
     resolved = resolve(
         merged,

@@ -28,5 +28,5 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
         shared, f"{settings.app_url or ''}{settings.root}", app.app_context
     )
     og = OgImagesState(look, store)
-    state.og_images = og
+    state.add(og)
     add_front(state, PREFIX, ImageEndpoint(app, og))

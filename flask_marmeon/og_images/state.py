@@ -34,7 +34,7 @@ class Loaded:
 
 @dataclass(eq=False)
 class OgImagesState:
-    """The app's part for generated images (``state.og_images``)."""
+    """The app's part for generated images (one of ``MarmeonState.parts``)."""
 
     look: Look
     store: ImageStore
@@ -49,7 +49,7 @@ def og_images_of(app: Flask) -> OgImagesState:
     """The app's part for generated images (set up by ``Marmeon.init_app``)."""
     from .._state import get_state
 
-    og = get_state(app).og_images
+    og: OgImagesState | None = get_state(app).parts.get(OgImagesState)
     if og is None:
         raise RuntimeError(
             f"Generated images are not set up on the app {app.name!r}: did you"

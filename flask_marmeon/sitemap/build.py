@@ -34,6 +34,7 @@ from .paged import PagedRoute, is_paged, paged_routes, part_size
 from .providers import entries_of, find_provider, provider_items
 from .report import Limits, RouteReport, failed_in
 from .route_writer import write_entries, write_single
+from .state import sitemap_state
 from .xml import sitemap_index
 
 _T = TypeVar("_T")
@@ -98,7 +99,7 @@ class _Build:
         self.origin = origin
         self.base = origin + settings.root
         # The format's 50 MiB; the slot lets tests reach it with a small file.
-        self.max_bytes = state.sitemap_max_bytes or MAX_BYTES
+        self.max_bytes = sitemap_state(state).max_bytes or MAX_BYTES
         self.max_urls = max_urls or settings.sitemap_max_urls
         self.over = Limits()
         self.writer = UrlsetWriter(

@@ -35,6 +35,7 @@ from .file_caches import FileCaches, StartsUnknown
 from .paged import PagedRoute, paged_routes
 from .robots import SITEMAP_PATH, robots_txt
 from .shared_store import Backend
+from .state import SitemapState, sitemap_state
 
 ROBOTS_PATH = "/robots.txt"
 
@@ -138,8 +139,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             gzipped=lambda: files.gzipped(number),
         )
 
-    caches = state.sitemap_files
-    assert caches is not None
+    caches = sitemap_state(state).files
 
     def sitemap() -> Response:
         return serve(caches.site, 0)
@@ -200,7 +200,5 @@ def _not_found() -> Response:
 def init_app(app: Flask, state: MarmeonState, sitemap_cache: Backend | None) -> None:
     """Make the app's sitemap cache (shared through ``sitemap_cache`` when
     given) and add the endpoints when the edge starts."""
-    files = FileCaches(app, state, sitemap_cache)
-    state.sitemap_files = files
-    state.sitemap_cache = files.site
+    state.add(SitemapState(FileCaches(app, state, sitemap_cache)))
     _edge.on_start(state, lambda: _register(app, state))

@@ -13,6 +13,7 @@ from lxml import etree
 
 from flask_marmeon import PagedProvider, SitemapEntry, StartupError, everyone
 from flask_marmeon.sitemap.file_caches import PARTS_KEPT
+from flask_marmeon.sitemap.state import sitemap_of
 
 from .conftest import SM
 
@@ -140,7 +141,7 @@ def test_a_process_keeps_a_few_parts(make_app: Callable[..., Flask]) -> None:
     client = app.test_client()
     for number in range(1, 21):
         assert client.get(f"/sitemap-p-{number}.xml").status_code == 200
-    files = app.extensions["marmeon"].sitemap_files
+    files = sitemap_of(app).files
     assert len(files._parts) <= PARTS_KEPT
 
 

@@ -12,6 +12,7 @@ from lxml import etree
 
 from flask_marmeon import SitemapEntry, everyone, localized
 from flask_marmeon.sitemap.build import build_sitemap
+from flask_marmeon.sitemap.state import sitemap_of
 
 from .conftest import SM, XHTML
 
@@ -40,7 +41,7 @@ def build(make_app: Callable[..., Flask], localize: bool, **config: Any) -> Any:
     max_bytes = config.pop("max_bytes", None)
     app = make_app(APP_URL=ORIGIN, APP_LOCALES=["en", "de-AT"], **config)
     if max_bytes is not None:
-        app.extensions["marmeon"].sitemap_max_bytes = max_bytes
+        sitemap_of(app).max_bytes = max_bytes
     items = entries()
     target: Flask | Blueprint = Blueprint("n", __name__) if localize else app
     target.get("/n/<int:n>", sitemap=lambda: items, authorize=everyone)(str)

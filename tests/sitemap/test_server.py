@@ -14,6 +14,7 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 from flask_marmeon import SitemapEntry, everyone
+from flask_marmeon.sitemap.state import sitemap_of
 
 Serve = Callable[[Flask], str]
 
@@ -105,12 +106,12 @@ def test_a_failure_serves_the_last_good_file_and_is_logged_once(
     provider = Provider()
     app = make(make_app, provider)
     clock = Clock()
-    app.extensions["marmeon"].sitemap_cache.clock = clock
+    sitemap_of(app).cache.clock = clock
     base = serve(app)
     good = fetch_together(base + "/sitemap.xml", 2)[0][2]
     provider.fail = True
     clock.now += 301  # past the TTL
-    cache = app.extensions["marmeon"].sitemap_cache
+    cache = sitemap_of(app).cache
     with caplog.at_level(logging.ERROR, logger="flask_marmeon"):
         results = fetch_together(base + "/sitemap.xml")
         # The rebuild runs in the background while the last file is served.

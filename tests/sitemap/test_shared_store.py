@@ -18,6 +18,7 @@ from lxml import etree
 from flask_marmeon import Marmeon, everyone
 from flask_marmeon.sitemap.cache import SitemapCache
 from flask_marmeon.sitemap.shared_store import SharedFiles
+from flask_marmeon.sitemap.state import sitemap_of
 
 from .conftest import SM, Start
 from .servers import Gunicorn, MemcachedServer, RedisServer
@@ -338,7 +339,7 @@ def test_keys_come_from_configuration_only(redis_server: RedisServer) -> None:
         assert response.status_code == 200
         assert b"<loc>https://notes.example/" in response.data
     # Stored after it is served: wait, so no thread meets a stopped Redis.
-    assert blog.application.extensions["marmeon"].sitemap_cache.join(5)
+    assert sitemap_of(blog.application).cache.join(5)
     keys = {k.decode() for k in client.keys("*")}  # type: ignore[attr-defined]
     assert keys and not any("evil" in key for key in keys)
     assert {key.split(":")[3] for key in keys} == {"sitemap"}
@@ -347,7 +348,7 @@ def test_keys_come_from_configuration_only(redis_server: RedisServer) -> None:
     # Another mount path is another sitemap, under other keys.
     shop = shared_site(redis_server.url, "/shop")
     assert shop.test_client().get("/sitemap.xml").status_code == 200
-    assert shop.extensions["marmeon"].sitemap_cache.join(5)
+    assert sitemap_of(shop).cache.join(5)
     keys = {k.decode() for k in client.keys("*")}  # type: ignore[attr-defined]
     assert len({key.split(":")[2] for key in keys}) == 2
 
@@ -373,17 +374,16 @@ def test_a_cache_that_is_never_reached_falls_back_to_memory_and_says_so_once(
     Marmeon(app, sitemap_cache=cache)
     app.get("/about", sitemap=True, authorize=everyone)(lambda: "about")
     client = app.test_client()
-    state = app.extensions["marmeon"]
     with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
         for _ in range(4):
             response = client.get("/sitemap.xml")
             assert response.status_code == 200
             assert b"https://down.example/about" in response.data
-            assert state.sitemap_cache.join(5)
+            assert sitemap_of(app).cache.join(5)
     said = [r for r in caplog.records if "cannot be reached" in r.getMessage()]
     # Named by the app's address, as one process may serve several apps.
     assert [r.getMessage().split("; ")[0] for r in said] == [
         "The shared cache cannot be reached for the sitemap of https://down.example"
     ]
     assert said[0].exc_info is not None
-    assert state.sitemap_cache.builds == 4
+    assert sitemap_of(app).cache.builds == 4

@@ -16,6 +16,7 @@ from flask_marmeon import SitemapEntry, StartupError, everyone, localized
 from flask_marmeon.sitemap.addresses import compile_rule
 from flask_marmeon.sitemap.build import build_sitemap
 from flask_marmeon.sitemap.shortcut import shortcut_of
+from flask_marmeon.sitemap.state import sitemap_of
 
 ORIGIN = "https://notes.example"
 VIENNA = timezone(timedelta(hours=2))
@@ -94,7 +95,7 @@ def build(
     config = {k: v for k, v in limits.items() if k != "max_bytes"}
     app = make_app(APP_URL=ORIGIN, APP_LOCALES=["en", "de-AT"], **config)
     if "max_bytes" in limits:
-        app.extensions["marmeon"].sitemap_max_bytes = limits["max_bytes"]
+        sitemap_of(app).max_bytes = limits["max_bytes"]
     items = mixed_items(kind)
     target: Flask | Blueprint = Blueprint("notes", __name__) if localize else app
     rule_text = "/n/<int:n>" if kind == "int" else "/n/<n>"

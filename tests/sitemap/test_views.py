@@ -14,6 +14,7 @@ from flask import Blueprint, Flask, Response, session
 from lxml import etree
 
 from flask_marmeon import Marmeon, SitemapEntry, everyone, localized
+from flask_marmeon.sitemap.state import sitemap_of
 
 from .conftest import SM, crawl, locs
 
@@ -313,7 +314,7 @@ def test_the_byte_limit_leaves_the_rest_out(
 ) -> None:
     app = make_app(APP_URL=ORIGIN)
     # The format's 50 MiB, scaled down through the state's slot for tests.
-    app.extensions["marmeon"].sitemap_max_bytes = 600
+    sitemap_of(app).max_bytes = 600
     app.get("/p/<slug>", sitemap=long_pages(10), authorize=everyone)(page)
     with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
         response = app.test_client().get("/sitemap.xml")
@@ -330,7 +331,7 @@ def test_the_index_keeps_each_file_within_the_byte_limit(
     make_app: Callable[..., Flask], read_sitemap: ReadSitemap
 ) -> None:
     app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True)
-    app.extensions["marmeon"].sitemap_max_bytes = 600
+    sitemap_of(app).max_bytes = 600
     app.get("/p/<slug>", sitemap=long_pages(10), authorize=everyone)(page)
     client = app.test_client()
     index = etree.fromstring(client.get("/sitemap.xml").data)
@@ -442,7 +443,7 @@ def test_gzip_is_made_once_per_build(make_app: Callable[..., Flask]) -> None:
     app = index_app(make_app)
     client = app.test_client()
     first = client.get("/sitemap.xml", headers={"Accept-Encoding": "gzip"})
-    files = app.extensions["marmeon"].sitemap_cache.get().value
+    files = sitemap_of(app).cache.get().value
     kept = files.gzipped(0)
     second = client.get("/sitemap.xml", headers={"Accept-Encoding": "gzip"})
     assert files.gzipped(0) is kept  # the same object: compressed once
@@ -525,7 +526,7 @@ def test_a_provider_that_yields_garbage_keeps_the_last_good_file(
     app.get("/n/<int:n>", sitemap=entries, authorize=everyone)(page)
     client = app.test_client()
     good = client.get("/sitemap.xml").data
-    cache = app.extensions["marmeon"].sitemap_cache
+    cache = sitemap_of(app).cache
     garbage = True
     with caplog.at_level(logging.ERROR, logger="flask_marmeon"):
         for _ in range(3):
@@ -557,7 +558,7 @@ def test_a_cold_start_that_outlasts_the_wait_is_503(
     assert any("MARMEON_SITEMAP_WAIT" in r.getMessage() for r in caplog.records)
     assert client.get("/n/1").status_code == 200  # pages answer meanwhile
     release.set()
-    assert app.extensions["marmeon"].sitemap_cache.join(5)
+    assert sitemap_of(app).cache.join(5)
     assert client.get("/sitemap.xml").status_code == 200
 
 
