@@ -1,10 +1,11 @@
 """A paged sitemap provider over a SQLAlchemy ``select()``: :func:`paged`.
 
 Needs SQLAlchemy (the ``sqlalchemy`` extra); Flask-SQLAlchemy's
-``db.session`` is the default session. Where parts begin is one query that
-numbers the statement's keys with a window function and returns only every
-``size``-th one; a part is the statement limited to its range of keys. No
-query sends every row to Python, and none walks an OFFSET.
+``db.session`` is the default session. Where parts begin is one recursive
+query that steps along the key's index from one part's first key to the
+next (``OFFSET size`` from where the last part began), returning only those
+keys; a part is the statement limited to its range of keys. No query sends
+every row to Python, numbers every row, or sorts them.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ from typing import Any
 
 from flask import current_app
 
+from ._log import logger
+
 try:
-    from sqlalchemy import ColumnElement, Select, func, select
+    from sqlalchemy import ColumnElement, Label, Select, case, func, select
     from sqlalchemy.orm import Session, scoped_session, sessionmaker
+    from sqlalchemy.sql.elements import Over
+    from sqlalchemy.sql.visitors import iterate
 except ImportError as error:  # pragma: no cover - the extra is missing
     raise ImportError(
         "flask_marmeon.sqlalchemy needs SQLAlchemy: pip install"
@@ -56,6 +61,7 @@ class SqlPaged:
                 " pass select(Model.id, ...) (a Query's .statement is one too)"
             )
         else:
+            self._problems += _changed_meaning(statement)
             self._column = _column_of(statement, key)
             if self._column is None:
                 names = ", ".join(repr(c.key) for c in statement.selected_columns)
@@ -81,35 +87,32 @@ class SqlPaged:
         return self.statement, self._column
 
     def boundaries(self, size: int) -> list[Any]:
-        """One query: the statement's keys numbered in order, every
-        ``size``-th one kept, from the first."""
+        """One query: the statement's first key, then every ``size``-th one
+        after it, each found by stepping along the key's index from the
+        last (:meth:`boundaries_query`)."""
         statement, column = self._parts()
-        keys = (
-            statement.with_only_columns(column, maintain_column_froms=True)
-            .order_by(None)
-            .limit(None)
-            .subquery()
-        )
-        key = keys.c[0]
-        numbered = select(
-            key.label("key"), func.row_number().over(order_by=key).label("number")
-        ).subquery()
-        query = (
-            select(numbered.c.key)
-            .where((numbered.c.number - 1) % size == 0)
-            .order_by(numbered.c.key)
-        )
         with self._session() as session:
-            return list(session.execute(query).scalars())
+            starts = list(session.execute(self.boundaries_query(size)))
+            if _may_be_null(column):
+                _say_null_keys(session, statement, column, self.key)
+        return [start for (start,) in starts]
+
+    def boundaries_query(self, size: int) -> Select[Any]:
+        """The query :meth:`boundaries` runs: to see its plan (``EXPLAIN``)
+        on your database: an index-only scan of the key, stepping
+        ``size`` entries at a time from one part's first key to the next."""
+        statement, column = self._parts()
+        return _starts_query(statement, column, size)
 
     def entries(self, start: Any, stop: Any | None, limit: int) -> Iterator[object]:
         """The rows whose key is from ``start`` up to ``stop``, in key
         order, at most ``limit``, each turned into an entry by ``entry``."""
         statement, column = self._parts()
-        query = statement.where(column >= start)
+        key = _bare(column)
+        query = statement.where(key >= start)
         if stop is not None:
-            query = query.where(column < stop)
-        query = query.order_by(None).order_by(column).limit(limit)
+            query = query.where(key < stop)
+        query = query.order_by(None).order_by(key).limit(limit)
         entry = self.entry
         with self._session() as session:
             rows = session.execute(query.execution_options(yield_per=_YIELD_PER))
@@ -154,6 +157,172 @@ class SqlPaged:
                 made.close()
 
 
+def _bare(column: ColumnElement[Any]) -> ColumnElement[Any]:
+    """A selected column without its label (``Product.id.label("pid")``
+    compares and orders as ``product.id``)."""
+    return column.element if isinstance(column, Label) else column
+
+
+def _keys_only(statement: Select[Any], *columns: ColumnElement[Any]) -> Select[Any]:
+    """The statement's FROM, joins and WHERE, selecting ``columns``."""
+    return statement.with_only_columns(*columns, maintain_column_froms=True).order_by(
+        None
+    )
+
+
+def _starts_query(
+    statement: Select[Any], column: ColumnElement[Any], size: int
+) -> Select[Any]:
+    """Where parts begin, in one query: a recursive CTE whose rows are
+    (a part's first key, the previous one), from the smallest key::
+
+        WITH RECURSIVE starts(start, previous) AS (
+          SELECT key, NULL FROM <statement> ORDER BY key LIMIT 1
+          UNION ALL
+          SELECT CASE WHEN previous IS NULL OR start > previous
+                   THEN (SELECT key FROM <statement> AND key >= start
+                         ORDER BY key OFFSET size LIMIT 1)
+                   ELSE (SELECT key FROM <statement> AND key > start
+                         ORDER BY key LIMIT 1) END,
+                 start
+          FROM starts WHERE start IS NOT NULL)
+        SELECT start FROM starts
+        WHERE start IS NOT NULL AND (previous IS NULL OR start > previous)
+        ORDER BY start
+
+    With an index on the key each step is one descent and ``size``
+    entries read from the index alone, against a sort or a window over
+    every row (benchmarks/scale.py: about four times less time). The next start
+    is the key ``size`` rows on, so a part's range never holds more than
+    ``size`` rows, even with keys that repeat; when one key has more rows
+    than that, the step after it is the next key, so the query always ends.
+    """
+    key = _bare(column)
+    keys = _keys_only(statement, key)
+    # The smallest key by ORDER BY ... LIMIT 1, not min(): PostgreSQL has no
+    # min(uuid). Its NULL twin has its very type (varchar(40), not varchar):
+    # PostgreSQL wants the same types in both terms.
+    # (NULL keys, in no range, are left out: SQLite puts them first.)
+    smallest = (
+        keys.where(key.is_not(None)).order_by(key).limit(1).subquery("marmeon_first")
+    )
+    lowest = smallest.c[0]
+    first = select(
+        lowest.label("start"), func.nullif(lowest, lowest).label("previous")
+    ).cte("marmeon_starts", recursive=True)
+    start, previous = first.c.start, first.c.previous
+    ahead = keys.where(key >= start).order_by(key).offset(size).limit(1)
+    after = keys.where(key > start).order_by(key).limit(1)
+    step = case(
+        (previous.is_(None) | (start > previous), ahead.scalar_subquery()),
+        else_=after.scalar_subquery(),
+    )
+    starts = first.union_all(
+        select(step.label("start"), start.label("previous")).where(start.is_not(None))
+    )
+    return (
+        select(starts.c.start)
+        .where(starts.c.start.is_not(None))
+        .where(starts.c.previous.is_(None) | (starts.c.start > starts.c.previous))
+        .order_by(starts.c.start)
+    )
+
+
+def _may_be_null(column: ColumnElement[Any]) -> bool:
+    """Whether the key can be NULL: not a column declared NOT NULL."""
+    key = _bare(column)
+    nullable = getattr(key, "nullable", True)
+    return bool(nullable) and not getattr(key, "primary_key", False)
+
+
+def _say_null_keys(
+    session: Any, statement: Select[Any], column: ColumnElement[Any], shown: object
+) -> None:
+    """Log the rows whose key is NULL: they are in no range, so in no part."""
+    key = _bare(column)
+    counted = _keys_only(statement, func.count()).where(key.is_(None))
+    count = session.execute(counted).scalar_one()
+    if count:
+        logger.warning(
+            "Sitemap: %d row%s of paged(..., key=%s) %s a NULL key, so %s in"
+            " no part and not listed. Add .where(%s.is_not(None)) to the"
+            " statement if that is meant, or choose a key that is never NULL.",
+            count,
+            "" if count == 1 else "s",
+            _named(shown),
+            "has" if count == 1 else "have",
+            "it is" if count == 1 else "they are",
+            _named(shown),
+        )
+
+
+#: What a statement may hold that paged() cannot keep (its ranges of keys
+#: would silently change what is listed), and what to do instead.
+_REFUSED = (
+    (
+        "_limit_clause",
+        ".limit()",
+        "a sitemap of paged() lists every row of its statement; to list only"
+        " some, filter with .where() (such as .where(Product.updated_at >="
+        " cutoff)), or page over a subquery: rows = select(...).order_by(...)"
+        ".limit(n).subquery(); paged(select(rows), key=rows.c.id, ...)",
+    ),
+    ("_offset_clause", ".offset()", "the same as for .limit()"),
+    ("_fetch_clause", ".fetch()", "the same as for .limit()"),
+    (
+        "_distinct",
+        ".distinct()",
+        "each row is one page and its key is unique, so remove it; if a join"
+        " repeats rows, filter with .where(Product.id.in_(select(...)))"
+        " instead of joining",
+    ),
+    (
+        "_group_by_clauses",
+        ".group_by()",
+        "a part is a range of the key over the statement's rows; page over a"
+        " subquery: rows = select(...).group_by(...).subquery();"
+        " paged(select(rows), key=rows.c.id, ...)",
+    ),
+    ("_having_criteria", ".having()", "the same as for .group_by()"),
+    (
+        "_for_update_arg",
+        ".with_for_update()",
+        "the sitemap only reads: remove it",
+    ),
+)
+
+
+def _changed_meaning(statement: Select[Any]) -> list[str]:
+    """H10 problems: the parts of ``statement`` that paged() cannot keep."""
+    found = [
+        f"has paged(select(...){name}, ...), which paged() cannot keep (its"
+        f" parts are ranges of the key, in key order): {fix}"
+        for attribute, name, fix in _REFUSED
+        if _present(getattr(statement, attribute, None))
+    ]
+    windows = [
+        str(selected.key)
+        for selected in statement.selected_columns
+        if any(isinstance(inner, Over) for inner in iterate(selected))
+    ]
+    if windows:
+        found.append(
+            f"has paged(select(...), ...) with a window function (.over()) in"
+            f" {', '.join(repr(name) for name in windows)}, which paged() cannot"
+            " keep: each part's query would compute it over that part's rows"
+            " alone. Compute it in entry, or page over a subquery: rows ="
+            " select(...).subquery(); paged(select(rows), key=rows.c.id, ...)"
+        )
+    return found
+
+
+def _present(value: object) -> bool:
+    # A clause has no truth value: None, False and () say "not set".
+    return not (
+        value is None or value is False or (isinstance(value, tuple) and not value)
+    )
+
+
 def _column_of(statement: Select[Any], key: object) -> ColumnElement[Any] | None:
     """The selected column that ``key`` names (a mapped attribute, a Column,
     or a selected column's name), or None."""
@@ -166,6 +335,15 @@ def _column_of(statement: Select[Any], key: object) -> ColumnElement[Any] | None
     if not isinstance(expression, ColumnElement):
         return None
     return columns.corresponding_column(expression)
+
+
+def _named(key: object) -> str:
+    """A key as its code would say it: ``Product.id``, or its repr."""
+    owner = getattr(key, "class_", None)
+    name = getattr(key, "key", None)
+    if isinstance(owner, type) and isinstance(name, str):
+        return f"{owner.__name__}.{name}"
+    return _shown(key)
 
 
 def _shown(value: object) -> str:
@@ -184,8 +362,14 @@ def paged(
 
     :param statement: the rows of the route's pages: ``select(Product.id,
         Product.updated_at).where(Product.listed)``.
-    :param key: a unique, ordered column of ``statement`` (``Product.id``);
-        parts are ranges of it. An index on it makes each part one range scan.
+    :param key: a column of ``statement`` (``Product.id``), best unique;
+        parts are ranges of it, listed in its order. It needs an index (a
+        primary key has one): where parts begin is then found by stepping
+        along the index, and each part is one range scan. Any type the
+        database orders works (integers, strings, UUIDs, dates); a key that
+        repeats keeps each part within its size unless one value has more
+        rows than a part holds; rows whose key is NULL are in no part (the
+        log says how many).
     :param entry: turns one row into a :class:`~flask_marmeon.SitemapEntry`
         (or its dict form).
     :param session: a SQLAlchemy ``Session`` (used as it is; it must be
@@ -196,6 +380,10 @@ def paged(
 
     Pass it as the route's ``sitemap=``. A ``statement`` that is not a
     ``select()``, or a ``key`` that is not one of its columns, is an H10
-    problem of the route.
+    problem of the route; so is a statement with ``.limit()``,
+    ``.offset()``, ``.distinct()``, ``.group_by()``, ``.having()`` or a
+    window function among its columns, which
+    ranges of keys cannot keep (the message says what to write instead).
+    The statement's own ``.order_by()`` is not used: parts are in key order.
     """
     return SqlPaged(statement, key, entry, session)

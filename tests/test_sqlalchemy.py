@@ -13,7 +13,7 @@ import pytest
 from flask import Blueprint, Flask
 from flask_sqlalchemy import SQLAlchemy
 from lxml import etree
-from sqlalchemy import create_engine, event, select, text
+from sqlalchemy import create_engine, event, func, select, text
 from sqlalchemy.orm import (
     DeclarativeBase,
     Mapped,
@@ -155,8 +155,10 @@ def test_parts_are_ranges_of_the_key(
     assert parts == [f"{ORIGIN}/sitemap-1.xml"] + [
         f"{ORIGIN}/sitemap-product-{n}.xml" for n in range(1, 10)
     ]
-    # One query said where parts begin, and it returned nine keys.
-    assert len(queries) == 1 and "row_number() OVER" in queries[0]
+    # One query said where parts begin (stepping along the key's index),
+    # and it returned nine keys.
+    assert len(queries) == 1 and "WITH RECURSIVE" in queries[0]
+    assert "OVER" not in queries[0]
     assert locs(client.get("/sitemap-1.xml").data) == [f"{ORIGIN}/about"]
     found: list[str] = []
     for number in range(1, 10):
@@ -187,6 +189,12 @@ def test_a_part_is_answered_by_a_process_that_never_built_the_index(
     app = make_shop(url, queries)
     response = app.test_client().get("/sitemap-product-9.xml")
     assert response.status_code == 200
+    # Where parts begin, once, then the part's own range: nothing else.
+    assert len(queries) == 2
+    assert "WITH RECURSIVE" in queries[0] and "WITH" not in queries[1]
+    del queries[:]
+    assert app.test_client().get("/sitemap-product-3.xml").status_code == 200
+    assert len(queries) == 1 and ">=" in queries[0]
     assert locs(response.data) == [f"{ORIGIN}/products/{n}" for n in listed()[80:]]
     head = app.test_client().head("/sitemap-product-9.xml")
     assert head.status_code == 200 and head.headers["ETag"]
@@ -305,6 +313,42 @@ def test_rows_that_make_wrong_entries_get_the_usual_messages(
         ),
         ({"key": Base.metadata.tables["product"].c.listed}, "which is not a column"),
         ({"statement": "SELECT id FROM product"}, "which is not a select()"),
+        (
+            {"statement": select(Product.id).order_by(Product.updated).limit(5)},
+            "has paged(select(...).limit(), ...), which paged() cannot keep (its"
+            " parts are ranges of the key, in key order): a sitemap of paged()"
+            " lists every row of its statement; to list only some, filter with"
+            " .where()",
+        ),
+        ({"statement": select(Product.id).offset(5)}, "select(...).offset()"),
+        ({"statement": select(Product.id).distinct()}, "select(...).distinct()"),
+        (
+            {"statement": select(Product.id).group_by(Product.id)},
+            "select(...).group_by(), ...), which paged() cannot keep",
+        ),
+        (
+            {
+                "statement": select(Product.id)
+                .group_by(Product.id)
+                .having(Product.id > 3)
+            },
+            "select(...).having()",
+        ),
+        (
+            {
+                "statement": select(
+                    Product.id,
+                    func.rank().over(order_by=Product.updated).label("rank"),
+                )
+            },
+            "with a window function (.over()) in 'rank', which paged() cannot keep",
+        ),
+        (
+            {"statement": select(Product.id).with_for_update()},
+            "select(...).with_for_update(), ...), which paged() cannot keep (its"
+            " parts are ranges of the key, in key order): the sitemap only"
+            " reads: remove it",
+        ),
     ],
 )
 def test_bad_arguments_are_h10_at_the_route(
@@ -325,3 +369,53 @@ def test_a_key_may_be_named() -> None:
         select(Product.id.label("pid")), key="pid", entry=lambda row: row.pid
     )
     assert provider.problems() == []
+
+
+def test_the_statement_s_order_is_not_used_parts_are_in_key_order(
+    database: tuple[str, list[str]],
+) -> None:
+    url, queries = database
+    app = make_shop(
+        url,
+        queries,
+        statement=select(Product.id, Product.updated)
+        .where(Product.listed)
+        .order_by(Product.updated.desc(), Product.id.desc()),
+    )
+    client = app.test_client()
+    assert len(locs(client.get("/sitemap.xml").data)) == 10
+    first = locs(client.get("/sitemap-product-1.xml").data)
+    assert first == [f"{ORIGIN}/products/{n}" for n in listed()[:10]]
+
+
+def test_a_limited_statement_pages_as_the_message_says(
+    database: tuple[str, list[str]],
+) -> None:
+    """The fix the .limit() message gives: paged() over a subquery."""
+    url, queries = database
+    newest = (
+        select(Product.id, Product.updated)
+        .where(Product.listed)
+        .order_by(Product.updated.desc(), Product.id)
+        .limit(25)
+        .subquery()
+    )
+    app = make_shop(
+        url,
+        queries,
+        statement=select(newest),
+        key=newest.c.id,
+        entry=lambda row: SitemapEntry({"product_id": row.id}, row.updated),
+    )
+    client = app.test_client()
+    parts = locs(client.get("/sitemap.xml").data)
+    assert len(parts) == 4  # the about page's file and 25 products, 10 a part
+    found = []
+    for number in (1, 2, 3):
+        found += locs(client.get(f"/sitemap-product-{number}.xml").data)
+    engine = create_engine(url, poolclass=NullPool)
+    with Session(engine) as session:
+        expected = sorted(session.execute(select(newest.c.id)).scalars())
+    engine.dispose()
+    assert len(expected) == 25
+    assert found == [f"{ORIGIN}/products/{n}" for n in expected]

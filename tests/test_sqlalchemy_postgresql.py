@@ -15,11 +15,13 @@ from tests.test_sqlalchemy import (  # noqa: F401 (collected here on PostgreSQL)
     Base,
     Product,
     test_a_failing_database_is_that_part_s_503_alone,
+    test_a_limited_statement_pages_as_the_message_says,
     test_a_localized_page_counts_once_per_locale,
     test_a_part_is_answered_by_a_process_that_never_built_the_index,
     test_parts_are_ranges_of_the_key,
     test_rows_added_after_the_ranges_wait_for_the_next_ones,
     test_rows_that_make_wrong_entries_get_the_usual_messages,
+    test_the_statement_s_order_is_not_used_parts_are_in_key_order,
 )
 
 

@@ -1,0 +1,277 @@
+"""paged()'s ranges over odd keys and statements, on SQLite and on a real
+PostgreSQL: where parts begin (one recursive query stepping along the key's
+index) against the same rule computed in Python over every key, and every
+row in exactly one part, no part over its size."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Select,
+    String,
+    Table,
+    Uuid,
+    create_engine,
+    select,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import NullPool
+
+from flask_marmeon.sqlalchemy import SqlPaged, paged
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Shelf(Base):
+    __tablename__ = "shelf"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    open: Mapped[bool]
+
+
+class Item(Base):
+    __tablename__ = "item"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    shelf_id: Mapped[int] = mapped_column(ForeignKey("shelf.id"))
+    listed: Mapped[bool]
+    # Repeats (many rows per value), some NULL; indexed.
+    batch: Mapped[int | None] = mapped_column(index=True)
+    slug: Mapped[str] = mapped_column(String(40), unique=True)
+    token: Mapped[uuid.UUID] = mapped_column(Uuid, unique=True)
+    # Indexed in descending order only.
+    rank: Mapped[int]
+
+
+Index("item_rank_desc", Item.rank.desc(), unique=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Engine]:
+    """An empty database of each kind, with the tables."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'items.db'}"
+    else:
+        url = request.getfixturevalue("postgres_url")
+    made = create_engine(url, poolclass=NullPool)
+    Base.metadata.create_all(made)
+    yield made
+    made.dispose()
+
+
+def fill(engine: Engine, count: int) -> None:
+    """Items 1..count on shelves 1..5 (shelf 5 closed), every 3rd unlisted;
+    batches of 7 rows with every 11th item's NULL, and 40 rows of batch
+    1000 (more than a part of 10 holds)."""
+    with Session(engine) as session:
+        session.add_all(Shelf(id=n, open=n != 5) for n in range(1, 6))
+        session.flush()  # no relationship tells the order of the inserts
+        session.add_all(
+            Item(
+                id=n,
+                shelf_id=1 + n % 5,
+                listed=n % 3 != 0,
+                batch=None if n % 11 == 0 else (1000 if 50 < n <= 90 else n // 7),
+                slug=f"item-{n * 7919 % 1009:04d}",
+                token=uuid.UUID(int=n * 104729 % 2**64),
+                rank=count - n,
+            )
+            for n in range(1, count + 1)
+        )
+        session.commit()
+
+
+def provider(engine: Engine, statement: Any, key: Any) -> SqlPaged:
+    made = paged(
+        statement, key=key, entry=lambda row: row, session=sessionmaker(engine)
+    )
+    assert made.problems() == []
+    return made
+
+
+def expected_starts(keys: list[Any], size: int) -> list[Any]:
+    """The rule, over every key in the database's order: the first key;
+    then the key ``size`` rows on from the last start, or, when that is the
+    same key (it has more rows than a part), the next key."""
+    starts: list[Any] = []
+    at = 0
+    while at < len(keys):
+        starts.append(keys[at])
+        ahead = at + size
+        if ahead < len(keys) and keys[ahead] == keys[at]:
+            while ahead < len(keys) and keys[ahead] == keys[at]:
+                ahead += 1
+        # A part begins with the first row of its key.
+        while at < ahead < len(keys) and keys[ahead - 1] == keys[ahead]:
+            ahead -= 1
+        at = ahead
+    return starts
+
+
+def every_key(engine: Engine, statement: Select[Any], key: Any) -> list[Any]:
+    """The statement's keys in the database's own order (its collation)."""
+    keys = statement.with_only_columns(key, maintain_column_froms=True)
+    query = keys.where(key.is_not(None)).order_by(None).order_by(key)
+    with Session(engine) as session:
+        return list(session.execute(query).scalars())
+
+
+def check_parts(engine: Engine, made: SqlPaged, key: Any, size: int) -> list[Any]:
+    """Where parts begin, checked against the rule; every row whose key is
+    not NULL in exactly one part, in key order, none over ``size`` unless
+    one key has more rows than that."""
+    statement = made.statement
+    assert isinstance(statement, Select)
+    keys = every_key(engine, statement, key)
+    starts = made.boundaries(size)
+    assert starts == expected_starts(keys, size)
+    seen: list[Any] = []
+    for number, start in enumerate(starts):
+        stop = starts[number + 1] if number + 1 < len(starts) else None
+        rows = list(made.entries(start, stop, 10 * size))
+        part = [getattr(row, key.key) for row in rows]
+        assert len(part) <= size or len(set(part)) == 1, part
+        seen += part
+    assert seen == keys
+    return starts
+
+
+@pytest.mark.parametrize(
+    ("count", "parts"), [(0, 0), (1, 1), (9, 1), (10, 1), (11, 2), (19, 2), (20, 2)]
+)
+def test_sizes_off_by_one(engine: Engine, count: int, parts: int) -> None:
+    fill(engine, count)
+    made = provider(engine, select(Item.id, Item.slug), Item.id)
+    starts = check_parts(engine, made, Item.id, 10)
+    assert len(starts) == parts
+    assert starts == list(range(1, count + 1, 10))
+
+
+def test_a_where_and_a_join_are_kept(engine: Engine) -> None:
+    fill(engine, 150)
+    statement = (
+        select(Item.id, Shelf.id.label("shelf"))
+        .join(Shelf, Item.shelf_id == Shelf.id)
+        .where(Shelf.open, Item.listed)
+    )
+    made = provider(engine, statement, Item.id)
+    check_parts(engine, made, Item.id, 10)
+    # Shelf 5 is closed: items n with 1 + n % 5 == 5 are in no part.
+    listed = [n for n in range(1, 151) if n % 3 and 1 + n % 5 != 5]
+    assert every_key(engine, statement, Item.id) == listed
+    # Two tables in FROM, joined by the WHERE alone.
+    implicit = select(Item.id, Shelf.open).where(Item.shelf_id == Shelf.id, Shelf.open)
+    check_parts(engine, provider(engine, implicit, Item.id), Item.id, 7)
+
+
+@pytest.mark.parametrize("key", ["slug", "token", "rank"])
+def test_strings_uuids_and_a_descending_index(engine: Engine, key: str) -> None:
+    fill(engine, 105)
+    column = getattr(Item, key)
+    made = provider(engine, select(column, Item.id).where(Item.listed), column)
+    starts = check_parts(engine, made, column, 10)
+    assert len(starts) == 7  # 70 listed items
+
+
+def test_a_labelled_key(engine: Engine) -> None:
+    fill(engine, 35)
+    made = paged(
+        select(Item.id.label("number")),
+        key="number",
+        entry=lambda row: row.number,
+        session=sessionmaker(engine),
+    )
+    assert made.boundaries(10) == [1, 11, 21, 31]
+    assert list(made.entries(11, 21, 100)) == list(range(11, 21))
+
+
+def test_an_orm_entity_statement(engine: Engine) -> None:
+    fill(engine, 25)
+    made = paged(
+        select(Item).where(Item.listed),
+        key=Item.id,
+        entry=lambda row: row.Item.slug,
+        session=sessionmaker(engine),
+    )
+    assert made.problems() == []
+    starts = made.boundaries(5)
+    assert starts == [1, 8, 16, 23]  # the listed: every 3rd is not
+    assert len(list(made.entries(7, 14, 100))) == 5
+
+
+def test_keys_that_repeat_keep_parts_within_their_size(
+    engine: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    fill(engine, 120)
+    made = provider(engine, select(Item.batch, Item.id), Item.batch)
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        starts = check_parts(engine, made, Item.batch, 10)
+    # Batch 1000's 40 rows are one part of their own (and the query ends).
+    assert 1000 in starts
+    (said,) = [r.getMessage() for r in caplog.records if "NULL" in r.getMessage()]
+    assert "10 rows of paged(..., key=Item.batch) have a NULL key" in said
+    assert ".where(Item.batch.is_not(None))" in said
+    # Filtered as the message says: nothing to say.
+    caplog.clear()
+    filtered = provider(
+        engine, select(Item.batch).where(Item.batch.is_not(None)), Item.batch
+    )
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        assert filtered.boundaries(10) == starts
+    assert not caplog.records
+
+
+def test_the_boundaries_query_on_postgresql_reads_the_index_alone(
+    postgres_url: str,
+) -> None:
+    engine = create_engine(postgres_url, poolclass=NullPool)
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+        c.execute(
+            text(
+                "CREATE TABLE big AS SELECT n AS id, n % 3 = 0 AS listed"
+                " FROM generate_series(1, 200000) AS n"
+            )
+        )
+        c.execute(text("ALTER TABLE big ADD PRIMARY KEY (id)"))
+        c.execute(text("VACUUM ANALYZE big"))
+    table = Table(
+        "big",
+        MetaData(),
+        Column("id", Integer, primary_key=True),
+        Column("listed", Boolean),
+    )
+    whole = provider(engine, select(table.c.id), table.c.id)
+    some = provider(engine, select(table.c.id).where(table.c.listed), table.c.id)
+    for made, kind, expected in (
+        (whole, "Index Only Scan", list(range(1, 200001, 5000))),
+        # The statement's WHERE reads the rows too, along the same index.
+        (some, "Index Scan", list(range(3, 200001, 15000))),
+    ):
+        query = made.boundaries_query(5000)
+        sql = str(query.compile(engine, compile_kwargs={"literal_binds": True}))
+        with engine.connect() as c:
+            plan = [
+                row[0] for row in c.execute(text("EXPLAIN (ANALYZE, COSTS OFF) " + sql))
+            ]
+            starts = list(c.execute(query).scalars())
+        assert starts == expected
+        shown = "\n".join(plan)
+        assert f"{kind} using big_pkey" in shown, shown
+        # No window, no sort of the table: the one sort is of the starts.
+        assert "WindowAgg" not in shown and "Seq Scan" not in shown, shown
+        sorts = [line for line in plan if "Sort Key" in line]
+        assert len(sorts) == 1 and "marmeon_starts.start" in sorts[0], shown
+    engine.dispose()
