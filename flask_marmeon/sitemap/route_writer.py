@@ -78,9 +78,17 @@ def write_entries(
     date_type = date
     source = iter(items)
     for item in source:
-        entry = item if type(item) is entry_type else normalize(item, where)
-        when = entry.last_modified
-        params = entry.params
+        if type(item) is entry_type:
+            entry = item
+            # The slots themselves: the properties cost a call each.
+            when = item._last_modified
+            params: Any = item._params
+        else:
+            entry = normalize(item, where)
+            when = entry.last_modified
+            # An entry given locales or images is not exactly a SitemapEntry:
+            # it goes the general way.
+            params = entry.params if type(entry) is entry_type else None
         if type(params) is dict and len(params) == 1:
             # The shortcut: a few comparisons stand for every check.
             value: Any = params.get(name)
@@ -91,7 +99,7 @@ def write_entries(
                 and len(value) <= bound
                 and value not in taken
                 and plain(value) is not None
-            ) and not entry.given_more:
+            ):
                 if type(when) is date_type:
                     pieces, day = known_get(when) or written(when)
                 elif when is None:
