@@ -20,6 +20,13 @@ The bytes of the note page's ``<head>`` (APP_URL set) are compared with the
 hand-written one's too, raw and gzipped.
 
     python benchmarks/head.py [--requests N] [--rounds N]
+    python benchmarks/head.py --instructions    # needs valgrind
+
+Time on a shared machine moves with its load (other processes evict the
+caches this one needs), so ``--instructions`` counts instead what one
+request executes, with callgrind: each page in a process of its own, 200
+requests against none (the difference, so start-up and warm-up cancel),
+``PYTHONHASHSEED=0``. The count is the same on every run.
 
 Targets (issue 10), against the hand-written page with the extension
 installed, same run: a page seen before at most 1.10 times its time per
@@ -32,8 +39,11 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import re
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -214,11 +224,83 @@ def per_request(call: Callable[[], bytes], requests: int) -> float:
     return (time.process_time() - start) / requests
 
 
+#: The pages --instructions counts: the page it is compared with, the target.
+COUNTED = {
+    "marmeon": ("hand-written", 1.10),
+    "marmeon, new note each time": ("hand-written, new note each time", 1.20),
+}
+
+
+def counted_page(name: str) -> Callable[[], bytes]:
+    """One of the pages --instructions counts (or its hand-written twin)."""
+    if name == "hand-written":
+        return caller(hand_app())
+    if name == "hand-written, new note each time":
+        return caller(hand_app(), new_page=True)
+    return caller(marmeon_app(), new_page="new note" in name)
+
+
+def instructions(name: str, requests: int) -> int:
+    """Instructions callgrind counts for a process that warms ``name`` up
+    and then asks it ``requests`` times."""
+    with_env = {**os.environ, "PYTHONHASHSEED": "0"}
+    out = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            __file__,
+            "--run",
+            name,
+            str(requests),
+        ],
+        env=with_env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = re.search(r"refs:\s+([\d,]+)", out.stderr)
+    assert found is not None, out.stderr[-2000:]
+    return int(found.group(1).replace(",", ""))
+
+
+def count_instructions() -> int:
+    if shutil.which("valgrind") is None:
+        print("--instructions needs valgrind (apt-get install valgrind)")
+        return 2
+    requests = 200
+    per: dict[str, float] = {}
+    for name in (*COUNTED, *(hand for hand, _ in COUNTED.values())):
+        extra = instructions(name, requests) - instructions(name, 0)
+        per[name] = extra / requests
+    print("Instructions per request (callgrind, PYTHONHASHSEED=0):")
+    for mine, (hand, limit) in COUNTED.items():
+        ratio = per[mine] / per[hand]
+        print(
+            f"  {mine:30} {per[mine] / 1e3:8.1f}k against {per[hand] / 1e3:8.1f}k"
+            f" hand-written: ratio {ratio:.3f}, target <= {limit:.2f}"
+            f" {'met' if ratio <= limit else 'NOT met'}"
+        )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--instructions", action="store_true")
+    parser.add_argument("--run", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.run:  # one process that --instructions counts
+        call = counted_page(args.run[0])
+        for _ in range(300):  # templates, caches, the memos
+            call()
+        for _ in range(int(args.run[1])):
+            call()
+        return 0
+    if args.instructions:
+        return count_instructions()
 
     pages = {
         "hand-written": caller(hand_app()),

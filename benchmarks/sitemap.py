@@ -39,6 +39,7 @@ from typing import Any
 from flask import Flask
 
 from flask_marmeon import Marmeon, SitemapEntry, everyone
+from flask_marmeon.sitemap.state import sitemap_of
 
 ORIGIN = "https://notes.example"
 # One <url>: its loc, its lastmod if any, and its links (the contenders lay
@@ -111,7 +112,7 @@ def marmeon(
 
     client = app.test_client()
     client.get("/robots.txt")  # the start-up checks, once, as in production
-    cache = app.extensions["marmeon"].sitemap_cache
+    cache = sitemap_of(app).cache
 
     def run() -> bytes:
         cache.clear()
@@ -430,7 +431,7 @@ def marmeon_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
     app.register_blueprint(notes)
     client = app.test_client()
     client.get("/robots.txt")  # the start-up checks, once, as in production
-    cache = app.extensions["marmeon"].sitemap_cache
+    cache = sitemap_of(app).cache
 
     def run() -> bytes:
         cache.clear()

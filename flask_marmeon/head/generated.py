@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask, request
 
-from ..og_images.naming import AUTOMATIC, enabled, name
+from ..og_images.naming import AUTOMATIC, Named, enabled, name
 from ..og_images.value import OgImage
 from .merge import MergedHead
 from .schema import Image
@@ -42,18 +42,9 @@ def fill(merged: MergedHead, app: Flask, root: str) -> MergedHead:
     if og_wanted is None and tw_wanted is None:
         return merged
     site = og.get("site_name") if og is not None else None
-    page_path = request.path
     changes: dict[str, Any] = {}
     if og is not None and og_wanted is not None:
-        named = name(
-            app,
-            root,
-            og_wanted,
-            title=og.get("title", merged.get("title")),
-            description=og.get("description", merged.get("description")),
-            site_name=site,
-            page_path=page_path,
-        )
+        named = _name(app, root, og_wanted, og, merged, site)
         image: Any = None
         if named is not None:
             image = (
@@ -61,18 +52,30 @@ def fill(merged: MergedHead, app: Flask, root: str) -> MergedHead:
             )
         changes["open_graph"] = _with_image(og, image)
     if tw is not None and tw_wanted is not None:
-        named = name(
-            app,
-            root,
-            tw_wanted,
-            title=tw.get("title", merged.get("title")),
-            description=tw.get("description", merged.get("description")),
-            site_name=site,
-            page_path=page_path,
-        )
+        named = _name(app, root, tw_wanted, tw, merged, site)
         image = Image(named.url, alt=named.alt) if named is not None else None
         changes["twitter"] = _with_image(tw, image)
     return {**merged, **changes}
+
+
+def _name(
+    app: Flask,
+    root: str,
+    wanted: OgImage,
+    table: Mapping[str, Any],
+    merged: MergedHead,
+    site: str | None,
+) -> Named | None:
+    # The table's own title and description, else the page's.
+    return name(
+        app,
+        root,
+        wanted,
+        title=table.get("title", merged.get("title")),
+        description=table.get("description", merged.get("description")),
+        site_name=site,
+        page_path=request.path,
+    )
 
 
 def _with_image(table: Mapping[str, Any], image: Any) -> Mapping[str, Any]:

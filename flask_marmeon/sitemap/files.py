@@ -1,23 +1,38 @@
 """A build's files as the endpoints send them: the bytes, their strong ETag
 and their gzip form, each worked out once per build and kept with it.
 
-The ETag is a hash of the file, so every process and machine that serves the
-same build sends the same one (a crawler going through a load balancer sees
-one resource). The hash and the gzip form are made the first time a request
-needs them, not in the build: a client that never asks for gzip costs no
-compression, and a build stays as fast as the writer makes it.
+The ETag is worked out from the file's bytes alone (:func:`file_tag`), so
+every process and machine that serves the same build sends the same one (a
+crawler going through a load balancer sees one resource). The tag and the
+gzip form are made the first time a request needs them, not in the build: a
+client that never asks for gzip costs no compression, and a build stays as
+fast as the writer makes it.
 """
 
 from __future__ import annotations
 
 import gzip
-import hashlib
 import threading
+import zlib
 from dataclasses import dataclass, field
 
 # zlib level 6, gzip's default: about 10x on sitemap XML; level 9 saves a few
 # per cent more for twice the time.
 _LEVEL = 6
+
+
+def file_tag(body: bytes) -> str:
+    """The strong entity tag of ``body`` (without quotes): its CRC-32 and
+    its length, in hex.
+
+    Any change of the bytes that keeps the length changes the CRC unless it
+    is one of the 2**-32 that collide (a change of 32 bits or fewer in a row
+    never does); a change of length changes the tag outright. A CRC-32 of a
+    4 MB sitemap takes half the time of a SHA-256 (1.4 ms against 3.0 ms
+    here), and the first request after each rebuild waits for it
+    (benchmarks/README.md).
+    """
+    return f"{zlib.crc32(body):08x}-{len(body):x}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,10 +53,10 @@ class Files:
         return None
 
     def etag(self, number: int) -> str:
-        """The file's strong entity tag (without quotes): a hash of its bytes."""
+        """The file's strong entity tag (without quotes), from its bytes."""
         tag = self._etags.get(number)
         if tag is None:
-            tag = hashlib.sha256(self.bodies[number]).hexdigest()[:32]
+            tag = file_tag(self.bodies[number])
             self._etags[number] = tag
         return tag
 

@@ -6,7 +6,7 @@ must not be indexed), and only on a path that no route of the app answers
 (the app's own route on /sitemap.xml or /robots.txt wins, and so does a
 catch-all that is not localized). The edge passes them without cookies.
 
-Each answer is conditional and cacheable: a strong ``ETag`` (a hash of the
+Each answer is conditional and cacheable: a strong ``ETag`` (from the bytes of the
 file; the gzip form has its own), ``Last-Modified`` (the build's time), 304
 for ``If-None-Match`` / ``If-Modified-Since``, ``Cache-Control: public,
 max-age=TTL``, and for a client that accepts it the gzip form, compressed
