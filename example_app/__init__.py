@@ -27,7 +27,7 @@ from .layout import layout
 from .locales import compile_translations
 from .models import db
 from .notes import notes
-from .seed import seed_notes
+from .seed import prepare_database
 
 HERE = Path(__file__).parent
 
@@ -83,8 +83,7 @@ def create_app(
     app.jinja_env.globals["has_htmx"] = (HERE / "static/vendor/htmx.min.js").exists()
 
     with app.app_context():
-        db.create_all()
-        seed_notes()
+        prepare_database()
         # Close the pool's connections, so that none crosses a fork when a
         # server builds the app before starting its workers (--preload).
         db.engine.dispose()

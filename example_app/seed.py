@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from sqlalchemy.exc import IntegrityError, OperationalError
+
 from .models import Note, db
 
 TOPICS = [
@@ -68,10 +70,27 @@ def _paragraphs(topic: str, author: str) -> str:
     )
 
 
+def prepare_database() -> int:
+    """Create the tables and seed them; return how many notes were added.
+
+    Several workers may start together on an empty database (gunicorn
+    without ``--preload``): each may find no table and no note. The one
+    that comes second finds the table made (and retries) or the notes'
+    ids taken (and leaves them), so the notes are there once.
+    """
+    try:
+        db.create_all()
+    except OperationalError:  # "already exists": another worker made it
+        db.session.rollback()
+        db.create_all()
+    return seed_notes()
+
+
 def seed_notes() -> int:
     """Fill an empty notes table; return how many notes were added.
 
-    A table that has notes is left alone, so every start may call this.
+    A table that has notes is left alone, so every start may call this;
+    a process that seeds it at the same moment as another adds nothing.
     """
     if db.session.execute(db.select(Note.id).limit(1)).first() is not None:
         return 0
@@ -96,7 +115,11 @@ def seed_notes() -> int:
             _note(index, title, summary, summary, AUTHORS[index % len(AUTHORS)], [])
         )
     db.session.add_all(notes)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same ids, seeded by another process
+        db.session.rollback()
+        return 0
     return len(notes)
 
 
@@ -107,6 +130,8 @@ def _note(
     # Every fourth note was never edited; the others changed days later.
     updated = created + timedelta(days=5 * (index % 4), minutes=17 * (index % 4))
     return Note(
+        # Fixed ids: a second process seeding at the same time collides.
+        id=index + 1,
         title=title,
         summary=summary,
         body=body,

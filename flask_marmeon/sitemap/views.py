@@ -145,9 +145,13 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
         return serve(caches.site, 0)
 
     def sitemap_part(number: int) -> Response:
+        if not _as_written(number):
+            return _not_found()
         return serve(caches.site, number)
 
     def paged_part(route: PagedRoute, number: int) -> Response:
+        if not _as_written(number):
+            return _not_found()
         try:
             starts = caches.starts(route)
         except StartsUnknown as unknown:
@@ -191,6 +195,11 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
         )
         free.append(_edge.CookieFree(f"/sitemap-{route.slug}-", endpoint))
     return free
+
+
+def _as_written(number: int) -> bool:
+    # Werkzeug's int converter also takes "01": one file, one address.
+    return request.path.endswith(f"-{number}.xml")
 
 
 def _not_found() -> Response:

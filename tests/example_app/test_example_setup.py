@@ -103,3 +103,37 @@ def test_every_text_of_the_app_has_a_german_translation() -> None:
         message = catalog.get(text)
         assert message is not None, f"{text!r} is not in messages.po"
         assert message.string and not message.fuzzy, f"{text!r} is not translated"
+
+
+def test_workers_starting_together_on_an_empty_database_seed_it_once(
+    tmp_path: Path,
+) -> None:
+    # gunicorn without --preload: every worker builds the app at the same
+    # moment; each may see no table and no note.
+    import subprocess
+    import sys
+    import time
+
+    root = Path(example_app.__file__).parent.parent
+    for attempt in range(3):
+        instance = tmp_path / f"instance-{attempt}"
+        at = time.time() + 3  # every process past its imports by then
+        script = (
+            "import time, sys\n"
+            "from example_app import create_app\n"
+            f"time.sleep(max(0, {at} - time.time()))\n"
+            f"create_app(instance_path={str(instance)!r})\n"
+        )
+        workers = [
+            subprocess.Popen(
+                [sys.executable, "-c", script], cwd=root, stderr=subprocess.PIPE
+            )
+            for _ in range(4)
+        ]
+        errors = [w.communicate(timeout=120)[1].decode() for w in workers]
+        assert [w.returncode for w in workers] == [0, 0, 0, 0], errors
+        app = create_app(instance_path=instance)
+        with app.app_context():
+            titles = db.session.scalars(db.select(Note.title)).all()
+        assert 24 <= len(titles) <= 60
+        assert len(set(titles)) == len(titles)

@@ -69,6 +69,10 @@ def test_parts_ask_only_their_own_range(make_app: Callable[..., Flask]) -> None:
     ]
     assert provider.asked[-1] == ("entries", 6, 11, 6)
     assert client.get("/sitemap-p-6.xml").status_code == 404
+    # One part, one address: "02" is read as 2 by the converter, not served.
+    asked = len(provider.asked)
+    assert client.get("/sitemap-p-02.xml").status_code == 404
+    assert len(provider.asked) == asked
 
 
 def test_an_empty_store_has_no_parts(make_app: Callable[..., Flask]) -> None:

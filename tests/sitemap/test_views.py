@@ -232,11 +232,27 @@ def test_the_index_files_send_no_cookie_either(make_app: Callable[..., Flask]) -
         return response
 
     client = app.test_client()
-    # /sitemap-01.xml: the part's int converter reads it as part 1 too.
-    for path in ("/sitemap.xml", "/sitemap-1.xml", "/sitemap-01.xml"):
+    # /sitemap-01.xml: the part's int converter reads it as part 1 too; it
+    # is not the address written, so it answers 404, without a cookie too.
+    for path, status in (
+        ("/sitemap.xml", 200),
+        ("/sitemap-1.xml", 200),
+        ("/sitemap-01.xml", 404),
+    ):
         response = client.get(path)
-        assert response.status_code == 200, path
+        assert response.status_code == status, path
         assert "Set-Cookie" not in response.headers, path
+
+
+def test_a_file_has_one_address_only(make_app: Callable[..., Flask]) -> None:
+    # Werkzeug's int converter reads "01", "001" and other digits as 1: the
+    # same file at many addresses, which a crawler counts as duplicates.
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True)
+    app.get("/n/<int:n>", sitemap=note_pages(2), authorize=everyone)(page)
+    client = app.test_client()
+    assert client.get("/sitemap-1.xml").status_code == 200
+    for path in ("/sitemap-01.xml", "/sitemap-001.xml", "/sitemap-0001.xml"):
+        assert client.get(path).status_code == 404, path
 
 
 @pytest.mark.parametrize(
@@ -259,16 +275,22 @@ def test_a_part_asked_for_with_other_digits_sends_no_cookie(
     client = app.test_client()
     path = f"/sitemap-{digit}.xml".encode().decode("latin-1")
     response = client.get("/", environ_overrides={"PATH_INFO": path})
-    assert response.status_code == 200
-    assert response.data == client.get("/sitemap-1.xml").data
+    # Not the address written: 404 (one file, one address), no cookie.
+    assert response.status_code == 404
     assert "Set-Cookie" not in response.headers
 
 
 @pytest.mark.parametrize(
-    "path", ["//robots.txt", "///sitemap.xml", "//sitemap-1.xml", "//sitemap-01.xml"]
+    ("path", "status"),
+    [
+        ("//robots.txt", 200),
+        ("///sitemap.xml", 200),
+        ("//sitemap-1.xml", 200),
+        ("//sitemap-01.xml", 404),  # one file, one address
+    ],
 )
 def test_leading_slashes_do_not_bring_the_cookie_back(
-    make_app: Callable[..., Flask], path: str
+    make_app: Callable[..., Flask], path: str, status: int
 ) -> None:
     # A client sends /%2Frobots.txt (the server decodes it to //robots.txt)
     # or //robots.txt: Werkzeug's routing merges the slashes and answers
@@ -287,8 +309,9 @@ def test_leading_slashes_do_not_bring_the_cookie_back(
     assert client.get("/n/1").headers.getlist("Set-Cookie")  # a normal page
     seen.clear()
     response = client.get("/", environ_overrides={"PATH_INFO": path})
-    assert response.status_code == 200
-    assert response.headers["Cache-Control"].startswith("public")
+    assert response.status_code == status
+    if status == 200:
+        assert response.headers["Cache-Control"].startswith("public")
     assert "Set-Cookie" not in response.headers
     assert "Cookie" not in response.headers.get("Vary", "")
     assert seen == [{}]
