@@ -15,7 +15,10 @@ framework's test client, one request after the other:
   time nothing of it is built yet, then it is (median of five). A second
   fresh worker asks the last part before anything else (no index built by
   that process, no shared cache): it asks where parts begin once, then
-  reads the part's range.
+  reads the part's range. Then, with a shared cache (Redis, through
+  Flask-Caching): one fresh worker asks the index, and another fresh one a
+  part that nobody has built (the second to last), finding where parts
+  begin in the shared cache.
 - Django: ``GenericSitemap`` over a model of the same table (``limit``
   50,000), its ``index`` and ``sitemap`` views, as its documentation
   shows. Django builds every request from its query, so it is asked once.
@@ -58,6 +61,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.postgres import PostgresServer  # noqa: E402
+from tests.sitemap.servers import RedisServer  # noqa: E402
 
 ORIGIN = "https://shop.example"
 PER_PART = 50_000
@@ -209,7 +213,7 @@ def part_range(rows: int, number: int) -> tuple[int, int]:
 # -- flask_marmeon -------------------------------------------------------------
 
 
-def marmeon_app(url: str) -> Callable[[str], bytes]:
+def marmeon_app(url: str, redis: str | None = None) -> Callable[[str], bytes]:
     from flask import Flask
     from flask_sqlalchemy import SQLAlchemy
     from sqlalchemy import BigInteger, DateTime, select
@@ -238,7 +242,15 @@ def marmeon_app(url: str) -> Callable[[str], bytes]:
     # the usual wait (20 s, on a loaded machine) would hide the figure.
     app.config["MARMEON_SITEMAP_WAIT"] = 600
     db.init_app(app)
-    Marmeon(app)
+    if redis is None:
+        Marmeon(app)
+    else:
+        from flask_caching import Cache
+
+        shared = Cache(
+            app, config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis}
+        )
+        Marmeon(app, sitemap_cache=shared)
 
     @app.get(
         "/products/<int:product_id>",
@@ -270,9 +282,19 @@ def marmeon_worker(server: dict[str, Any], rows: int) -> dict[str, Any]:
     """One worker's figures: see the module's docstring. With the server's
     ``last`` (the last part's path, from another worker's index), that part
     alone."""
-    clock = Clock(marmeon_app(server["url"]), server["pid"])
+    clock = Clock(marmeon_app(server["url"], server.get("redis")), server["pid"])
     parts = math.ceil(rows / PER_PART)
     baseline = reset_peak()
+    if server.get("redis") is not None:
+        # Sharing a cache: the index alone, or a part nobody built.
+        if server.get("part") is None:
+            body = clock("shared_index", "/sitemap.xml")
+            clock.figures["paths"] = [local(a) for a in check_index("", body, parts)]
+            return clock.figures
+        body = clock("shared_part", server["part"])
+        check_part("flask_marmeon's part", body, *part_range(rows, parts - 1))
+        clock.figures["shared_memory"] = memory()["VmHWM"] - baseline
+        return clock.figures
     last = server.get("last")
     if last is not None:
         # A process that has built nothing, not even the index, asked the
@@ -445,13 +467,15 @@ def boundaries_plan(server: PostgresServer) -> list[str]:
 
 
 def worker(
-    kind: str, server: PostgresServer, rows: int, last: str | None = None
+    kind: str, server: PostgresServer, rows: int, **options: Any
 ) -> dict[str, Any]:
-    """Run ``kind``'s worker in a fresh process; its figures."""
+    """Run ``kind``'s worker in a fresh process; its figures. ``options``:
+    ``last`` (a path: that part first), ``redis`` (a shared cache's URL) and
+    ``part`` (with it, a path: that part alone)."""
     where: dict[str, Any] = {"url": server.url, "port": server.port}
     where["user"] = server.user
     where["pid"] = server.process.pid
-    where["last"] = last
+    where.update(options)
     done = subprocess.run(
         [sys.executable, __file__, "--worker", kind, "--rows", str(rows)]
         + ["--server", json.dumps(where)],
@@ -512,7 +536,8 @@ def table(ours: dict[str, Any], alone: dict[str, Any], theirs: dict[str, Any]) -
         row(f"{label} part, nothing built", ours, f"{label}_cold", 1)
         row(f"{label} part, built", ours, f"{label}_built", 0.05)
     row("last part, fresh worker, no index", alone, "last_no_index", 1)
-    growth = max(ours["memory"], alone["memory"])
+    row("a part, fresh worker, shared cache", alone, "shared_part", 1)
+    growth = max(ours["memory"], alone["memory"], alone["shared_memory"])
     verdicts.append(growth <= 150 * MiB)
     rows.append(
         (
@@ -574,11 +599,20 @@ def main() -> None:
             f" {PER_PART:,} URLs"
         )
         ours = worker("marmeon", server, args.rows)
-        alone = worker("marmeon", server, args.rows, ours["last_path"])
+        alone = worker("marmeon", server, args.rows, last=ours["last_path"])
+        redis = RedisServer(Path(server.directory))
+        try:
+            index = worker("marmeon", server, args.rows, redis=redis.url)
+            shared = worker(
+                "marmeon", server, args.rows, redis=redis.url, part=index["paths"][-2]
+            )
+        finally:
+            redis.stop()
         theirs = worker("django", server, args.rows)
         plan = boundaries_plan(server)
     finally:
         server.stop()
+    alone.update(shared)
     print("Where parts begin (EXPLAIN ANALYZE, after the workers):")
     for line in plan:
         print("   ", line)

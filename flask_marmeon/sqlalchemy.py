@@ -16,18 +16,25 @@ from typing import Any
 
 from flask import current_app
 
-from ._log import logger
-
 try:
-    from sqlalchemy import ColumnElement, Label, Select, case, func, select
+    from sqlalchemy import ColumnElement, Select, case, func, select
     from sqlalchemy.orm import Session, scoped_session, sessionmaker
-    from sqlalchemy.sql.elements import Over
-    from sqlalchemy.sql.visitors import iterate
 except ImportError as error:  # pragma: no cover - the extra is missing
     raise ImportError(
         "flask_marmeon.sqlalchemy needs SQLAlchemy: pip install"
         " 'flask-marmeon[sqlalchemy]'."
     ) from error
+
+from .sqlalchemy_checks import (
+    bare,
+    keys_only,
+    may_be_null,
+    refused_shapes,
+    say_null_keys,
+    say_unindexed,
+    shown,
+    unindexed,
+)
 
 __all__ = ["SqlPaged", "paged"]
 
@@ -57,22 +64,22 @@ class SqlPaged:
         self._column: ColumnElement[Any] | None = None
         if not isinstance(statement, Select):
             self._problems.append(
-                f"has paged({_shown(statement)}, ...), which is not a select():"
+                f"has paged({shown(statement)}, ...), which is not a select():"
                 " pass select(Model.id, ...) (a Query's .statement is one too)"
             )
         else:
-            self._problems += _changed_meaning(statement)
+            self._problems += refused_shapes(statement)
             self._column = _column_of(statement, key)
             if self._column is None:
                 names = ", ".join(repr(c.key) for c in statement.selected_columns)
                 self._problems.append(
-                    f"has paged(..., key={_shown(key)}), which is not a column of"
+                    f"has paged(..., key={shown(key)}), which is not a column of"
                     f" its statement (it selects {names}): pass one of them,"
                     " unique and ordered, such as key=Product.id"
                 )
         if not callable(entry):
             self._problems.append(
-                f"has paged(..., entry={_shown(entry)}), which is not a function:"
+                f"has paged(..., entry={shown(entry)}), which is not a function:"
                 " pass one that turns a row into a SitemapEntry"
             )
 
@@ -93,8 +100,11 @@ class SqlPaged:
         statement, column = self._parts()
         with self._session() as session:
             starts = list(session.execute(self.boundaries_query(size)))
-            if _may_be_null(column):
-                _say_null_keys(session, statement, column, self.key)
+            if may_be_null(statement, column):
+                say_null_keys(session, statement, column, self.key)
+        without = unindexed(column)
+        if without is not None:
+            say_unindexed(self.key, without)
         return [start for (start,) in starts]
 
     def boundaries_query(self, size: int) -> Select[Any]:
@@ -108,7 +118,7 @@ class SqlPaged:
         """The rows whose key is from ``start`` up to ``stop``, in key
         order, at most ``limit``, each turned into an entry by ``entry``."""
         statement, column = self._parts()
-        key = _bare(column)
+        key = bare(column)
         query = statement.where(key >= start)
         if stop is not None:
             query = query.where(key < stop)
@@ -157,19 +167,6 @@ class SqlPaged:
                 made.close()
 
 
-def _bare(column: ColumnElement[Any]) -> ColumnElement[Any]:
-    """A selected column without its label (``Product.id.label("pid")``
-    compares and orders as ``product.id``)."""
-    return column.element if isinstance(column, Label) else column
-
-
-def _keys_only(statement: Select[Any], *columns: ColumnElement[Any]) -> Select[Any]:
-    """The statement's FROM, joins and WHERE, selecting ``columns``."""
-    return statement.with_only_columns(*columns, maintain_column_froms=True).order_by(
-        None
-    )
-
-
 def _starts_query(
     statement: Select[Any], column: ColumnElement[Any], size: int
 ) -> Select[Any]:
@@ -197,8 +194,8 @@ def _starts_query(
     ``size`` rows, even with keys that repeat; when one key has more rows
     than that, the step after it is the next key, so the query always ends.
     """
-    key = _bare(column)
-    keys = _keys_only(statement, key)
+    key = bare(column)
+    keys = keys_only(statement, key)
     # The smallest key by ORDER BY ... LIMIT 1, not min(): PostgreSQL has no
     # min(uuid). Its NULL twin has its very type (varchar(40), not varchar):
     # PostgreSQL wants the same types in both terms.
@@ -228,101 +225,6 @@ def _starts_query(
     )
 
 
-def _may_be_null(column: ColumnElement[Any]) -> bool:
-    """Whether the key can be NULL: not a column declared NOT NULL."""
-    key = _bare(column)
-    nullable = getattr(key, "nullable", True)
-    return bool(nullable) and not getattr(key, "primary_key", False)
-
-
-def _say_null_keys(
-    session: Any, statement: Select[Any], column: ColumnElement[Any], shown: object
-) -> None:
-    """Log the rows whose key is NULL: they are in no range, so in no part."""
-    key = _bare(column)
-    counted = _keys_only(statement, func.count()).where(key.is_(None))
-    count = session.execute(counted).scalar_one()
-    if count:
-        logger.warning(
-            "Sitemap: %d row%s of paged(..., key=%s) %s a NULL key, so %s in"
-            " no part and not listed. Add .where(%s.is_not(None)) to the"
-            " statement if that is meant, or choose a key that is never NULL.",
-            count,
-            "" if count == 1 else "s",
-            _named(shown),
-            "has" if count == 1 else "have",
-            "it is" if count == 1 else "they are",
-            _named(shown),
-        )
-
-
-#: What a statement may hold that paged() cannot keep (its ranges of keys
-#: would silently change what is listed), and what to do instead.
-_REFUSED = (
-    (
-        "_limit_clause",
-        ".limit()",
-        "a sitemap of paged() lists every row of its statement; to list only"
-        " some, filter with .where() (such as .where(Product.updated_at >="
-        " cutoff)), or page over a subquery: rows = select(...).order_by(...)"
-        ".limit(n).subquery(); paged(select(rows), key=rows.c.id, ...)",
-    ),
-    ("_offset_clause", ".offset()", "the same as for .limit()"),
-    ("_fetch_clause", ".fetch()", "the same as for .limit()"),
-    (
-        "_distinct",
-        ".distinct()",
-        "each row is one page and its key is unique, so remove it; if a join"
-        " repeats rows, filter with .where(Product.id.in_(select(...)))"
-        " instead of joining",
-    ),
-    (
-        "_group_by_clauses",
-        ".group_by()",
-        "a part is a range of the key over the statement's rows; page over a"
-        " subquery: rows = select(...).group_by(...).subquery();"
-        " paged(select(rows), key=rows.c.id, ...)",
-    ),
-    ("_having_criteria", ".having()", "the same as for .group_by()"),
-    (
-        "_for_update_arg",
-        ".with_for_update()",
-        "the sitemap only reads: remove it",
-    ),
-)
-
-
-def _changed_meaning(statement: Select[Any]) -> list[str]:
-    """H10 problems: the parts of ``statement`` that paged() cannot keep."""
-    found = [
-        f"has paged(select(...){name}, ...), which paged() cannot keep (its"
-        f" parts are ranges of the key, in key order): {fix}"
-        for attribute, name, fix in _REFUSED
-        if _present(getattr(statement, attribute, None))
-    ]
-    windows = [
-        str(selected.key)
-        for selected in statement.selected_columns
-        if any(isinstance(inner, Over) for inner in iterate(selected))
-    ]
-    if windows:
-        found.append(
-            f"has paged(select(...), ...) with a window function (.over()) in"
-            f" {', '.join(repr(name) for name in windows)}, which paged() cannot"
-            " keep: each part's query would compute it over that part's rows"
-            " alone. Compute it in entry, or page over a subquery: rows ="
-            " select(...).subquery(); paged(select(rows), key=rows.c.id, ...)"
-        )
-    return found
-
-
-def _present(value: object) -> bool:
-    # A clause has no truth value: None, False and () say "not set".
-    return not (
-        value is None or value is False or (isinstance(value, tuple) and not value)
-    )
-
-
 def _column_of(statement: Select[Any], key: object) -> ColumnElement[Any] | None:
     """The selected column that ``key`` names (a mapped attribute, a Column,
     or a selected column's name), or None."""
@@ -335,20 +237,6 @@ def _column_of(statement: Select[Any], key: object) -> ColumnElement[Any] | None
     if not isinstance(expression, ColumnElement):
         return None
     return columns.corresponding_column(expression)
-
-
-def _named(key: object) -> str:
-    """A key as its code would say it: ``Product.id``, or its repr."""
-    owner = getattr(key, "class_", None)
-    name = getattr(key, "key", None)
-    if isinstance(owner, type) and isinstance(name, str):
-        return f"{owner.__name__}.{name}"
-    return _shown(key)
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def paged(
@@ -365,7 +253,8 @@ def paged(
     :param key: a column of ``statement`` (``Product.id``), best unique;
         parts are ranges of it, listed in its order. It needs an index (a
         primary key has one): where parts begin is then found by stepping
-        along the index, and each part is one range scan. Any type the
+        along the index, and each part is one range scan (the log says so,
+        once, when the model declares no index on it). Any type the
         database orders works (integers, strings, UUIDs, dates); a key that
         repeats keeps each part within its size unless one value has more
         rows than a part holds; rows whose key is NULL are in no part (the

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from flask import Flask
 from sqlalchemy import (
     Boolean,
     Column,
@@ -30,6 +31,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import NullPool
 
+from flask_marmeon import Marmeon
 from flask_marmeon.sqlalchemy import SqlPaged, paged
 
 
@@ -54,6 +56,8 @@ class Item(Base):
     token: Mapped[uuid.UUID] = mapped_column(Uuid, unique=True)
     # Indexed in descending order only.
     rank: Mapped[int]
+    # No index.
+    price: Mapped[int]
 
 
 Index("item_rank_desc", Item.rank.desc(), unique=True)
@@ -88,6 +92,7 @@ def fill(engine: Engine, count: int) -> None:
                 slug=f"item-{n * 7919 % 1009:04d}",
                 token=uuid.UUID(int=n * 104729 % 2**64),
                 rank=count - n,
+                price=n * 37 % 101,
             )
             for n in range(1, count + 1)
         )
@@ -275,3 +280,48 @@ def test_the_boundaries_query_on_postgresql_reads_the_index_alone(
         sorts = [line for line in plan if "Sort Key" in line]
         assert len(sorts) == 1 and "marmeon_starts.start" in sorts[0], shown
     engine.dispose()
+
+
+def test_an_outer_join_s_null_keys_are_said(
+    engine: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    fill(engine, 20)
+    with Session(engine) as session:
+        session.add(Shelf(id=6, open=True))  # no item on it
+        session.commit()
+    statement = (
+        select(Item.id, Shelf.id.label("shelf"))
+        .select_from(Shelf)
+        .outerjoin(Item, Item.shelf_id == Shelf.id)
+    )
+    made = provider(engine, statement, Item.id)
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        assert made.boundaries(10) == [1, 11]
+    (said,) = [r.getMessage() for r in caplog.records]
+    assert "1 row of paged(..., key=Item.id) has a NULL key, so it is in" in said
+
+
+def test_a_key_without_an_index_is_said_once_per_app(
+    engine: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    fill(engine, 30)
+    made = provider(engine, select(Item.price, Item.id), Item.price)
+    app = Flask("shop")
+    Marmeon(app)
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        with app.app_context():
+            check_parts(engine, made, Item.price, 10)
+            made.boundaries(10)
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [
+        "Sitemap: paged(..., key=Item.price): the model declares no index on"
+        " item.price. Where parts begin is found by stepping along the key's"
+        " index; without one, every step reads the whole table. Add index=True"
+        " to the column (or an Index in the database), or use the primary key."
+    ]
+    # Indexed keys, however declared: nothing said.
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        for column in (Item.id, Item.slug, Item.rank, Item.token):
+            provider(engine, select(column), column).boundaries(10)
+    assert not caplog.records
