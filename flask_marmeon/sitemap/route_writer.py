@@ -62,7 +62,6 @@ def write_entries(
         days = _Days(value_pieces_of(compiled.base, shortcut), usual, where, widest)
     known_get = days.known.get if days is not None else _nothing
     written = days.written if days is not None else _bare
-    bare = days.bare if days is not None else _BARE
     xhtml = bool(compiled.locales)
     add = writer.add
     # The day of each file's latest entry is for the index only.
@@ -80,7 +79,6 @@ def write_entries(
     append = batch.append
     latest: str | None = None
     entry_type = SitemapEntry
-    date_type = date
     source = iter(items)
     for item in source:
         if type(item) is entry_type:
@@ -104,11 +102,12 @@ def write_entries(
                 and plain(value) is not None
             ):
                 when = entry._last_modified
-                if type(when) is date_type:
+                try:
+                    # Dates and None are kept by themselves; anything else
+                    # (a datetime, a mistake) is for written() to say.
                     pieces, day = known_get(when) or written(when)
-                elif when is None:
-                    pieces, day = bare
-                else:
+                except TypeError:
+                    # Unhashable: no date. written() names the mistake.
                     pieces, day = written(when)
                 if room:
                     room -= 1
@@ -186,7 +185,10 @@ class _Days:
         self.pieces_of = pieces_of
         self.where = where
         self.bare: _Written = (pieces_of(None), None)
-        self.known: dict[object, _Written] = {}
+        #: Pieces and day by date (and None: no date).
+        self.known: dict[object, _Written] = {None: self.bare}
+        #: Pieces and day by the day of a datetime.
+        self.days: dict[str, _Written] = {}
         self.room = _KNOWN_TEXT // (sum(map(len, self.bare[0])) + 30 * urls)
         #: Whether the route's text is ASCII (a day's always is).
         self.ascii = all(piece.isascii() for piece in self.bare[0])
@@ -198,19 +200,22 @@ class _Days:
 
     def written(self, when: object) -> _Written:
         """The pieces and day of ``when`` (a date, a datetime or None)."""
-        key: object = when if type(when) is date else None
         day = lastmod(when, self.where)
         if day is None:
             return self.bare
-        known = self.known
-        if key is None:
-            key = day
-            found = known.get(day)
+        # A datetime's day is kept by its text, apart from the dates, so
+        # no text given as last_modified is ever taken for a date.
+        dated = type(when) is date
+        if not dated:
+            found = self.days.get(day)
             if found is not None:
                 return found
         found = (self.pieces_of(day), day)
-        if len(known) < self.room:
-            known[key] = found
+        if len(self.known) + len(self.days) < self.room:
+            if dated:
+                self.known[when] = found
+            else:
+                self.days[day] = found
         return found
 
 

@@ -7,6 +7,7 @@ import functools
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
+from datetime import date, datetime, timezone
 from typing import Any
 
 import pytest
@@ -199,6 +200,19 @@ def test_the_provider_runs_in_an_app_context_of_its_own(
         (["n=1"], "expected a SitemapEntry"),
         ([{"params": [1]}], "params must be a dict"),
         ([SitemapEntry({"n": 1}, "2024-01-01")], "must be a date or a datetime"),  # type: ignore[arg-type]
+        # The day's text after a datetime of that day (the build keeps the
+        # datetime's text by its day), and an unhashable value: still refused.
+        (
+            [
+                SitemapEntry({"n": 1}, datetime(2024, 1, 1, 12, tzinfo=timezone.utc)),
+                SitemapEntry({"n": 2}, "2024-01-01"),  # type: ignore[arg-type]
+            ],
+            "gave last_modified='2024-01-01', but last_modified must be a date",
+        ),
+        (
+            [SitemapEntry({"n": 1}, date(2024, 1, 1)), SitemapEntry({"n": 2}, [2024])],  # type: ignore[arg-type]
+            "gave last_modified=list, but last_modified must be a date",
+        ),
     ],
 )
 def test_a_wrong_result_fails_the_build_with_a_message(
