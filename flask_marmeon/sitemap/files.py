@@ -3,10 +3,10 @@ and their gzip form, each worked out once per build and kept with it.
 
 The ETag is worked out from the file's bytes alone (:func:`file_tag`), so
 every process and machine that serves the same build sends the same one (a
-crawler going through a load balancer sees one resource). The tag and the
-gzip form are made the first time a request needs them, not in the build: a
-client that never asks for gzip costs no compression, and a build stays as
-fast as the writer makes it.
+crawler going through a load balancer sees one resource). The tags are made
+with the files, by the thread that refreshes them (the cache's), so no
+request waits for one after a rebuild. The gzip form is made the first time
+a request needs it: a client that never asks for gzip costs no compression.
 """
 
 from __future__ import annotations
@@ -43,8 +43,11 @@ class Files:
     bodies: tuple[bytes, ...]
     built_at: float
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-    _etags: dict[int, str] = field(default_factory=dict, repr=False)
+    _etags: tuple[str, ...] = field(init=False, repr=False)
     _gzipped: dict[int, bytes] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_etags", tuple(map(file_tag, self.bodies)))
 
     def body(self, number: int) -> bytes | None:
         """File ``number`` (0: /sitemap.xml; n: /sitemap-n.xml in index mode)."""
@@ -54,11 +57,7 @@ class Files:
 
     def etag(self, number: int) -> str:
         """The file's strong entity tag (without quotes), from its bytes."""
-        tag = self._etags.get(number)
-        if tag is None:
-            tag = file_tag(self.bodies[number])
-            self._etags[number] = tag
-        return tag
+        return self._etags[number]
 
     def gzipped(self, number: int) -> bytes:
         """The file gzip-compressed, made once (concurrent requests wait for

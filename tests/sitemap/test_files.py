@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from flask_marmeon.sitemap.cache import SitemapCache
 from flask_marmeon.sitemap.files import Files, file_tag
 
 BODY = b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset>' + b"<url/>" * 1000
@@ -34,3 +37,20 @@ def test_any_change_of_the_bytes_changes_the_tag() -> None:
 def test_each_file_of_a_build_has_its_own_tag() -> None:
     files = Files((b"index", BODY, BODY + b"\n"), built_at=1.0)
     assert len({files.etag(number) for number in range(3)}) == 3
+
+
+def test_the_tags_are_made_by_the_refreshing_thread_not_by_a_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The cache's thread makes the files, tags included: the first request
+    # after a rebuild gets its tag without hashing 4 MB itself.
+    cache = SitemapCache(lambda: (BODY, BODY + b"\n"), ttl=60, retry_after=5)
+    files = cache.get().value
+    assert files is not None
+    expected = [file_tag(BODY), file_tag(BODY + b"\n")]
+
+    def hashing(body: bytes) -> str:
+        raise AssertionError("a tag made on a request's path")
+
+    monkeypatch.setattr("flask_marmeon.sitemap.files.file_tag", hashing)
+    assert [files.etag(0), files.etag(1)] == expected
