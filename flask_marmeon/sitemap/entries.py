@@ -9,10 +9,9 @@ its dict is read; what the route makes of it (its addresses) is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timezone
-from typing import Any, ClassVar
+from typing import Any
 
 from werkzeug.routing import Rule
 
@@ -48,9 +47,8 @@ def shown(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-@dataclass(frozen=True, init=False)
 class SitemapEntry:
-    """One page of a route in the sitemap.
+    """One page of a route in the sitemap; its values are read-only.
 
     :param params: the values of the route's parameters (``{"note_id": 3}``);
         empty for a route without parameters.
@@ -65,22 +63,16 @@ class SitemapEntry:
         absolute against APP_URL's origin, as the head's URLs are.
     """
 
-    # A provider makes one entry per page, so the constructor is on the hot
-    # path of every build. params and last_modified are slots, stored
-    # directly (the generated constructor goes through the frozen class's
-    # object.__setattr__ by name, a third more); locales and images, which
-    # most entries leave out, are the class's None unless given, kept in the
-    # instance's __dict__ then: each slot stored costs a build as much as a
-    # few comparisons per entry.
-    __slots__ = ("params", "last_modified", "__dict__")
-
-    params: Mapping[str, Any]
-    last_modified: date | None
-    locales: tuple[str, ...] | None = None
-    images: tuple[str, ...] | None = None
-    #: Whether locales or images were given: the build's one test for the
-    #: entries that need more than their params and date.
-    given_more: ClassVar[bool] = False
+    # A provider makes one entry per page, so making one and reading it are
+    # on the hot path of every build (benchmarks/README.md has the figures).
+    # The values are private slots, stored directly (a frozen dataclass's
+    # stores go through a descriptor call each), and read through
+    # properties, which have no setter; the build reads the slots. No
+    # __dict__. locales and images, which most entries leave out, are
+    # stored only when given, as one pair; such an entry becomes the
+    # subclass _Given (the same slots), so the build's fast path, which
+    # takes exactly SitemapEntry, never asks an entry whether it has them.
+    __slots__ = ("_params", "_last_modified", "_given")
 
     # locales and images are checked here, so a mistake raises where the
     # provider made the entry.
@@ -91,22 +83,69 @@ class SitemapEntry:
         locales: Iterable[str] | None = None,
         images: Iterable[str] | None = None,
     ) -> None:
-        _set_params(self, {} if params is None else params)
-        _set_last_modified(self, last_modified)
+        self._params = {} if params is None else params
+        self._last_modified = last_modified
         if locales is not None or images is not None:
-            more = self.__dict__
-            more["locales"] = _texts(locales, *_LOCALES)
-            more["images"] = _texts(images, *_IMAGES)
-            more["given_more"] = True
+            self._given = (_texts(locales, *_LOCALES), _texts(images, *_IMAGES))
+            if type(self) is SitemapEntry:
+                self.__class__ = _Given
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        """The values of the route's parameters."""
+        return self._params
+
+    @property
+    def last_modified(self) -> date | None:
+        """When the page last changed, or None."""
+        return self._last_modified
+
+    @property
+    def locales(self) -> tuple[str, ...] | None:
+        """The locales given (a tuple), or None."""
+        return self._more()[0]
+
+    @property
+    def images(self) -> tuple[str, ...] | None:
+        """The image URLs given (a tuple), or None."""
+        return self._more()[1]
+
+    def _more(self) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
+        try:
+            given: tuple[tuple[str, ...] | None, tuple[str, ...] | None]
+            given = self._given
+        except AttributeError:
+            return _NONE
+        return given
+
+    def _values(self) -> tuple[object, ...]:
+        return (self._params, self._last_modified, *self._more())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SitemapEntry):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        params, last_modified, locales, images = self._values()
+        return (
+            f"SitemapEntry(params={params!r}, last_modified={last_modified!r},"
+            f" locales={locales!r}, images={images!r})"
+        )
 
 
+class _Given(SitemapEntry):
+    """A SitemapEntry given locales or images (see its slots)."""
+
+    __slots__ = ()
+
+
+_NONE = (None, None)
 _LOCALES = ("locales", "['en', 'de-AT']")
 _IMAGES = ("images", "['/covers/1.png']")
-_slot = SitemapEntry.__dict__
-_set_params: Callable[[SitemapEntry, object], None] = _slot["params"].__set__
-_set_last_modified: Callable[[SitemapEntry, object], None] = _slot[
-    "last_modified"
-].__set__
 
 
 def lastmod(value: object, where: str = "an entry") -> str | None:

@@ -13,6 +13,7 @@ index) or stops, and the entries that do not fit are counted in
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 
 from .report import Limits
@@ -20,9 +21,12 @@ from .xml import HEAD, URLSET_END, urlset_opening
 
 #: The format's limit of bytes per file (50 MiB, uncompressed).
 MAX_BYTES = 52_428_800
-# Entries' text is encoded a few hundred URLs at a time: a file's text is
-# then held once as str pieces of one batch and once as bytes, not twice
-# whole, and a batch stays in the processor's cache while it is encoded.
+# Entries' text is encoded a few hundred URLs at a time (a batch, which
+# stays in the processor's cache while it is encoded) into the file's one
+# buffer: the file's bytes are made once, in place, and no second copy of
+# the file is ever held (a list of encoded batches joined at the end is one:
+# 4 MB more per 50,000 URLs, which malloc hands back and takes again, page
+# by page, on every build).
 _BATCH = 512
 
 
@@ -66,10 +70,17 @@ class UrlsetWriter:
         self._start_file()
 
     def _start_file(self) -> None:
-        self._chunks: list[bytes] = []
+        # The file's bytes, from its opening tag on, once the first batch
+        # is encoded; the opening declares the namespaces of the entries
+        # of that batch (a later entry that needs another one costs a copy
+        # of the file when it is finished).
+        self._out: io.BytesIO | None = None
+        self._opening = ""
         self._pieces: list[str] = []
-        # URLs in the file's encoded chunks.
+        # URLs in the file's encoded batches.
         self._urls = 0
+        # Bytes of the file's encoded batches.
+        self._size = 0
         # URLs the current batch may take (at most what the file has left),
         # and how many of them it has left: one comparison per entry.
         self._budget = min(self.max_urls, _BATCH)
@@ -103,25 +114,28 @@ class UrlsetWriter:
             self._images = True
         return True
 
-    def lane(self) -> tuple[list[str], int, int]:
-        """The current batch, and the URLs and bytes it may still take.
+    def lane(self, urls: int, most: int) -> tuple[list[str], int]:
+        """The current batch, and how many entries of ``urls`` URLs and at
+        most ``most`` bytes of ASCII text each it may still take.
 
-        The fast lane of the route loop's shortcut: an ASCII text whose URLs
-        and length fit may be appended to the batch directly, without a call
-        per entry; :meth:`settle` then says what was taken. Any other call
-        ends the lane (the batch may be replaced): settle first, ask again
-        after.
+        The fast lane of the route loop's shortcut: that many such texts may
+        be appended to the batch directly, without a call per entry, and
+        they fit, as :meth:`add` would have found one by one; :meth:`settle`
+        then says how many were taken. Any other call ends the lane (the
+        batch may be replaced): settle first, ask again after.
         """
-        return self._pieces, self._urls_left, self._bytes_left
+        return self._pieces, min(self._urls_left // urls, self._bytes_left // most)
 
     def settle(
-        self, urls_left: int, bytes_left: int, latest: str | None, xhtml: bool
+        self, taken: int, urls: int, most: int, latest: str | None, xhtml: bool
     ) -> None:
-        """What the lane took: the URLs and bytes left, the latest day of
-        the entries appended, whether they hold links."""
-        if urls_left != self._urls_left:
-            self._urls_left = urls_left
-            self._bytes_left = bytes_left
+        """What the lane took: ``taken`` entries of ``urls`` URLs and at most
+        ``most`` bytes each, the latest day among them, whether they hold
+        links."""
+        if taken:
+            self._urls_left -= taken * urls
+            # Counted at their most until the batch is encoded and measured.
+            self._bytes_left -= taken * most
             if xhtml:
                 self._xhtml = True
         if latest is not None and (self._latest is None or latest > self._latest):
@@ -156,16 +170,34 @@ class UrlsetWriter:
 
     def _encode_batch(self) -> None:
         if self._pieces:
-            self._chunks.append("".join(self._pieces).encode())
+            data = "".join(self._pieces).encode()
             self._pieces = []
+            if self._out is None:
+                self._opening = urlset_opening(xhtml=self._xhtml, images=self._images)
+                self._out = io.BytesIO()
+                self._out.write((HEAD + self._opening).encode())
+            self._out.write(data)
+            self._size += len(data)
         self._urls += self._budget - self._urls_left
         self._budget = self._urls_left = 0
+        self._bytes_left = self.max_body - self._size
 
     def _finish_file(self) -> None:
         self._encode_batch()
         opening = urlset_opening(xhtml=self._xhtml, images=self._images)
-        # One copy, so the build peaks near twice the file's size.
-        body = b"".join([(HEAD + opening).encode(), *self._chunks, URLSET_END.encode()])
+        end = URLSET_END.encode()
+        out = self._out
+        if out is None:
+            body = (HEAD + opening).encode() + end
+        elif opening == self._opening:
+            out.write(end)
+            # The buffer's own bytes, not a copy (no view of it is held).
+            body = out.getvalue()
+        else:
+            written = out.getbuffer()
+            start = len((HEAD + self._opening).encode())
+            body = b"".join([(HEAD + opening).encode(), written[start:], end])
+            written.release()
         self.files.append(SitemapFile(body, self._urls, self._latest))
         self._start_file()
 

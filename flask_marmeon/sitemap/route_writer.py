@@ -47,7 +47,6 @@ def write_entries(
     # general way.
     name: Any = _NO_NAME
     int_kind = False
-    allowed: range = range(0)
     bound = 0
     taken: frozenset[object] = frozenset()
     plain = PLAIN_TEXT.fullmatch
@@ -55,67 +54,80 @@ def write_entries(
     days: _Days | None = None
     if shortcut is not None:
         name, bound, taken = shortcut.name, shortcut.bound, shortcut.taken
+        # The most characters of a value: the shortcut takes ints in
+        # range(bound), texts of at most bound characters.
+        widest = len(str(bound - 1)) if shortcut.kind is int else bound
         int_kind = shortcut.kind is int
-        # An int in a range is one test written in C.
-        allowed = range(bound) if int_kind else range(0)
         usual = len(shortcut.versions)
-        days = _Days(value_pieces_of(compiled.base, shortcut), usual, where)
+        days = _Days(value_pieces_of(compiled.base, shortcut), usual, where, widest)
     known_get = days.known.get if days is not None else _nothing
     written = days.written if days is not None else _bare
     bare = days.bare if days is not None else _BARE
     xhtml = bool(compiled.locales)
     add = writer.add
-    settle = writer.settle
-    lane = writer.lane
-    # A shortcut's text is ASCII when its route's is: its length is its size,
-    # and it goes into the writer's batch without a call (see
-    # UrlsetWriter.lane); any other entry is handed over with add().
-    fast = days is not None and days.ascii
-    batch, urls_left, bytes_left = lane()
+    # The day of each file's latest entry is for the index only.
+    track = writer.split
+    # A shortcut's text is ASCII when its route's is, and at most `most`
+    # long: as many entries as the writer's lane grants go into its batch
+    # directly, without a call per entry (see UrlsetWriter.lane); any other
+    # entry is handed over with add().
+    most = days.most if days is not None and days.ascii else 0
+    batch: list[str] = []
+    granted = room = 0
+    if most:
+        batch, granted = writer.lane(usual, most)
+        room = granted
     append = batch.append
     latest: str | None = None
     entry_type = SitemapEntry
     date_type = date
     source = iter(items)
     for item in source:
-        entry = item if type(item) is entry_type else normalize(item, where)
-        when = entry.last_modified
-        params = entry.params
+        if type(item) is entry_type:
+            entry = item
+            # The slots themselves: the properties cost a call each.
+            params: Any = item._params
+        else:
+            entry = normalize(item, where)
+            # An entry given locales or images is not exactly a SitemapEntry:
+            # it goes the general way.
+            params = entry.params if type(entry) is entry_type else None
         if type(params) is dict and len(params) == 1:
             # The shortcut: a few comparisons stand for every check.
             value: Any = params.get(name)
             if (
-                type(value) is int and value in allowed and value not in taken
+                type(value) is int and 0 <= value < bound and value not in taken
                 if int_kind
                 else type(value) is str
                 and len(value) <= bound
                 and value not in taken
                 and plain(value) is not None
-            ) and not entry.given_more:
+            ):
+                when = entry._last_modified
                 if type(when) is date_type:
                     pieces, day = known_get(when) or written(when)
                 elif when is None:
                     pieces, day = bare
                 else:
                     pieces, day = written(when)
-                # str() of a str is the str itself.
-                text = str(value).join(pieces)
-                size = len(text)
-                if fast and usual <= urls_left and size <= bytes_left:
-                    append(text)
-                    urls_left -= usual
-                    bytes_left -= size
-                    if day is not None and (latest is None or day > latest):
+                if room:
+                    room -= 1
+                    # str() of a str is the str itself.
+                    append(str(value).join(pieces))
+                    if track and day is not None and (latest is None or day > latest):
                         latest = day
                     continue
-                settle(urls_left, bytes_left, latest, xhtml)
-                going = add(text, usual, day, xhtml, False)
-                batch, urls_left, bytes_left = lane()
-                append = batch.append
+                writer.settle(granted - room, usual, most, latest, xhtml)
+                going = add(str(value).join(pieces), usual, day, xhtml, False)
+                if most:
+                    batch, granted = writer.lane(usual, most)
+                    room = granted
+                    append = batch.append
                 latest = None
                 if going:
                     continue
                 break
+        when = entry.last_modified
         day = lastmod(when, where)
         try:
             text, urls, pictured = _general(compiled, entry, report, policy, day)
@@ -123,15 +135,17 @@ def write_entries(
             report.refuse(refused)
             continue
         if urls:
-            settle(urls_left, bytes_left, latest, xhtml)
+            writer.settle(granted - room, usual, most, latest, xhtml)
             going = add(text, urls, day, xhtml, pictured)
-            batch, urls_left, bytes_left = lane()
-            append = batch.append
+            if most:
+                batch, granted = writer.lane(usual, most)
+                room = granted
+                append = batch.append
             latest = None
             if not going:
                 break
     else:
-        settle(urls_left, bytes_left, latest, xhtml)
+        writer.settle(granted - room, usual, most, latest, xhtml)
         return
     # The file is full and there is no next one: the rest is left out, each
     # entry counted by the URLs it would have had.
@@ -163,7 +177,11 @@ class _Days:
     once, while the memo stays small."""
 
     def __init__(
-        self, pieces_of: Callable[[str | None], tuple[str, ...]], urls: int, where: str
+        self,
+        pieces_of: Callable[[str | None], tuple[str, ...]],
+        urls: int,
+        where: str,
+        widest: int,
     ) -> None:
         self.pieces_of = pieces_of
         self.where = where
@@ -172,6 +190,11 @@ class _Days:
         self.room = _KNOWN_TEXT // (sum(map(len, self.bare[0])) + 30 * urls)
         #: Whether the route's text is ASCII (a day's always is).
         self.ascii = all(piece.isascii() for piece in self.bare[0])
+        # Every day is written in ten characters (YYYY-MM-DD), and a value
+        # of at most `widest` goes between each two pieces.
+        dated = pieces_of("0000-00-00")
+        #: The most characters of an entry's text.
+        self.most = sum(map(len, dated)) + (len(dated) - 1) * widest
 
     def written(self, when: object) -> _Written:
         """The pieces and day of ``when`` (a date, a datetime or None)."""

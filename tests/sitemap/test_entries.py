@@ -79,3 +79,39 @@ def test_a_message_never_quotes_a_huge_value() -> None:
     with pytest.raises(TypeError) as raised:
         normalize("x" * 1_000_000, WHERE)
     assert len(str(raised.value)) < 300
+
+
+def test_an_entry_is_read_only_and_has_no_dict() -> None:
+    plain = SitemapEntry({"n": 1}, date(2024, 1, 2))
+    given = SitemapEntry({"n": 1}, locales=["en"], images=["/a.png"])
+    for entry in (plain, given):
+        for name in ("params", "last_modified", "locales", "images"):
+            with pytest.raises(AttributeError):
+                setattr(entry, name, None)
+        assert not hasattr(entry, "__dict__")
+    assert (given.locales, given.images) == (("en",), ("/a.png",))
+    assert repr(given) == (
+        "SitemapEntry(params={'n': 1}, last_modified=None, locales=('en',),"
+        " images=('/a.png',))"
+    )
+
+
+def test_only_an_entry_without_locales_or_images_is_exactly_a_sitemap_entry() -> None:
+    # The build's fast path takes exactly SitemapEntry: an entry given
+    # locales or images (even empty ones) must go the general way.
+    assert type(SitemapEntry({"n": 1}, date(2024, 1, 2))) is SitemapEntry
+    for more in ({"locales": []}, {"images": ()}, {"locales": ["en"]}):
+        entry = SitemapEntry({"n": 1}, **more)
+        assert isinstance(entry, SitemapEntry) and type(entry) is not SitemapEntry
+        assert type(normalize({"params": {"n": 1}, **more}, WHERE)) is type(entry)
+    assert SitemapEntry({"n": 1}, locales=[]) != SitemapEntry({"n": 1})
+
+
+def test_a_subclass_keeps_its_class_and_its_values() -> None:
+    class Page(SitemapEntry):
+        __slots__ = ()
+
+    page = Page({"n": 1}, locales=["en"])
+    assert type(page) is Page
+    assert page == SitemapEntry({"n": 1}, locales=("en",))
+    assert page.locales == ("en",) and page.images is None

@@ -114,3 +114,34 @@ def test_split_starts_a_new_file_with_its_own_latest_lastmod(
         "2024-01-09",
         "2024-01-05",
     ]
+
+
+def test_a_namespace_first_needed_after_the_first_batch_is_declared(
+    urlset_schema: etree.XMLSchema,
+) -> None:
+    # The file's opening is written with its first batch of entries (a few
+    # hundred); an entry after that which needs another namespace still
+    # gets it declared, and nothing else of the file changes.
+    plain = [
+        url_elements(Addresses((f"https://n.example/{n}",)), "2024-01-02")
+        for n in range(1500)
+    ]
+    linked = url_elements(
+        Addresses(("https://n.example/en/a",), (("en", "https://n.example/en/a"),)),
+        None,
+    )
+    pictured = url_elements(
+        Addresses(("https://n.example/b",)), None, ["https://n.example/b.png"]
+    )
+    for late, declared in ((linked, {"xhtml"}), (pictured, {"image"})):
+        (file,) = write([*plain, late], max_urls=5000, split=False).finish()
+        root = etree.fromstring(file.body)
+        assert set(root.nsmap) - {None} == declared
+        urlset_schema.assertValid(root)
+        (alone,) = write(plain, max_urls=5000, split=False).finish()
+        assert file.body.endswith(late.encode() + b"</urlset>\n")
+        start = alone.body.index(b"<url>")
+        assert file.body[file.body.index(b"<url>") :].startswith(
+            alone.body[start : -len(b"</urlset>\n")]
+        )
+        assert file.urls == 1501
