@@ -36,9 +36,11 @@ first request) minus the resident set before the first request.
     pip install -e '.[dev,bench]'
     python benchmarks/scale.py [--rows 10000000]
 
-Targets: index nothing built <= 5 s, built <= 50 ms; first, middle and last
-part nothing built <= 1 s, built <= 50 ms; growth of a worker's memory
-<= 150 MiB; last part nothing built at least 5 times faster than Django's.
+Targets (issue 17's table): index nothing built <= 5 s, built <= 50 ms;
+first, middle and last part nothing built <= 1 s, built <= 50 ms; growth of
+a worker's memory <= 150 MiB; last part nothing built at least 5 times
+faster than Django's. The fresh workers' rows (marked *) are measured
+against 1 s too, and said apart.
 """
 
 from __future__ import annotations
@@ -501,21 +503,32 @@ def seconds(value: float) -> str:
     return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
 
 
-def table(ours: dict[str, Any], alone: dict[str, Any], theirs: dict[str, Any]) -> bool:
-    """Print the figures against their targets; whether all are met (on wall
-    time; the CPU time, this worker's and PostgreSQL's, says what a quiet
-    machine would show)."""
+def table(
+    ours: dict[str, Any], alone: dict[str, Any], theirs: dict[str, Any]
+) -> tuple[bool, list[str]]:
+    """Print the figures against their targets. Whether the targets of issue
+    17's table are all met (on wall time; the CPU time, this worker's and
+    PostgreSQL's, says what a quiet machine would show), and the rows beyond
+    that table whose target is missed."""
     rows: list[tuple[str, ...]] = []
     verdicts: list[bool] = []
+    extra_missed: list[str] = []
 
     def row(
-        measure: str, figures: dict[str, Any], name: str, target: float | None
+        measure: str,
+        figures: dict[str, Any],
+        name: str,
+        target: float | None,
+        extra: bool = False,
     ) -> None:
         wall, cpu = figures[name], figures[name + "_cpu"]
         django = theirs.get(name) if figures is not theirs else None
         met = "" if target is None else ("met" if wall <= target else "NOT MET")
         on_cpu = "" if target is None else ("met" if cpu <= target else "NOT MET")
-        if target is not None:
+        if target is not None and extra:
+            if wall > target:
+                extra_missed.append(measure)
+        elif target is not None:
             verdicts.append(wall <= target)
         rows.append(
             (
@@ -535,8 +548,10 @@ def table(ours: dict[str, Any], alone: dict[str, Any], theirs: dict[str, Any]) -
     for label in ("first", "middle", "last"):
         row(f"{label} part, nothing built", ours, f"{label}_cold", 1)
         row(f"{label} part, built", ours, f"{label}_built", 0.05)
-    row("last part, fresh worker, no index", alone, "last_no_index", 1)
-    row("a part, fresh worker, shared cache", alone, "shared_part", 1)
+    # Beyond the issue's table: a part asked of a worker that has built
+    # nothing, not even where parts begin.
+    row("last part, fresh worker, no index (*)", alone, "last_no_index", 1, True)
+    row("a part, fresh worker, shared cache (*)", alone, "shared_part", 1, True)
     growth = max(ours["memory"], alone["memory"], alone["shared_memory"])
     verdicts.append(growth <= 150 * MiB)
     rows.append(
@@ -574,7 +589,7 @@ def table(ours: dict[str, Any], alone: dict[str, Any], theirs: dict[str, Any]) -
                 cell.ljust(width) for cell, width in zip(line, widths, strict=True)
             )
         )
-    return all(verdicts)
+    return all(verdicts), extra_missed
 
 
 def main() -> None:
@@ -616,12 +631,19 @@ def main() -> None:
     print("Where parts begin (EXPLAIN ANALYZE, after the workers):")
     for line in plan:
         print("   ", line)
-    met = table(ours, alone, theirs)
+    met, extra_missed = table(ours, alone, theirs)
     print(
-        "every target met" if met else "some targets NOT MET",
+        "every target of issue 17's table met" if met else "some targets NOT MET",
         f"(load average {os.getloadavg()[0]:.1f} at the end, {started_load:.1f} at"
         f" the start, on {os.cpu_count()} CPUs; CPU = this worker's + PostgreSQL's)",
     )
+    for measure in extra_missed:
+        print(
+            f"(*) beyond the issue's table, over 1 s: {measure}. Without a shared"
+            " cache, a worker that has built nothing first walks the key's whole"
+            " index to find where the part begins (the index's own cost, whose"
+            " target is 5 s)."
+        )
 
 
 if __name__ == "__main__":

@@ -55,16 +55,19 @@ def shown(value: object) -> str:
 
 
 def may_be_null(statement: Select[Any], column: ColumnElement[Any]) -> bool:
-    """Whether the key can be NULL: not a column declared NOT NULL, or the
-    statement has an outer join (which gives NULL for a missing row)."""
+    """Whether the key can be NULL: not a column declared NOT NULL, or one
+    on the side of an outer join that gives NULL for a missing row."""
     key = bare(column)
     nullable = getattr(key, "nullable", True)
     if bool(nullable) and not getattr(key, "primary_key", False):
         return True
+    table = getattr(key, "table", None)
     joins = [f for f in statement.get_final_froms() if isinstance(f, Join)]
     while joins:
         join = joins.pop()
-        if join.isouter or join.full:
+        sides = [join.right] if join.isouter else []
+        sides += [join.left, join.right] if join.full else []
+        if any(table is None or side.is_derived_from(table) for side in sides):
             return True
         joins += [side for side in (join.left, join.right) if isinstance(side, Join)]
     return False

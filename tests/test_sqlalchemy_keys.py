@@ -25,6 +25,7 @@ from sqlalchemy import (
     Table,
     Uuid,
     create_engine,
+    event,
     select,
     text,
 )
@@ -299,6 +300,17 @@ def test_an_outer_join_s_null_keys_are_said(
         assert made.boundaries(10) == [1, 11]
     (said,) = [r.getMessage() for r in caplog.records]
     assert "1 row of paged(..., key=Item.id) has a NULL key, so it is in" in said
+    # The key on the side that is always there: no NULL to count.
+    asked: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda *a: asked.append(a[2]))
+    kept = (
+        select(Item.id, Shelf.open)
+        .select_from(Item)
+        .outerjoin(Shelf, Item.shelf_id == Shelf.id)
+    )
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        assert provider(engine, kept, Item.id).boundaries(10) == [1, 11]
+    assert len(asked) == 1 and "WITH RECURSIVE" in asked[0]  # no count
 
 
 def test_a_key_without_an_index_is_said_once_per_app(

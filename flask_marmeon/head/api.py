@@ -156,8 +156,9 @@ def _write(
     """Resolve and write the head (what the memo keeps, in production)."""
     settings = state.settings
     head_part = head_state(state)
-    if OgImagesState in state.parts and has_request_context():
-        merged = fill(merged, current_app._get_current_object(), settings.root)  # type: ignore[attr-defined]
+    og_images: OgImagesState | None = state.parts.get(OgImagesState)
+    if og_images is not None and has_request_context():
+        merged = fill(merged, og_images.look.enabled, settings.root)
     resolved = resolve(
         merged,
         page,

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 
-from ..og_images.naming import AUTOMATIC, Named, enabled, name
+from ..og_images.naming import AUTOMATIC, Named, name
 from ..og_images.value import OgImage
 from .merge import MergedHead
 from .schema import Image
@@ -29,18 +29,18 @@ def _wanted(value: object, automatic: bool) -> OgImage | None:
     return None
 
 
-def fill(merged: MergedHead, app: Flask, root: str) -> MergedHead:
+def fill(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
     """``merged`` with its generated images named (the same head when it
-    has none to name)."""
+    has none to name). ``automatic``: ``MARMEON_OG_IMAGES`` is on."""
     og: Mapping[str, Any] | None = merged.get("open_graph")
     tw: Mapping[str, Any] | None = merged.get("twitter")
     if og is None and tw is None:
         return merged
-    automatic = enabled(app)
     og_wanted = _wanted(og.get("image"), automatic) if og is not None else None
     tw_wanted = _wanted(tw.get("image"), automatic) if tw is not None else None
     if og_wanted is None and tw_wanted is None:
         return merged
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     site = og.get("site_name") if og is not None else None
     changes: dict[str, Any] = {}
     if og is not None and og_wanted is not None:
