@@ -191,27 +191,31 @@ def draw_card(
     top = HEADER_TOP + LOGO_HEIGHT + 24
     bottom = HEIGHT - BAND - 48
     y = top + max(0.0, (bottom - top - height) / 2)
-    for line in title.lines:
-        y += title.size * title_spacing
-        draw_line(
-            canvas,
-            line,
-            bold,
-            title.size,
-            baseline=y - title.size * 0.26,
-            rtl=title.rtl,
-            fill=colors.title,
-        )
-    y += gap
-    for line in description.lines:
-        y += description.size * text_spacing
-        draw_line(
-            canvas,
-            line,
-            regular,
-            description.size,
-            baseline=y - description.size * 0.4,
-            rtl=description.rtl,
-            fill=colors.text,
-        )
+    y = _draw_block(canvas, title, bold, y, title_spacing, 0.26, colors.title)
+    _draw_block(canvas, description, regular, y + gap, text_spacing, 0.4, colors.text)
     return canvas
+
+
+def _draw_block(
+    canvas: Image.Image,
+    block: Block,
+    fonts: FontSet,
+    y: float,
+    spacing: float,
+    drop: float,
+    fill: RGB,
+) -> float:
+    """Draw ``block``'s lines from ``y`` down; return where it ends. Each
+    baseline sits ``drop`` of the size above the line's bottom."""
+    for line in block.lines:
+        y += block.size * spacing
+        draw_line(
+            canvas,
+            line,
+            fonts,
+            block.size,
+            baseline=y - block.size * drop,
+            rtl=block.rtl,
+            fill=fill,
+        )
+    return y
