@@ -119,6 +119,8 @@ def seed_notes() -> int:
         db.session.commit()
     except IntegrityError:  # the same ids, seeded by another process
         db.session.rollback()
+        if db.session.execute(db.select(Note.id).limit(1)).first() is None:
+            raise  # not another seeding: a mistake of this one
         return 0
     return len(notes)
 

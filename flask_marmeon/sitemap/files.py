@@ -29,8 +29,7 @@ def file_tag(body: bytes) -> str:
     is one of the 2**-32 that collide (a change of 32 bits or fewer in a row
     never does); a change of length changes the tag outright. A CRC-32 of a
     4 MB sitemap takes half the time of a SHA-256 (1.4 ms against 3.0 ms
-    here), and the first request after each rebuild waits for it
-    (benchmarks/README.md).
+    here), in the thread that refreshes the files (benchmarks/README.md).
     """
     return f"{zlib.crc32(body):08x}-{len(body):x}"
 
