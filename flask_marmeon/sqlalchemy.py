@@ -25,6 +25,7 @@ except ImportError as error:  # pragma: no cover - the extra is missing
         " 'flask-marmeon[sqlalchemy]'."
     ) from error
 
+from .sitemap.entries import shown
 from .sqlalchemy_checks import (
     bare,
     keys_only,
@@ -32,7 +33,6 @@ from .sqlalchemy_checks import (
     refused_shapes,
     say_null_keys,
     say_unindexed,
-    shown,
     unindexed,
 )
 

@@ -25,6 +25,7 @@ from sqlalchemy.sql.visitors import iterate
 
 from ._log import logger, warn_once
 from ._state import get_state
+from .sitemap.entries import shown
 
 
 def bare(column: ColumnElement[Any]) -> ColumnElement[Any]:
@@ -47,11 +48,6 @@ def named(key: object) -> str:
     if isinstance(owner, type) and isinstance(name, str):
         return f"{owner.__name__}.{name}"
     return shown(key)
-
-
-def shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def may_be_null(statement: Select[Any], column: ColumnElement[Any]) -> bool:
