@@ -30,7 +30,7 @@ from ..i18n.urls import LOCALE_ARG
 from ..routing.rule import is_marked
 from .addresses import CompiledRule, compile_rule
 from .file_writer import MAX_BYTES, SitemapFile, UrlsetWriter
-from .paged import PagedRoute, is_paged, paged_routes, part_size
+from .paged import PagedRoute, checked_starts, is_paged, paged_routes, part_size
 from .providers import entries_of, find_provider, provider_items
 from .report import Limits, RouteReport, failed_in
 from .route_writer import write_entries, write_single
@@ -219,7 +219,8 @@ def _size(app: Flask, route: PagedRoute) -> int:
 
 
 def _boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
-    return tuple(route.provider.boundaries(_size(app, route)))
+    given = route.provider.boundaries(_size(app, route))
+    return checked_starts(given, route.where)
 
 
 def _part(

@@ -16,12 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, Protocol, runtime_checkable
 
 from flask import Flask
 from werkzeug.routing import Rule
 
 from ..routing.rule import is_marked
+from .entries import shown
 
 
 @runtime_checkable
@@ -130,3 +132,29 @@ def paged_routes(app: Flask) -> list[PagedRoute]:
 def part_size(max_urls: int, urls_per_entry: int) -> int:
     """Entries per part: as many as fit when each has all its versions."""
     return max(1, max_urls // max(1, urls_per_entry))
+
+
+def checked_starts(given: object, where: str) -> tuple[Any, ...]:
+    """What a paged provider's ``boundaries()`` gave, as a tuple of keys;
+    TypeError or ValueError, naming the route, when it is no list of keys
+    or names a key twice in a row (which would make a part of an empty
+    range).
+
+    Whether the keys are in order is the store's to say: its order (a
+    database's collation, say) need not be Python's.
+    """
+    asked = f"boundaries() of the paged provider of {where}"
+    if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+        raise TypeError(
+            f"{asked} returned {shown(given)}; it must return the key each part"
+            " begins with, in order (a list, empty when there are no entries)."
+        )
+    starts = tuple(given)
+    for before, after in pairwise(starts):
+        if type(before) is type(after) and before == after:
+            raise ValueError(
+                f"{asked} gave the key {shown(after)} twice in a row; each part"
+                " begins with its own key: the first key, then every size-th"
+                " one after it, each once."
+            )
+    return starts

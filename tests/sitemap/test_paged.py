@@ -117,6 +117,43 @@ def test_a_failing_part_is_its_own_503(
     assert len(provider.asked) == asked
 
 
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (None, "returned None; it must return the key each part begins with"),
+        ("abc", "returned 'abc'; it must return the key each part begins with"),
+        ([1, 1, 6], "gave the key 1 twice in a row"),
+    ],
+)
+def test_boundaries_that_are_no_list_of_keys_are_a_503_naming_the_route(
+    make_app: Callable[..., Flask],
+    caplog: pytest.LogCaptureFixture,
+    given: object,
+    said: str,
+) -> None:
+    class Wrong(Keys):
+        def boundaries(self, size: int) -> Any:
+            return given
+
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app.add_url_rule(
+        "/p/<int:n>", "p", str, authorize=everyone, sitemap=Wrong(list(range(1, 11)))
+    )
+    client = app.test_client()
+    with caplog.at_level(logging.ERROR, "flask_marmeon"):
+        index = client.get("/sitemap.xml")
+        part = client.get("/sitemap-p-1.xml")
+    assert index.status_code == part.status_code == 503
+    assert index.headers["Retry-After"] == part.headers["Retry-After"] == "30"
+    messages = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any(
+        "boundaries() of the paged provider of the route '/p/<int:n>' (endpoint 'p')"
+        in message
+        and said in message
+        for message in messages
+    ), messages
+
+
 def test_parts_are_conditional_and_gzipped(make_app: Callable[..., Flask]) -> None:
     app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
     app.add_url_rule(
