@@ -109,3 +109,13 @@ def postgres_url(postgres: Any) -> str:
     """The SQLAlchemy URL (``postgresql+psycopg://``) of a new, empty
     database on the session's PostgreSQL server, for this test alone."""
     return str(postgres.new_database())
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """The SQLAlchemy URL of a new, empty database of each kind: a SQLite
+    file, then a database on the real PostgreSQL (``postgres_url``). A test
+    that takes it, directly or through a fixture, runs on both."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'test.db'}"
+    return str(request.getfixturevalue("postgres_url"))

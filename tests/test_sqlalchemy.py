@@ -1,12 +1,12 @@
-"""paged(): a route's parts read by ranges of a key, on SQLite (PostgreSQL:
-tests/sitemap/test_postgresql.py)."""
+"""paged(): a route's parts read by ranges of a key. Every test that takes
+``database`` runs twice: on a SQLite file and on a real PostgreSQL
+(``database_url`` in tests/conftest.py)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,11 +48,11 @@ def locs(body: bytes) -> list[str]:
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
-    """A SQLite file with products 1..100 (every 7th unlisted); the queries
-    it was asked, in order."""
-    url = f"sqlite:///{tmp_path / 'shop.db'}"
-    engine = create_engine(url)
+def database(database_url: str) -> Iterator[tuple[str, list[str]]]:
+    """A database of each kind (SQLite, PostgreSQL) with products 1..100
+    (every 7th unlisted); the queries it was asked, in order."""
+    url = database_url
+    engine = create_engine(url, poolclass=NullPool)
     Base.metadata.create_all(engine)
     with Session(engine) as session:
         session.add_all(
@@ -66,6 +66,15 @@ def database(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
 
 def listed() -> list[int]:
     return [n for n in range(1, 101) if n % 7 != 0]
+
+
+def change(url: str, sql: str) -> None:
+    """Change the database behind the app's back, as another program would."""
+    engine = create_engine(url, poolclass=NullPool)
+    with Session(engine) as session:
+        session.execute(text(sql))
+        session.commit()
+    engine.dispose()
 
 
 def make_shop(
@@ -242,12 +251,8 @@ def test_rows_added_after_the_ranges_wait_for_the_next_ones(
     app = make_shop(url, queries)
     client = app.test_client()
     client.get("/sitemap.xml")
-    engine = create_engine(url, poolclass=NullPool)
-    with Session(engine) as session:
-        # Inside the first part's range: 7 and 14 become listed.
-        session.execute(text("UPDATE product SET listed = true WHERE id IN (7, 14)"))
-        session.commit()
-    engine.dispose()
+    # Inside the first part's range: 7 and 14 become listed.
+    change(url, "UPDATE product SET listed = true WHERE id IN (7, 14)")
     with caplog.at_level(logging.WARNING, "flask_marmeon"):
         first = locs(client.get("/sitemap-product-1.xml").data)
     assert len(first) == 10
@@ -264,11 +269,7 @@ def test_a_failing_database_is_that_part_s_503_alone(
     client = app.test_client()
     assert client.get("/sitemap.xml").status_code == 200
     assert client.get("/sitemap-product-1.xml").status_code == 200
-    engine = create_engine(url, poolclass=NullPool)
-    with Session(engine) as session:
-        session.execute(text("ALTER TABLE product RENAME COLUMN updated TO changed"))
-        session.commit()
-    engine.dispose()
+    change(url, "ALTER TABLE product RENAME COLUMN updated TO changed")
     with caplog.at_level(logging.ERROR, "flask_marmeon"):
         failed = client.get("/sitemap-product-2.xml")
     assert failed.status_code == 503
@@ -352,12 +353,14 @@ def test_rows_that_make_wrong_entries_get_the_usual_messages(
     ],
 )
 def test_bad_arguments_are_h10_at_the_route(
-    database: tuple[str, list[str]], options: dict[str, Any], message: str
+    options: dict[str, Any], message: str
 ) -> None:
-    url, queries = database
-    app = make_shop(url, queries, **options)
+    # Refused before any query: a database of one kind (in memory) is enough.
+    queries: list[str] = []
+    app = make_shop("sqlite://", queries, **options)
     with pytest.raises(StartupError) as raised:
         app.test_client().get("/sitemap.xml")
+    assert queries == []
     assert "route '/products/<int:product_id>' (endpoint 'product')" in str(
         raised.value
     )

@@ -64,14 +64,11 @@ class Item(Base):
 Index("item_rank_desc", Item.rank.desc(), unique=True)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Engine]:
-    """An empty database of each kind, with the tables."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'items.db'}"
-    else:
-        url = request.getfixturevalue("postgres_url")
-    made = create_engine(url, poolclass=NullPool)
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    """A database of each kind (SQLite, PostgreSQL: ``database_url``), with
+    the tables and no rows."""
+    made = create_engine(database_url, poolclass=NullPool)
     Base.metadata.create_all(made)
     yield made
     made.dispose()
