@@ -175,9 +175,9 @@ def export_sitemap_command(directory: str) -> None:
     """Write the sitemap into DIRECTORY as static files, for a CDN.
 
     The index (sitemap.xml) and every part, each also gzipped (NAME.gz);
-    DIRECTORY is made when missing, and the files of an earlier export that
-    this one does not write are removed. Every file is complete when it
-    appears, and the index is written last.
+    DIRECTORY is made when missing, and the files the earlier export's index
+    named that this one does not write are removed (no other file). Every
+    file is complete when it appears, and the index is written last.
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     bar = _progress_bar("Exporting")

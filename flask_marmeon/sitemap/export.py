@@ -5,8 +5,9 @@ a CDN or an object store: the site's files, every part of every paged route
 (built one at a time, so one part is held at once), each beside its gzip
 form ``NAME.gz``, and the index last. Each file is written under a
 temporary name in the same directory and renamed into place, so it is
-complete when it appears; a file of an earlier export that this one does
-not write is removed after the index, so the directory is this export.
+complete when it appears; a file the earlier export's index named that this
+one does not write is removed after the new index (other files, the user's,
+are left alone).
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ from .build import Sitemap, build_boundaries, build_part, build_sitemap
 from .paged import PagedRoute, paged_routes
 from .report import failure
 
-#: The files an export writes (and an earlier export wrote).
-_OURS = re.compile(r"sitemap(-[a-z0-9-]+)?\.xml(\.gz)?")
+#: The names an export gives its files.
+_OURS = re.compile(r"sitemap(-[a-z0-9-]+)?\.xml")
+#: An index's addresses (the index is ours: no entity, no CDATA).
+_LOC = re.compile(rb"<loc>([^<]*)</loc>")
 
 
 class ExportError(Exception):
@@ -106,6 +109,7 @@ def export_sitemap(
             f"Building the sitemap failed ({failure(error)}). Nothing was"
             " written: run the export again when its providers answer."
         ) from error
+    before = _listed_before(target)
     written: list[str] = []
     try:
         _write_files(app, target, sitemap, routes, starts, written, progress)
@@ -120,10 +124,28 @@ def export_sitemap(
             " (sitemap.xml), if any, and every file in it is complete; run the"
             " export again once this is fixed."
         ) from error
-    for path in target.iterdir():
-        if _OURS.fullmatch(path.name) and path.name.removesuffix(".gz") not in written:
-            path.unlink()
+    for name in before - set(written):
+        for stale in (target / name, target / f"{name}.gz"):
+            stale.unlink(missing_ok=True)
     return written
+
+
+def _listed_before(target: Path) -> set[str]:
+    """The files the index already in ``target`` names (an earlier export's):
+    the only ones an export removes, so a file of the user's beside it
+    (a hand-written ``sitemap-news.xml``) is never touched."""
+    try:
+        index = (target / "sitemap.xml").read_bytes()
+    except OSError:
+        return set()
+    if b"<sitemapindex" not in index:
+        return set()  # one file: it names pages, not files
+    names = (loc.rsplit(b"/", 1)[-1] for loc in _LOC.findall(index))
+    return {
+        text
+        for text in (name.decode("ascii", "replace") for name in names)
+        if _OURS.fullmatch(text) and text != "sitemap.xml"
+    }
 
 
 def _write_files(

@@ -275,3 +275,31 @@ def test_a_file_that_cannot_be_written_is_named(
     output = said_plainly(export(app, tmp_path))
     assert "sitemap-products-2.xml" in output
     assert not (tmp_path / "sitemap.xml").exists()
+
+
+def test_files_the_last_export_did_not_write_are_kept(
+    make_app: Callable[..., Flask], tmp_path: Path
+) -> None:
+    # A hand-written news sitemap beside the export, named like ours: only
+    # what the last export's index named is ever removed.
+    mine = {
+        "sitemap-news.xml": b"<urlset/>\n",
+        "sitemap-2024.xml": b"<urlset/>\n",
+        "sitemap-2024.xml.gz": gzip.compress(b"<urlset/>\n"),
+        "sitemap-products-9.xml": b"<urlset/>\n",
+    }
+    for name, body in mine.items():
+        (tmp_path / name).write_bytes(body)
+    provider = Keys(list(range(1, 11)))
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=4)
+    app.add_url_rule(
+        "/products/<int:n>", "products", str, authorize=everyone, sitemap=provider
+    )
+    assert "sitemap-products-3.xml" in export_sitemap(app, tmp_path)
+    del provider.keys[5:]
+    export_sitemap(app, tmp_path)
+    for name, body in mine.items():
+        assert (tmp_path / name).read_bytes() == body, name
+    # The part the first export wrote and the second does not is gone.
+    assert not (tmp_path / "sitemap-products-3.xml").exists()
+    assert not (tmp_path / "sitemap-products-3.xml.gz").exists()
