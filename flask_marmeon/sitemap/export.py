@@ -161,6 +161,8 @@ def _write_files(
     index; ``written`` grows with each name."""
     listed = sitemap.names
     total = len(listed) + 1
+    # Looked up once per part: a set, not the tuple (thousands of parts).
+    named = set(listed)
 
     def done(name: str, body: bytes) -> None:
         _write(target, name, body)
@@ -177,7 +179,7 @@ def _write_files(
     for route in routes:
         for number in range(1, len(starts[route.slug]) + 1):
             name = f"sitemap-{route.slug}-{number}.xml"
-            if name in listed:
+            if name in named:
                 try:
                     file = build_part(app, route, number, starts[route.slug])
                 except Exception as error:
