@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RoutingException
+from werkzeug.wrappers import Request, Response
 
 from ._state import MarmeonState
 from .routing.problems import raise_on_problems
@@ -225,3 +226,41 @@ def on_start(state: MarmeonState, hook: StartHook) -> None:
     order the hooks were added."""
     edge = _edge(state)
     edge.hooks = (*edge.hooks, hook)
+
+
+# -- what the front endpoints answer alike ------------------------------------
+
+
+def not_found(
+    environ: WSGIEnvironment, start_response: StartResponse
+) -> Iterable[bytes]:
+    """A front endpoint's 404, which no cache keeps (the address may be
+    right tomorrow, after a deploy)."""
+    response = Response("Not Found\n", status=404, mimetype="text/plain")
+    response.cache_control.no_store = True
+    return response(environ, start_response)
+
+
+def if_match_fails(environ: WSGIEnvironment, tag: str) -> bool:
+    """Whether the request's ``If-Match`` names neither ``tag`` (compared
+    strongly) nor ``*``: then the answer is an empty 412 that no cache
+    keeps (:func:`precondition_failed`).
+
+    An origin server evaluates ``If-Match`` before the method (RFC 9110,
+    13.1.1), and anybody may send it: the 412 must not carry the public
+    caching of what it answers for, or a shared cache would hand it to
+    every visitor.
+    """
+    if "HTTP_IF_MATCH" not in environ:
+        return False
+    if_match = Request(environ).if_match
+    return not (if_match.star_tag or if_match.is_strong(tag))
+
+
+def precondition_failed(
+    environ: WSGIEnvironment, start_response: StartResponse
+) -> Iterable[bytes]:
+    """A front endpoint's answer when :func:`if_match_fails`."""
+    failed = Response(status=412)
+    failed.cache_control.no_store = True
+    return failed(environ, start_response)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from flask import Flask
 from werkzeug.wrappers import Request, Response
 
-from ._edge import add_front
+from ._edge import add_front, if_match_fails, not_found, precondition_failed
 from ._state import MarmeonState
 from .head.app import head_state
 
@@ -81,9 +81,9 @@ class ModuleEndpoint:
         if method not in ("GET", "HEAD") or not _PATH.fullmatch(path):
             return None
         if path[len(_PREFIX) : -len(".js")] != self.digest:
-            response = Response("Not Found", status=404, mimetype="text/plain")
-            response.cache_control.no_store = True
-            return response(environ, start_response)
+            return not_found(environ, start_response)
+        if if_match_fails(environ, self.digest):
+            return precondition_failed(environ, start_response)
         response = Response(self.source, mimetype="text/javascript")
         response.cache_control.public = True
         response.cache_control.max_age = _MAX_AGE
@@ -91,15 +91,9 @@ class ModuleEndpoint:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.set_etag(self.digest)
         if "HTTP_IF_MATCH" in environ:
-            # Evaluated here: Werkzeug's make_conditional answers 412 to a
-            # matching tag and to "*" alike, with the module's body and its
-            # year of public caching, which a shared cache would then keep
-            # and hand to every visitor.
-            if_match = Request(environ).if_match
-            if not (if_match.star_tag or if_match.is_strong(self.digest)):
-                failed = Response(status=412)
-                failed.cache_control.no_store = True
-                return failed(environ, start_response)
+            # Werkzeug's make_conditional answers 412 to a matching If-Match
+            # and to "*" alike, with the module's body and its year of
+            # caching: the header was evaluated above, so it goes.
             environ = {k: v for k, v in environ.items() if k != "HTTP_IF_MATCH"}
         response.make_conditional(Request(environ))
         return response(environ, start_response)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import click
@@ -16,7 +15,7 @@ from .audit.site import MAX_PAGES, MAX_SITEMAPS
 from .errors import StartupError
 from .routing.problems import RouteStatus, app_problems, route_statuses
 from .sitemap.build import EmptyRoute, build_sitemap
-from .sitemap.export import export_sitemap
+from .sitemap.export import ExportError, export_sitemap
 from .sitemap.report import failure
 
 marmeon_group = AppGroup("marmeon", help="flask_marmeon: check routes and sitemaps.")
@@ -148,10 +147,11 @@ def audit_command(
     any finding is an error.
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    bar = _progress_bar()
     try:
         report = run_audit(
             app,
-            progress=_progress_bar(),
+            progress=bar,
             timeout=timeout,
             max_pages=max_pages,
             max_sitemaps=max_sitemaps,
@@ -159,8 +159,11 @@ def audit_command(
     except (StartupError, ValueError, ImportError) as error:
         # The app cannot start (H10), APP_URL is missing, or the audit
         # extra is: the message says what to do; a traceback would not.
+        _close(bar)
         click.echo(f"Error: {error}", err=True)
         click.get_current_context().exit(1)
+    finally:
+        _close(bar)
     click.echo(report.to_json() if as_json else report.table())
     if report.errors:
         click.get_current_context().exit(1)
@@ -172,31 +175,61 @@ def export_sitemap_command(directory: str) -> None:
     """Write the sitemap into DIRECTORY as static files, for a CDN.
 
     The index (sitemap.xml) and every part, each also gzipped (NAME.gz);
-    DIRECTORY is made when missing, and the files of an earlier export that
-    this one does not write are removed. Every file is complete when it
-    appears, and the index is written last.
+    DIRECTORY is made when missing, and the files the earlier export's index
+    named that this one does not write are removed (no other file). Every
+    file is complete when it appears, and the index is written last.
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    bar = _progress_bar("Exporting")
     try:
-        names = export_sitemap(app, directory, progress=_progress_bar("Exporting"))
-    except StartupError as error:
+        names = export_sitemap(app, directory, progress=bar)
+    except (StartupError, ExportError) as error:
+        # What is wrong and what to do is the message; the traceback of a
+        # store's failure says nothing more to the one running the command.
+        _close(bar)
         click.echo(f"Error: {error}", err=True)
         click.get_current_context().exit(1)
+    finally:
+        _close(bar)
     click.echo(f"Wrote {len(names)} files (and their .gz) into {directory}.")
 
 
-def _progress_bar(label: str = "Auditing") -> Callable[[int, int], None] | None:
-    """A click progress bar on stderr, only when stderr is a terminal."""
+class _ProgressBar:
+    """A click progress bar on stderr, made at the first step. It hides the
+    cursor while it runs: :meth:`close` ends its line and shows the cursor
+    again, also when the work stopped before the end."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.bar: Any = None
+        self.closed = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.closed:
+            return
+        if self.bar is None:
+            self.bar = click.progressbar(
+                length=total, label=self.label, file=sys.stderr
+            )
+            self.bar.__enter__()
+        self.bar.update(1)
+        if done == total:
+            self.close()
+
+    def close(self) -> None:
+        """End the bar's line and show the cursor (once)."""
+        if self.bar is not None and not self.closed:
+            self.bar.__exit__(None, None, None)
+        self.closed = True
+
+
+def _progress_bar(label: str = "Auditing") -> _ProgressBar | None:
+    """A progress bar on stderr, only when stderr is a terminal."""
     if not sys.stderr.isatty():
         return None
-    bars: list[Any] = []
+    return _ProgressBar(label)
 
-    def advance(done: int, total: int) -> None:
-        if not bars:
-            bars.append(click.progressbar(length=total, label=label, file=sys.stderr))
-            bars[0].__enter__()
-        bars[0].update(1)
-        if done == total:
-            bars[0].__exit__(None, None, None)
 
-    return advance
+def _close(bar: _ProgressBar | None) -> None:
+    if bar is not None:
+        bar.close()

@@ -5,7 +5,8 @@ for a year carries no cookie (the app's session is never opened), and the
 app's hooks (a sign-in wall, a locale redirect) have nothing to do with it.
 The address is checked before anything else: one that the app did not sign
 is 404, without drawing. A signed one is drawn once and kept (store.py);
-``If-None-Match`` with its tag is 304 without drawing.
+``If-None-Match`` with its tag is 304, and ``If-Match`` without it 412,
+both without drawing.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from flask import Flask
 from werkzeug.wrappers import Request, Response
 
+from .._edge import if_match_fails, not_found, precondition_failed
 from .._log import logger
 from .address import etag_of, texts_of, token_of
 from .app import loaded, render_png, signer_of
@@ -27,14 +29,6 @@ if TYPE_CHECKING:
 
 #: A year, the longest that HTTP caches are asked to keep anything.
 MAX_AGE = 31_536_000
-
-
-def _not_found(
-    environ: WSGIEnvironment, start_response: StartResponse
-) -> Iterable[bytes]:
-    response = Response("Not Found\n", status=404, mimetype="text/plain")
-    response.cache_control.no_store = True
-    return response(environ, start_response)
 
 
 class ImageEndpoint:
@@ -56,11 +50,13 @@ class ImageEndpoint:
         signer = signer_of(self.og, self.app.secret_key)
         texts = texts_of(signer, token) if signer is not None else None
         if texts is None:
-            return _not_found(environ, start_response)
+            return not_found(environ, start_response)
         og = self.og
         with self.app.app_context():
             digest = loaded(og).digest
             tag = etag_of(token, digest)
+            if if_match_fails(environ, tag):
+                return precondition_failed(environ, start_response)
             request = Request(environ)
             headers = {
                 "Cache-Control": f"public, max-age={MAX_AGE}, immutable",
@@ -73,6 +69,6 @@ class ImageEndpoint:
                 png = og.store.get(tag, lambda: render_png(og, texts))
             except Exception:
                 logger.exception("The generated image %s could not be drawn.", path)
-                return _not_found(environ, start_response)
+                return not_found(environ, start_response)
         response = Response(png, mimetype=MIMETYPE, headers=headers)
         return response(environ, start_response)

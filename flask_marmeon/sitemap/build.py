@@ -38,6 +38,8 @@ from .state import sitemap_state
 from .xml import sitemap_index
 
 _T = TypeVar("_T")
+#: The files an index names at most (the format's limit, as its schema says).
+MAX_FILES = 50_000
 #: Says where each paged route's parts begin (raises when it cannot).
 Boundaries = Callable[[PagedRoute], Sequence[Any]]
 
@@ -205,6 +207,17 @@ def _site(app: Flask, boundaries: Boundaries | None) -> Sitemap:
             (f"sitemap-{route.slug}-{number}.xml", None)
             for number in range(1, count + 1)
         ]
+    if len(listed) > MAX_FILES:
+        logger.warning(
+            "Sitemap: %d files left out of the index (their addresses still"
+            " answer), because an index names at most %d files. Raise"
+            " MARMEON_SITEMAP_MAX_URLS (now %d, at most 50000) for fewer,"
+            " larger files.",
+            len(listed) - MAX_FILES,
+            MAX_FILES,
+            build.max_urls,
+        )
+        del listed[MAX_FILES:]
     index = sitemap_index((f"{build.base}/{name}", day) for name, day in listed)
     return Sitemap(files, index, tuple(name for name, _ in listed), tuple(empty))
 

@@ -92,6 +92,8 @@ def send(
     }
     if gzipped is not None:
         headers["Vary"] = "Accept-Encoding"
+    if _edge.if_match_fails(request.environ, tag):
+        return Response(status=412, headers={"Cache-Control": "no-store"})
     if _not_modified(tag, seconds):
         return Response(status=304, headers=headers)
     if use_gzip and gzipped is not None:

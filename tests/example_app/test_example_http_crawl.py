@@ -4,12 +4,15 @@ schemas, html5lib for the pages, Pillow for the images)."""
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import io
 import os
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date, datetime, timezone
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
@@ -26,6 +29,10 @@ from tests.processes import gunicorn, listening_socket
 ROOT = Path(__file__).parents[2]
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
+#: The W3C datetime forms a sitemap's lastmod may take.
+W3C_DATE = re.compile(
+    r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?"
+)
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,8 @@ class Page:
     images: list[str]
     og_url: list[str]
     scripts: list[str]
+    #: Every robots meta's content (robots, googlebot...).
+    robots: list[str]
 
 
 def read_page(url: str, body: bytes) -> Page:
@@ -112,6 +121,11 @@ def read_page(url: str, body: bytes) -> Page:
         images=[metas[k] for k in ("og:image", "twitter:image") if k in metas],
         og_url=[metas["og:url"]] if "og:url" in metas else [],
         scripts=[urljoin(url, e.get("src", "")) for e in root.iter("script")],
+        robots=[
+            m.get("content", "").lower()
+            for m in head.iter("meta")
+            if (m.get("name") or "").lower() in ("robots", "googlebot", "bingbot")
+        ],
     )
 
 
@@ -123,16 +137,35 @@ def test_a_crawler_finds_every_page_consistent(server: Server) -> None:
     (sitemap_url,) = rules.sitemaps
     assert sitemap_url == f"{origin}/sitemap.xml"
     schemas = Schemas.load()
+    today = datetime.now(timezone.utc).date()
+
+    read: list[str] = []
 
     def get(url: str) -> bytes:
+        # The index and every part it names, plain and gzipped, each valid,
+        # within the format's limits, its lastmods W3C dates of the past.
+        read.append(url)
         answer = fetch(server, url)
         assert answer.status == 200, url
+        assert "set-cookie" not in answer.headers, url
+        zipped = fetch(server, url, {"Accept-Encoding": "gzip"})
+        assert zipped.status == 200, url
+        assert zipped.headers.get("content-encoding") == "gzip", url
+        assert gzip.decompress(zipped.body) == answer.body, url
+        assert len(answer.body) <= 50 * 1024 * 1024, url
         root = etree.fromstring(answer.body)
         is_index = root.tag == f"{SM}sitemapindex"
         (schemas.index if is_index else schemas.urlset).assertValid(root)
+        assert len(root) <= 50_000, url
+        for lastmod in root.iter(f"{SM}lastmod"):
+            assert W3C_DATE.fullmatch(lastmod.text or ""), (url, lastmod.text)
+            assert date.fromisoformat((lastmod.text or "")[:10]) <= today, url
         return answer.body
 
     roots = sitemap_files(get, origin)
+    # An index, whose parts include the notes' (built on demand by paged()).
+    assert read[0] == sitemap_url and len(read) > 2
+    assert any("/sitemap-notes-show-" in url for url in read)
     listed: dict[str, dict[str, str]] = {}
     for url in (url for root in roots for url in root.iter(f"{SM}url")):
         loc = url.findtext(f"{SM}loc") or ""
@@ -147,6 +180,9 @@ def test_a_crawler_finds_every_page_consistent(server: Server) -> None:
         answer = fetch(server, loc)
         assert answer.status == 200, loc
         page = pages[loc] = read_page(loc, answer.body)
+        # Indexable: a page the sitemap lists never says noindex.
+        assert "noindex" not in answer.headers.get("x-robots-tag", ""), loc
+        assert not [r for r in page.robots if "noindex" in r], loc
         assert page.canonical == [loc]
         assert page.og_url in ([], [loc]), loc
         assert page.hreflang == alternates, loc

@@ -58,6 +58,27 @@ def test_if_none_match_is_304_without_drawing_again(
     assert drawn(app) == before
 
 
+def test_if_match_without_the_tag_is_a_412_without_drawing(
+    og_app: Callable[..., Flask],
+) -> None:
+    app = og_app()
+    client = app.test_client()
+    path = address(app)
+    first = client.get(path)
+    tag = first.headers["ETag"]
+    other = address(app, title="Not drawn yet")
+    before = drawn(app)
+    for method in ("GET", "HEAD"):
+        failed = client.open(other, method=method, headers={"If-Match": '"nope"'})
+        assert failed.status_code == 412
+        assert failed.data == b""
+        assert failed.cache_control.no_store and not failed.cache_control.public
+    assert drawn(app) == before
+    for given in (tag, "*"):
+        passed = client.get(path, headers={"If-Match": given})
+        assert passed.status_code == 200 and passed.data == first.data
+
+
 def test_no_cookie_even_when_the_app_writes_the_session(
     og_app: Callable[..., Flask],
 ) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import gzip
 import os
+import pty
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +19,7 @@ from flask_marmeon import SitemapEntry, everyone
 from flask_marmeon.sitemap.export import export_sitemap
 
 from .conftest import SM
-from .test_paged import Keys
+from .test_paged import Keys, locs
 
 ORIGIN = "https://shop.example"
 
@@ -132,3 +135,171 @@ def test_an_app_with_h10_problems_is_refused(
     )
     assert result.exit_code == 1
     assert "H10" in result.output or "problem" in result.output
+
+
+def export(app: Flask, target: Path | str) -> Any:
+    """``flask marmeon export-sitemap target``, through the app's CLI runner."""
+    return app.test_cli_runner().invoke(args=["marmeon", "export-sitemap", str(target)])
+
+
+def said_plainly(result: Any) -> str:
+    """What a failed export said: exit status 1, an "Error:" line and no
+    traceback (the command handled the failure instead of crashing)."""
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        result.exception
+    )
+    assert "Traceback" not in result.output
+    assert "Error: " in result.output
+    return str(result.output)
+
+
+@pytest.mark.parametrize("kind", ["dangling symlink", "under a file"])
+def test_a_directory_that_cannot_be_made_is_named(
+    make_app: Callable[..., Flask], tmp_path: Path, kind: str
+) -> None:
+    app = shop(make_app, list(range(1, 11)))
+    if kind == "dangling symlink":
+        target = tmp_path / "link"
+        target.symlink_to(tmp_path / "gone")
+    else:
+        (tmp_path / "file").write_text("not a directory")
+        target = tmp_path / "file" / "out"
+    output = said_plainly(export(app, target))
+    assert str(target) in output
+    assert "directory" in output
+
+
+def test_a_store_failing_midway_leaves_the_last_export_whole(
+    make_app: Callable[..., Flask], tmp_path: Path
+) -> None:
+    provider = Keys(list(range(1, 11)))
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=4)
+    app.add_url_rule(
+        "/products/<int:n>", "products", str, authorize=everyone, sitemap=provider
+    )
+    assert export(app, tmp_path).exit_code == 0
+    before = (tmp_path / "sitemap.xml").read_bytes()
+    provider.keys[:] = list(range(1, 21))
+    provider.fail = {17}  # the fifth part's first key: the store goes away
+    output = said_plainly(export(app, tmp_path))
+    # The route and the range that failed, and what the directory holds now.
+    assert "'/products/<int:n>'" in output
+    assert "17" in output and "the store is down" in output
+    assert "sitemap.xml" in output
+    # The index is still the first export's, and lists only files there.
+    assert (tmp_path / "sitemap.xml").read_bytes() == before
+    for loc in locs(before):
+        assert (tmp_path / loc.removeprefix(f"{ORIGIN}/")).is_file()
+    assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+
+
+def test_a_store_that_cannot_say_where_parts_begin_is_named(
+    make_app: Callable[..., Flask], tmp_path: Path
+) -> None:
+    class Down(Keys):
+        def boundaries(self, size: int) -> list[int]:
+            raise ConnectionError("no route to the database")
+
+    app = make_app(APP_URL=ORIGIN)
+    app.add_url_rule(
+        "/products/<int:n>", "products", str, authorize=everyone, sitemap=Down([1])
+    )
+    output = said_plainly(export(app, tmp_path / "out"))
+    assert "'/products/<int:n>'" in output
+    assert "no route to the database" in output
+    assert not (tmp_path / "out" / "sitemap.xml").exists()
+
+
+FAILING_SHOP = """
+from flask import Flask
+from flask_marmeon import Marmeon, SitemapEntry, everyone
+
+
+class Shop:
+    def boundaries(self, size):
+        return [1, 3, 5]
+
+    def entries(self, start, stop, limit):
+        if start == 5:
+            raise ConnectionError("the store is down")
+        return [SitemapEntry({"n": n}) for n in range(start, stop)]
+
+
+app = Flask(__name__)
+app.config.update(APP_URL="https://shop.example", MARMEON_SITEMAP_MAX_URLS=2)
+Marmeon(app)
+app.add_url_rule("/products/<int:n>", "products", str, authorize=everyone,
+                 sitemap=Shop())
+"""
+
+
+def test_on_a_terminal_a_failed_export_ends_its_progress_bar(tmp_path: Path) -> None:
+    # The bar hides the cursor while it runs: a failure must end its line
+    # and show the cursor again, or the shell is left without one.
+    (tmp_path / "failing_shop.py").write_text(FAILING_SHOP)
+    leader, follower = pty.openpty()
+    command = [sys.executable, "-m", "flask", "--app", "failing_shop"]
+    process = subprocess.Popen(
+        [*command, "marmeon", "export-sitemap", "out"],
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=follower,
+        stderr=follower,
+    )
+    os.close(follower)
+    chunks: list[bytes] = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the other end closed (Linux: EIO)
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    assert process.wait(timeout=60) == 1
+    output = b"".join(chunks).decode()
+    assert "Exporting" in output and "Traceback" not in output
+    hidden, shown = "\x1b[?25l", "\x1b[?25h"
+    assert output.rindex(shown) > output.rindex(hidden)
+    before, error = output.split("Error: ")
+    assert before.endswith("\n") and "Part 3" in error
+
+
+def test_a_file_that_cannot_be_written_is_named(
+    make_app: Callable[..., Flask], tmp_path: Path
+) -> None:
+    app = shop(make_app, list(range(1, 11)))
+    (tmp_path / "sitemap-products-2.xml").mkdir()  # in the way of a part
+    output = said_plainly(export(app, tmp_path))
+    assert "sitemap-products-2.xml" in output
+    assert not (tmp_path / "sitemap.xml").exists()
+
+
+def test_files_the_last_export_did_not_write_are_kept(
+    make_app: Callable[..., Flask], tmp_path: Path
+) -> None:
+    # A hand-written news sitemap beside the export, named like ours: only
+    # what the last export's index named is ever removed.
+    mine = {
+        "sitemap-news.xml": b"<urlset/>\n",
+        "sitemap-2024.xml": b"<urlset/>\n",
+        "sitemap-2024.xml.gz": gzip.compress(b"<urlset/>\n"),
+        "sitemap-products-9.xml": b"<urlset/>\n",
+    }
+    for name, body in mine.items():
+        (tmp_path / name).write_bytes(body)
+    provider = Keys(list(range(1, 11)))
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=4)
+    app.add_url_rule(
+        "/products/<int:n>", "products", str, authorize=everyone, sitemap=provider
+    )
+    assert "sitemap-products-3.xml" in export_sitemap(app, tmp_path)
+    del provider.keys[5:]
+    export_sitemap(app, tmp_path)
+    for name, body in mine.items():
+        assert (tmp_path / name).read_bytes() == body, name
+    # The part the first export wrote and the second does not is gone.
+    assert not (tmp_path / "sitemap-products-3.xml").exists()
+    assert not (tmp_path / "sitemap-products-3.xml.gz").exists()

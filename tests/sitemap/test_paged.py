@@ -201,3 +201,24 @@ def test_provider_problems_are_h10(make_app: Callable[..., Flask]) -> None:
     app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=Broken([1]))
     with pytest.raises(StartupError, match="has a broken store: fix it"):
         app.test_client().get("/sitemap.xml")
+
+
+def test_the_index_names_at_most_50000_files(
+    make_app: Callable[..., Flask],
+    caplog: pytest.LogCaptureFixture,
+    index_schema: etree.XMLSchema,
+) -> None:
+    # The format's limit for an index, as for a file's URLs: with one URL a
+    # part, 50,003 keys would need 50,003 parts.
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=1)
+    provider = Keys(list(range(1, 50_004)))
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        body = app.test_client().get("/sitemap.xml").data
+    index = etree.fromstring(body)
+    index_schema.assertValid(index)
+    listed = locs(body)
+    assert len(listed) == 50_000
+    assert listed[-1] == f"{ORIGIN}/sitemap-p-50000.xml"
+    (warning,) = [r.getMessage() for r in caplog.records if "50000" in r.getMessage()]
+    assert "3 files" in warning and "MARMEON_SITEMAP_MAX_URLS" in warning

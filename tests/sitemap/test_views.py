@@ -437,6 +437,27 @@ def test_a_strong_etag_and_last_modified_answer_304(
     assert client.get(path, headers={"If-Modified-Since": older}).status_code == 200
 
 
+@pytest.mark.parametrize("path", ["/sitemap.xml", "/sitemap-1.xml", "/robots.txt"])
+def test_if_match_without_the_files_tag_is_a_412_no_cache_keeps(
+    make_app: Callable[..., Flask], path: str
+) -> None:
+    client = index_app(make_app).test_client()
+    first = client.get(path)
+    etag = first.headers["ETag"]
+    for method in ("GET", "HEAD"):
+        for tag in ('"other"', f"W/{etag}", f'"other", W/{etag}'):
+            failed = client.open(path, method=method, headers={"If-Match": tag})
+            assert failed.status_code == 412, (method, tag)
+            assert failed.data == b""
+            assert failed.cache_control.no_store
+            assert not failed.cache_control.public
+            assert "ETag" not in failed.headers
+            assert "Set-Cookie" not in failed.headers
+    for tag in (etag, "*", f'"other", {etag}'):
+        passed = client.get(path, headers={"If-Match": tag})
+        assert passed.status_code == 200 and passed.data == first.data, tag
+
+
 @pytest.mark.parametrize("path", ["/sitemap.xml", "/sitemap-1.xml"])
 def test_gzip_for_a_client_that_accepts_it(
     make_app: Callable[..., Flask], path: str
