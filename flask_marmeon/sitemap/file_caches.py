@@ -60,9 +60,10 @@ class FileCaches:
         self.state = state
         self.backend = backend
         self.site = self._cache(
-            "sitemap", lambda: build_sitemap(app, self.starts).bodies(), "the sitemap"
+            "sitemap", lambda: build_sitemap(app, self._listed).bodies(), "the sitemap"
         )
-        #: The paged routes by slug, set when the endpoints are added.
+        #: The paged routes whose parts are served, by slug, set when the
+        #: endpoints are added.
         self.routes: dict[str, PagedRoute] = {}
         self._lock = threading.Lock()
         self._starts: dict[str, SitemapCache] = {}
@@ -98,6 +99,11 @@ class FileCaches:
                 ),
                 f"where the parts of {route.where} begin",
             )
+
+    def _listed(self, route: PagedRoute) -> tuple[Any, ...]:
+        # A route whose parts the endpoints do not serve (the app's own
+        # route takes their address) has none in the index.
+        return self.starts(route) if route.slug in self.routes else ()
 
     def starts(self, route: PagedRoute) -> tuple[Any, ...]:
         """Where the route's parts begin (the first key of each); raises

@@ -26,6 +26,7 @@ from werkzeug.http import http_date
 from werkzeug.routing.exceptions import RequestRedirect
 
 from .. import _edge
+from .._log import logger
 from .._state import MarmeonState
 from ..i18n.urls import is_localized_rule
 from ..routing.rule import is_marked
@@ -40,17 +41,20 @@ from .state import SitemapState, sitemap_state
 ROBOTS_PATH = "/robots.txt"
 
 
-def _taken(app: Flask, path: str, origin: str) -> bool:
-    """Whether a route of the app (not a localized one) answers ``path``."""
+def _taken(app: Flask, path: str, origin: str) -> str | None:
+    """The route of the app (not a localized one) that answers ``path``, as
+    messages name it; None when none does."""
     adapter = app.url_map.bind(own_host(app.url_map, origin), "/")
     try:
         rule, _ = adapter.match(path, method="GET", return_rule=True)
-    except RequestRedirect:
-        return True
+    except RequestRedirect as redirect:
+        return f"a redirect to {redirect.new_url!r}"
     except HTTPException as error:
         # 405: a route answers the path, with other methods.
-        return error.code == 405
-    return not is_localized_rule(rule)
+        return "a route of other methods" if error.code == 405 else None
+    if is_localized_rule(rule):
+        return None
+    return f"the route {rule.rule!r} (endpoint {rule.endpoint!r})"
 
 
 def _unavailable(retry_after: int) -> Response:
@@ -173,7 +177,10 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             app.add_url_rule(path, endpoint, view, methods=["GET"], **host)
             free.append(_edge.CookieFree(path, endpoint))
     paged = paged_routes(app) if marked else []
-    caches.add_routes(paged)
+    indexed = marked and "marmeon_sitemap" in app.view_functions
+    served = [route for route in paged if _parts_free(app, route, origin, indexed)]
+    # Only these are listed in the index: the others' addresses are the app's.
+    caches.add_routes(served)
     split = settings.sitemap_index or bool(paged)
     if marked and split and not _taken(app, "/sitemap-1.xml", origin):
         app.add_url_rule(
@@ -184,9 +191,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             **host,
         )
         free.append(_edge.CookieFree("/sitemap-", "marmeon_sitemap_part"))
-    for route in paged:
-        if _taken(app, f"/sitemap-{route.slug}-1.xml", origin):
-            continue
+    for route in served:
         endpoint = f"marmeon_sitemap_{route.slug}"
         app.add_url_rule(
             f"/sitemap-{route.slug}-<int(min=1):number>.xml",
@@ -197,6 +202,23 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
         )
         free.append(_edge.CookieFree(f"/sitemap-{route.slug}-", endpoint))
     return free
+
+
+def _parts_free(app: Flask, route: PagedRoute, origin: str, indexed: bool) -> bool:
+    """Whether no route of the app answers the address of ``route``'s parts
+    (the app's route wins, as on /sitemap.xml; the log says so when the
+    index, ours, would have named them)."""
+    path = f"/sitemap-{route.slug}-1.xml"
+    taker = _taken(app, path, origin)
+    if taker is not None and indexed:
+        logger.warning(
+            "Sitemap: the parts of %s are left out of the index, because %s"
+            " answers their address %s. Give that route another path.",
+            route.where,
+            taker,
+            path,
+        )
+    return taker is None
 
 
 def _as_written(number: int) -> bool:

@@ -1,5 +1,6 @@
 """Crawl the example app as a search engine does: over HTTP, from a real
-gunicorn, with parsers of its own (Protego for robots.txt, the sitemap
+gunicorn and from README's ``make run`` (``flask run --debug``), with
+parsers of its own (Protego for robots.txt, the sitemap
 schemas, html5lib for the pages, Pillow for the images)."""
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import http.client
 import io
 import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,7 +27,7 @@ from protego import Protego
 
 from flask_marmeon.audit.site import Schemas
 from tests.documents import sitemap_files
-from tests.processes import gunicorn, listening_socket
+from tests.processes import free_port, gunicorn, listening_socket, wait_for_port
 
 ROOT = Path(__file__).parents[2]
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -59,6 +62,42 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     app = f"example_app:create_app(instance_path={str(instance)!r})"
     with gunicorn(app, ROOT, env, workers=2, sock=sock):
         yield Server(origin, port)
+
+
+@pytest.fixture(scope="module")
+def flask_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The example app as README's first command runs it (``make run``:
+    ``flask run --debug``, Werkzeug's server), on a free port."""
+    port = free_port()
+    origin = f"http://127.0.0.1:{port}"
+    instance = tmp_path_factory.mktemp("instance")
+    env = {**os.environ, "APP_URL": origin}
+    env.pop("MARMEON_INDEXABLE", None)
+    app = f"example_app:create_app(instance_path={str(instance)!r})"
+    command = [sys.executable, "-m", "flask", "--app", app, "run", "--debug"]
+    process = subprocess.Popen(
+        [*command, "--no-reload", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port, process, "flask run", timeout=60)
+        yield Server(origin, port)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.fixture(params=["gunicorn", "flask run --debug"])
+def crawled(request: pytest.FixtureRequest) -> Server:
+    """The example app under each way it is run: gunicorn with two workers
+    (as deployed), and ``make run``'s development server."""
+    server: Server = request.getfixturevalue(
+        "server" if request.param == "gunicorn" else "flask_run"
+    )
+    return server
 
 
 @dataclass(frozen=True)
@@ -129,7 +168,8 @@ def read_page(url: str, body: bytes) -> Page:
     )
 
 
-def test_a_crawler_finds_every_page_consistent(server: Server) -> None:
+def test_a_crawler_finds_every_page_consistent(crawled: Server) -> None:
+    server = crawled
     origin = server.origin
     robots = fetch(server, f"{origin}/robots.txt")
     assert robots.status == 200

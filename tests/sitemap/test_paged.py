@@ -222,3 +222,28 @@ def test_the_index_names_at_most_50000_files(
     assert listed[-1] == f"{ORIGIN}/sitemap-p-50000.xml"
     (warning,) = [r.getMessage() for r in caplog.records if "50000" in r.getMessage()]
     assert "3 files" in warning and "MARMEON_SITEMAP_MAX_URLS" in warning
+
+
+def test_parts_whose_address_the_app_takes_are_not_listed(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    # The app's own route wins (as on /sitemap.xml), and the index then
+    # names no address of it: that route answers it, not the sitemap.
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=Keys([1, 2]))
+    app.add_url_rule(
+        "/q/<int:n>", "q", str, authorize=everyone, sitemap=Keys(list(range(1, 8)))
+    )
+    app.add_url_rule("/sitemap-p-<int:year>.xml", "yearly", lambda year: "mine")
+    client = app.test_client()
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        index = client.get("/sitemap.xml")
+    assert locs(index.data) == [
+        f"{ORIGIN}/sitemap-q-1.xml",
+        f"{ORIGIN}/sitemap-q-2.xml",
+    ]
+    assert client.get("/sitemap-p-1.xml").data == b"mine"
+    (warning,) = [
+        r.getMessage() for r in caplog.records if "/sitemap-p-1.xml" in r.getMessage()
+    ]
+    assert "'/p/<int:n>'" in warning and "'/sitemap-p-<int:year>.xml'" in warning
