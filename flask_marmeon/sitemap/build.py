@@ -172,7 +172,9 @@ def _on_own_host(rule: Rule, origin: str) -> bool:
     return True
 
 
-def _site(app: Flask, boundaries: Boundaries | None) -> Sitemap:
+def _site(
+    app: Flask, boundaries: Boundaries | None, files_listed: bool = True
+) -> Sitemap:
     settings = get_state(app).settings
     paged = [
         route
@@ -195,7 +197,7 @@ def _site(app: Flask, boundaries: Boundaries | None) -> Sitemap:
     if not split:
         return Sitemap(files, empty_routes=tuple(empty))
     listed: list[tuple[str, str | None]] = []
-    if not paged or any(file.urls for file in files):
+    if files_listed and (not paged or any(file.urls for file in files)):
         listed += [
             (f"sitemap-{number}.xml", file.lastmod)
             for number, file in enumerate(files, start=1)
@@ -269,16 +271,19 @@ def _alone(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
     return contextvars.Context().run(run)
 
 
-def build_sitemap(app: Flask, boundaries: Boundaries | None = None) -> Sitemap:
+def build_sitemap(
+    app: Flask, boundaries: Boundaries | None = None, *, files_listed: bool = True
+) -> Sitemap:
     """Build the site's files in a context of their own (a fresh ``g``, no
     request). ``boundaries`` says where each paged route's parts begin
-    (default: asked of each provider)."""
+    (default: asked of each provider); ``files_listed=False`` leaves the
+    files of the other routes (``sitemap-<n>.xml``) out of the index."""
     if boundaries is None:
 
         def boundaries(route: PagedRoute) -> Sequence[Any]:
             return _boundaries(app, route)
 
-    return _alone(app, _site, boundaries)
+    return _alone(app, _site, boundaries, files_listed)
 
 
 def build_boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:

@@ -82,6 +82,13 @@ def export_sitemap(
     provider fails (the message names the route, and the range of a part).
     """
     raise_on_problems(app)
+    if not os.fspath(directory).strip():
+        # "$OUT" with OUT unset: Path("") is the current directory.
+        raise ExportError(
+            f"DIRECTORY is empty ({os.fspath(directory)!r}; an unset variable?):"
+            " give the directory to write into, such as public/sitemaps, or ."
+            " for the current one."
+        )
     target = Path(directory)
     _directory(target)
     starts: dict[str, tuple[Any, ...]] = {}

@@ -59,8 +59,15 @@ class FileCaches:
         self.app = app
         self.state = state
         self.backend = backend
+        #: Whether the index names /sitemap-<n>.xml (the endpoints serve
+        #: them: no route of the app takes their address).
+        self.files_listed = True
         self.site = self._cache(
-            "sitemap", lambda: build_sitemap(app, self._listed).bodies(), "the sitemap"
+            "sitemap",
+            lambda: build_sitemap(
+                app, self._listed, files_listed=self.files_listed
+            ).bodies(),
+            "the sitemap",
         )
         #: The paged routes whose parts are served, by slug, set when the
         #: endpoints are added.

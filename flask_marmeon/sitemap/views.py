@@ -182,7 +182,9 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     # Only these are listed in the index: the others' addresses are the app's.
     caches.add_routes(served)
     split = settings.sitemap_index or bool(paged)
-    if marked and split and not _taken(app, "/sitemap-1.xml", origin):
+    if marked and split:
+        caches.files_listed = _files_free(app, origin, indexed)
+    if marked and split and caches.files_listed:
         app.add_url_rule(
             "/sitemap-<int(min=1):number>.xml",
             "marmeon_sitemap_part",
@@ -217,6 +219,21 @@ def _parts_free(app: Flask, route: PagedRoute, origin: str, indexed: bool) -> bo
             route.where,
             taker,
             path,
+        )
+    return taker is None
+
+
+def _files_free(app: Flask, origin: str, indexed: bool) -> bool:
+    """Whether no route of the app answers /sitemap-<n>.xml, the address of
+    the files of the routes given at once (else the index leaves them out,
+    and the log says so)."""
+    taker = _taken(app, "/sitemap-1.xml", origin)
+    if taker is not None and indexed:
+        logger.warning(
+            "Sitemap: the files of the routes whose providers give their"
+            " entries at once are left out of the index, because %s answers"
+            " their address /sitemap-1.xml. Give that route another path.",
+            taker,
         )
     return taker is None
 

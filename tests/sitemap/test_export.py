@@ -303,3 +303,18 @@ def test_files_the_last_export_did_not_write_are_kept(
     # The part the first export wrote and the second does not is gone.
     assert not (tmp_path / "sitemap-products-3.xml").exists()
     assert not (tmp_path / "sitemap-products-3.xml.gz").exists()
+
+
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_an_empty_directory_argument_is_refused(
+    make_app: Callable[..., Flask],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    empty: str,
+) -> None:
+    # "$OUT" with OUT unset: not the current directory, silently.
+    monkeypatch.chdir(tmp_path)
+    app = shop(make_app, list(range(1, 11)))
+    output = said_plainly(export(app, empty))
+    assert "DIRECTORY" in output and "." in output
+    assert list(tmp_path.iterdir()) == []

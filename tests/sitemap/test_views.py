@@ -614,3 +614,22 @@ def test_sitemap_cache_must_be_a_cache(where: str) -> None:
             Marmeon(app, sitemap_cache={"CACHE_TYPE": "RedisCache"})  # type: ignore[arg-type]
         else:
             Marmeon().init_app(app, sitemap_cache="redis://")  # type: ignore[arg-type]
+
+
+def test_files_whose_address_the_app_takes_are_not_indexed(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    # The app's own /sitemap-<year>.xml wins, as its /sitemap.xml would; the
+    # index then names no address of it, and the log says why.
+    app = make_app(
+        APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=2, MARMEON_SITEMAP_INDEX=True
+    )
+    app.get("/n/<int:n>", sitemap=note_pages(5), authorize=everyone)(page)
+    app.get("/sitemap-<int:year>.xml", endpoint="yearly")(lambda year: "mine")
+    client = app.test_client()
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        index = client.get("/sitemap.xml").data
+    assert locs(etree.fromstring(index)) == []
+    assert client.get("/sitemap-1.xml").text == "mine"
+    (warning,) = [m for m in caplog.messages if "/sitemap-1.xml" in m]
+    assert "'/sitemap-<int:year>.xml'" in warning
