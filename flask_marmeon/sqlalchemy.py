@@ -5,7 +5,10 @@ Needs SQLAlchemy (the ``sqlalchemy`` extra); Flask-SQLAlchemy's
 query that steps along the key's index from one part's first key to the
 next (``OFFSET size`` from where the last part began), returning only those
 keys; a part is the statement limited to its range of keys. No query sends
-every row to Python, numbers every row, or sorts them.
+every row to Python, numbers every row, or sorts them. A query takes at most
+:attr:`SqlPaged.steps_per_query` steps (databases cap recursion: MySQL 8
+stops at 1,000); a table with more parts than that takes a few queries, each
+going on from where the last one stopped.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any
 from flask import current_app
 
 try:
-    from sqlalchemy import ColumnElement, Select, case, func, select
+    from sqlalchemy import ColumnElement, Select, case, literal, select
     from sqlalchemy.orm import Session, scoped_session, sessionmaker
 except ImportError as error:  # pragma: no cover - the extra is missing
     raise ImportError(
@@ -41,6 +44,11 @@ __all__ = ["SqlPaged", "paged"]
 # Rows fetched from the database at a time while a part is written.
 _YIELD_PER = 2000
 
+# Steps (parts) one boundaries query may take: below MySQL 8's
+# cte_max_recursion_depth (1,000 by default) and other databases' guards.
+# 500 parts of 50,000 URLs are 25 million rows in one query.
+_STEPS_PER_QUERY = 500
+
 #: What ``session=`` takes.
 SessionSource = Session | sessionmaker[Any] | scoped_session[Any] | Callable[[], Any]
 
@@ -48,6 +56,11 @@ SessionSource = Session | sessionmaker[Any] | scoped_session[Any] | Callable[[],
 class SqlPaged:
     """A :class:`~flask_marmeon.PagedProvider` over a ``select()``; made
     by :func:`paged`."""
+
+    #: How many parts one boundaries query finds at most (its recursion's
+    #: steps, under the database's cap on them: MySQL 8 allows 1,000). A
+    #: table with more parts takes ``ceil(parts / steps_per_query)`` queries.
+    steps_per_query: int = _STEPS_PER_QUERY
 
     def __init__(
         self,
@@ -94,25 +107,45 @@ class SqlPaged:
         return self.statement, self._column
 
     def boundaries(self, size: int) -> list[Any]:
-        """One query: the statement's first key, then every ``size``-th one
-        after it, each found by stepping along the key's index from the
-        last (:meth:`boundaries_query`)."""
+        """The statement's first key, then every ``size``-th one after it,
+        each found by stepping along the key's index from the last
+        (:meth:`boundaries_query`). One query up to
+        :attr:`steps_per_query` parts; a huge table takes a few, each going
+        on from the last start the one before found (databases cap how many
+        steps one recursive query may take)."""
         statement, column = self._parts()
+        steps = self.steps_per_query
+        if not isinstance(steps, int) or steps < 1:
+            raise ValueError(
+                f"SqlPaged.steps_per_query is {steps!r}: set a whole number of"
+                f" at least 1 (the default is {_STEPS_PER_QUERY})."
+            )
+        starts: list[Any] = []
         with self._session() as session:
-            starts = list(session.execute(self.boundaries_query(size)))
+            query = _starts_query(statement, column, size, steps)
+            while True:
+                found = list(session.execute(query).scalars())
+                # steps + 1 rows: the recursion may have been cut; its last
+                # start (never NULL) begins the next query.
+                if len(found) <= steps:
+                    starts += found
+                    break
+                starts += found[:steps]
+                query = _starts_query(statement, column, size, steps, found[steps])
             if may_be_null(statement, column):
                 say_null_keys(session, statement, column, self.key)
         without = unindexed(column)
         if without is not None:
             say_unindexed(self.key, without)
-        return [start for (start,) in starts]
+        return starts
 
     def boundaries_query(self, size: int) -> Select[Any]:
-        """The query :meth:`boundaries` runs: to see its plan (``EXPLAIN``)
-        on your database: an index-only scan of the key, stepping
-        ``size`` entries at a time from one part's first key to the next."""
+        """The first query :meth:`boundaries` runs (the only one up to
+        :attr:`steps_per_query` parts): to see its plan (``EXPLAIN``) on
+        your database: an index-only scan of the key, stepping ``size``
+        entries at a time from one part's first key to the next."""
         statement, column = self._parts()
-        return _starts_query(statement, column, size)
+        return _starts_query(statement, column, size, self.steps_per_query)
 
     def entries(self, start: Any, stop: Any | None, limit: int) -> Iterator[object]:
         """The rows whose key is from ``start`` up to ``stop``, in key
@@ -168,59 +201,82 @@ class SqlPaged:
 
 
 def _starts_query(
-    statement: Select[Any], column: ColumnElement[Any], size: int
+    statement: Select[Any],
+    column: ColumnElement[Any],
+    size: int,
+    steps: int,
+    since: Any = None,
 ) -> Select[Any]:
     """Where parts begin, in one query: a recursive CTE whose rows are
-    (a part's first key, the previous one), from the smallest key::
+    (a part's first key, the key ``size`` rows on from it, its number),
+    from the smallest key (or the smallest from ``since``, a start found
+    before), at most ``steps`` steps::
 
-        WITH RECURSIVE starts(start, previous) AS (
-          SELECT key, NULL FROM <statement> ORDER BY key LIMIT 1
+        WITH RECURSIVE starts(start, ahead, depth) AS (
+          SELECT key, (SELECT key FROM <statement> AND key >= first.key
+                       ORDER BY key OFFSET size LIMIT 1), 0
+          FROM (SELECT key FROM <statement> [AND key >= since]
+                ORDER BY key LIMIT 1) AS first
           UNION ALL
-          SELECT CASE WHEN previous IS NULL OR start > previous
-                   THEN (SELECT key FROM <statement> AND key >= start
-                         ORDER BY key OFFSET size LIMIT 1)
-                   ELSE (SELECT key FROM <statement> AND key > start
-                         ORDER BY key LIMIT 1) END,
-                 start
-          FROM starts WHERE start IS NOT NULL)
-        SELECT start FROM starts
-        WHERE start IS NOT NULL AND (previous IS NULL OR start > previous)
-        ORDER BY start
+          SELECT next, (SELECT key FROM <statement> AND key >= next
+                        ORDER BY key OFFSET size LIMIT 1), depth + 1
+          FROM starts WHERE ahead IS NOT NULL AND depth < steps)
+        SELECT start FROM starts WHERE start IS NOT NULL ORDER BY start
+
+    where ``next`` is ``CASE WHEN ahead > start THEN ahead ELSE (SELECT
+    key FROM <statement> AND key > start ORDER BY key LIMIT 1) END``.
 
     With an index on the key each step is one descent and ``size``
     entries read from the index alone, against a sort or a window over
-    every row (benchmarks/scale.py: about four times less time). The next start
-    is the key ``size`` rows on, so a part's range never holds more than
-    ``size`` rows, even with keys that repeat; when one key has more rows
-    than that, the step after it is the next key, so the query always ends.
+    every row (benchmarks/scale.py: about four times less time); each
+    subquery has one bound on the key, which the index takes (SQLite,
+    given two, may read the other as a filter on every entry). The next
+    start is the key ``size`` rows on, so a part's range never holds more
+    than ``size`` rows, even with keys that repeat; when one key has more
+    rows than that, the next start is the next key, so the query always
+    ends, and each step finds one start: it returns ``steps + 1`` starts
+    when it was cut.
     """
     key = bare(column)
     keys = keys_only(statement, key)
     # The smallest key by ORDER BY ... LIMIT 1, not min(): PostgreSQL has no
-    # min(uuid). Its NULL twin has its very type (varchar(40), not varchar):
-    # PostgreSQL wants the same types in both terms.
+    # min(uuid). Both terms' columns are the key's, of its very type
+    # (varchar(40), not varchar): PostgreSQL wants the same types in both.
     # (NULL keys, in no range, are left out: SQLite puts them first.)
-    smallest = (
-        keys.where(key.is_not(None)).order_by(key).limit(1).subquery("marmeon_first")
-    )
-    lowest = smallest.c[0]
+    smallest = keys.where(key.is_not(None))
+    if since is not None:
+        # ">=", not "==": the start may have been deleted since.
+        smallest = smallest.where(key >= since)
+    lowest = smallest.order_by(key).limit(1).subquery("marmeon_first").c[0]
+
+    def ahead(start: ColumnElement[Any]) -> Select[Any]:
+        # The key size rows on from start: start itself when its rows are
+        # more than a part holds; NULL past the end.
+        return keys.where(key >= start).order_by(key).offset(size).limit(1)
+
     first = select(
-        lowest.label("start"), func.nullif(lowest, lowest).label("previous")
+        lowest.label("start"),
+        ahead(lowest).scalar_subquery().label("ahead"),
+        literal(0).label("depth"),
     ).cte("marmeon_starts", recursive=True)
-    start, previous = first.c.start, first.c.previous
-    ahead = keys.where(key >= start).order_by(key).offset(size).limit(1)
+    start, probe, depth = first.c.start, first.c.ahead, first.c.depth
     after = keys.where(key > start).order_by(key).limit(1)
-    step = case(
-        (previous.is_(None) | (start > previous), ahead.scalar_subquery()),
-        else_=after.scalar_subquery(),
+    # Correlated with the CTE alone: the key's table is each subquery's own.
+    following = case(
+        (probe > start, probe), else_=after.correlate(first).scalar_subquery()
     )
     starts = first.union_all(
-        select(step.label("start"), start.label("previous")).where(start.is_not(None))
+        select(
+            following.label("start"),
+            ahead(following).correlate(first).scalar_subquery().label("ahead"),
+            (depth + 1).label("depth"),
+        )
+        .where(probe.is_not(None))
+        .where(depth < steps)
     )
     return (
         select(starts.c.start)
         .where(starts.c.start.is_not(None))
-        .where(starts.c.previous.is_(None) | (starts.c.start > starts.c.previous))
         .order_by(starts.c.start)
     )
 
@@ -252,9 +308,12 @@ def paged(
         Product.updated_at).where(Product.listed)``.
     :param key: a column of ``statement`` (``Product.id``), best unique;
         parts are ranges of it, listed in its order. It needs an index (a
-        primary key has one): where parts begin is then found by stepping
-        along the index, and each part is one range scan (the log says so,
-        once, when the model declares no index on it). Any type the
+        primary key has one; the log says so, once, when the model
+        declares none on it): where parts begin is then found by stepping
+        along the index, and each part is one range scan. That is one
+        query up to 500 parts; a huge table takes a few, each going on
+        from where the last stopped, as databases cap a recursive query's
+        steps (:attr:`SqlPaged.steps_per_query`). Any type the
         database orders works (integers, strings, UUIDs, dates); a key that
         repeats keeps each part within its size unless one value has more
         rows than a part holds; rows whose key is NULL are in no part (the
