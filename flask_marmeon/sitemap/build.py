@@ -15,8 +15,10 @@ pushed, so a provider gets a fresh ``g`` and may use database sessions.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -249,9 +251,12 @@ def _part(
     span = f"keys from {start!r} {'to the end' if stop is None else f'up to {stop!r}'}"
     try:
         # One more than fits: a row added since the ranges were decided is
-        # then seen, left out and logged.
-        items = route.provider.entries(start, stop, size + 1)
-        build.route(compiled, items)
+        # then seen, left out and logged. Only that many are read, whatever
+        # the store gives (one that ignores stop would be read to its end),
+        # and a generator is closed then (its session too), not when freed.
+        entries = route.provider.entries(start, stop, size + 1)
+        with _closed_after(entries):
+            build.route(compiled, islice(entries, size + 1))
     except Exception as error:
         raise RuntimeError(
             f"Part {number} of {route.where} ({span}) failed: {error}"
@@ -259,6 +264,17 @@ def _part(
     (file,) = build.writer.finish()
     build.over.log(build.max_urls, build.max_bytes, split=False, waiting=span)
     return file
+
+
+@contextmanager
+def _closed_after(items: object) -> Iterator[None]:
+    """Close ``items`` at the end when it can be (a generator)."""
+    try:
+        yield
+    finally:
+        close = getattr(items, "close", None)
+        if callable(close):
+            close()
 
 
 def _alone(app: Flask, call: Callable[..., _T], *args: Any) -> _T:

@@ -360,3 +360,25 @@ SAID = (
     "Set-Cookie",
     "Content-Type",
 )
+
+
+def test_only_the_first_limit_entries_are_read(make_app: Callable[..., Flask]) -> None:
+    # "Only the first limit are used": a store that gives more (it ignores
+    # stop, say, and scans on) is read no further, not to its end.
+    class Greedy(Keys):
+        def entries(self, start: int, stop: int | None, limit: int) -> Iterator[object]:
+            self.asked.append(("entries", start, stop, limit))
+            n = start
+            while True:
+                self.asked.append(("read", n))
+                yield SitemapEntry({"n": n})
+                n += 1
+
+    provider = Greedy(list(range(1, 100)))
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5, MARMEON_SITEMAP_WAIT=5)
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
+    response = app.test_client().get("/sitemap-p-1.xml")
+    assert response.status_code == 200
+    assert locs(response.data) == [f"{ORIGIN}/p/{n}" for n in range(1, 6)]
+    read = [call for call in provider.asked if call[0] == "read"]
+    assert len(read) == 6  # the limit: one more than fits, to see what waits
