@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.routing import RoutingException
 from werkzeug.wrappers import Request, Response
 
@@ -185,7 +185,12 @@ class Edge:
             adapter = self.app.create_url_adapter(request)
             if adapter is None:  # pragma: no cover - a request always has one
                 return None
-            rule, _ = adapter.match(return_rule=True)
+            try:
+                rule, _ = adapter.match(return_rule=True)
+            except MethodNotAllowed:
+                # The 405 at an endpoint's address is that endpoint's answer
+                # (a POST to /sitemap.xml): the endpoint GET reaches there.
+                rule, _ = adapter.match(method="GET", return_rule=True)
         except (HTTPException, RoutingException):
             return None
         return str(rule.endpoint)

@@ -633,3 +633,29 @@ def test_files_whose_address_the_app_takes_are_not_indexed(
     assert client.get("/sitemap-1.xml").text == "mine"
     (warning,) = [m for m in caplog.messages if "/sitemap-1.xml" in m]
     assert "'/sitemap-<int:year>.xml'" in warning
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "TRACE"])
+def test_other_methods_get_no_cookie_either(
+    make_app: Callable[..., Flask], method: str
+) -> None:
+    # 405 is the endpoint's answer too: "the endpoints send no cookie,
+    # whatever a global middleware sets", whatever the method.
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_INDEX=True, SECRET_KEY="secret")
+    app.get("/n/<int:n>", sitemap=note_pages(3), authorize=everyone)(page)
+
+    @app.before_request
+    def write_session() -> None:
+        session["visits"] = 1
+
+    @app.after_request
+    def set_cookie(response: Response) -> Response:
+        response.set_cookie("tracker", "1")
+        return response
+
+    client = app.test_client()
+    client.set_cookie("session", "forged")
+    for path in ("/sitemap.xml", "/sitemap-1.xml", "/robots.txt"):
+        response = client.open(path, method=method)
+        assert response.status_code == 405, path
+        assert "Set-Cookie" not in response.headers, (path, method)
