@@ -92,8 +92,10 @@ def export_sitemap(
     target = Path(directory)
     _directory(target)
     starts: dict[str, tuple[Any, ...]] = {}
-    routes: list[PagedRoute] = []
-    for route in paged_routes(app):
+
+    def where(route: PagedRoute) -> tuple[Any, ...]:
+        # Asked by the build for the routes the index lists: one on another
+        # host is left out, and its store asked nothing (as the endpoint's).
         try:
             starts[route.slug] = build_boundaries(app, route)
         except Exception as error:
@@ -102,20 +104,18 @@ def export_sitemap(
                 f" its store ({failure(error)}). Nothing was written: run the"
                 " export again when the store answers."
             ) from error
-        routes.append(route)
-
-    def where(route: PagedRoute) -> tuple[Any, ...]:
-        # A route on another host is left out of the index (and asked here
-        # for nothing).
         return starts[route.slug]
 
     try:
         sitemap = build_sitemap(app, where)
+    except ExportError:
+        raise
     except Exception as error:
         raise ExportError(
             f"Building the sitemap failed ({failure(error)}). Nothing was"
             " written: run the export again when its providers answer."
         ) from error
+    routes = [route for route in paged_routes(app) if route.slug in starts]
     before = _listed_before(target)
     written: list[str] = []
     try:

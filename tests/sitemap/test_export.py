@@ -318,3 +318,25 @@ def test_an_empty_directory_argument_is_refused(
     output = said_plainly(export(app, empty))
     assert "DIRECTORY" in output and "." in output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_route_on_another_host_is_not_asked(tmp_path: Path) -> None:
+    # As /sitemap.xml leaves it out without asking its store, so does the
+    # export: its store being down is no reason to fail.
+    from flask_marmeon import Marmeon
+
+    class Down(Keys):
+        def boundaries(self, size: int) -> list[int]:
+            raise ConnectionError("the other host's store is down")
+
+    app = Flask("shop", subdomain_matching=True)
+    app.config.update(APP_URL=ORIGIN, SERVER_NAME="shop.example")
+    Marmeon(app)
+    app.add_url_rule("/a/<int:n>", "a", str, authorize=everyone, sitemap=Keys([1]))
+    app.add_url_rule(
+        "/b/<int:n>", "b", str, authorize=everyone, sitemap=Down([2]), subdomain="api"
+    )
+    assert export_sitemap(app, tmp_path) == ["sitemap-a-1.xml", "sitemap.xml"]
+    assert locs((tmp_path / "sitemap.xml").read_bytes()) == [
+        f"{ORIGIN}/sitemap-a-1.xml"
+    ]
