@@ -31,6 +31,7 @@ except ImportError as error:  # pragma: no cover - the extra is missing
 from .sitemap.entries import shown
 from .sqlalchemy_checks import (
     bare,
+    count_null_keys,
     keys_only,
     may_be_null,
     refused_shapes,
@@ -74,6 +75,9 @@ class SqlPaged:
         self.entry = entry
         self.session = session
         self._problems: list[str] = []
+        # Rows with a NULL key when last counted: said again only when
+        # their number changes, not on every rebuild of the boundaries.
+        self._null_keys = 0
         self._column: ColumnElement[Any] | None = None
         if not isinstance(statement, Select):
             self._problems.append(
@@ -133,7 +137,10 @@ class SqlPaged:
                 starts += found[:steps]
                 query = _starts_query(statement, column, size, steps, found[steps])
             if may_be_null(statement, column):
-                say_null_keys(session, statement, column, self.key)
+                nulls = count_null_keys(session, statement, column)
+                if nulls and nulls != self._null_keys:
+                    say_null_keys(nulls, self.key)
+                self._null_keys = nulls
         without = unindexed(column)
         if without is not None:
             say_unindexed(self.key, without)
@@ -317,7 +324,7 @@ def paged(
         database orders works (integers, strings, UUIDs, dates); a key that
         repeats keeps each part within its size unless one value has more
         rows than a part holds; rows whose key is NULL are in no part (the
-        log says how many).
+        log says how many, again only when that number changes).
     :param entry: turns one row into a :class:`~flask_marmeon.SitemapEntry`
         (or its dict form).
     :param session: a SQLAlchemy ``Session`` (used as it is; it must be

@@ -108,25 +108,29 @@ def say_unindexed(given: object, table_column: str) -> None:
         logger.warning(message, named(given), table_column)
 
 
-def say_null_keys(
-    session: Any, statement: Select[Any], column: ColumnElement[Any], given: object
-) -> None:
-    """Log the rows whose key is NULL: they are in no range, so in no part."""
+def count_null_keys(
+    session: Any, statement: Select[Any], column: ColumnElement[Any]
+) -> int:
+    """How many rows of the statement have a NULL key: they are in no
+    range, so in no part."""
     key = bare(column)
     counted = keys_only(statement, func.count()).where(key.is_(None))
-    count = session.execute(counted).scalar_one()
-    if count:
-        logger.warning(
-            "Sitemap: %d row%s of paged(..., key=%s) %s a NULL key, so %s in"
-            " no part and not listed. Add .where(%s.is_not(None)) to the"
-            " statement if that is meant, or choose a key that is never NULL.",
-            count,
-            "" if count == 1 else "s",
-            named(given),
-            "has" if count == 1 else "have",
-            "it is" if count == 1 else "they are",
-            named(given),
-        )
+    return int(session.execute(counted).scalar_one())
+
+
+def say_null_keys(count: int, given: object) -> None:
+    """Log ``count`` rows whose key is NULL (in no part, so not listed)."""
+    logger.warning(
+        "Sitemap: %d row%s of paged(..., key=%s) %s a NULL key, so %s in"
+        " no part and not listed. Add .where(%s.is_not(None)) to the"
+        " statement if that is meant, or choose a key that is never NULL.",
+        count,
+        "" if count == 1 else "s",
+        named(given),
+        "has" if count == 1 else "have",
+        "it is" if count == 1 else "they are",
+        named(given),
+    )
 
 
 #: What a statement may hold that paged() cannot keep (its ranges of keys

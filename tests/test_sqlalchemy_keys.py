@@ -6,7 +6,9 @@ row in exactly one part, no part over its size."""
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -18,9 +20,12 @@ from sqlalchemy import (
     MetaData,
     Table,
     create_engine,
+    delete,
     event,
+    insert,
     select,
     text,
+    update,
 )
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool
@@ -128,6 +133,56 @@ def test_keys_that_repeat_keep_parts_within_their_size(
     with caplog.at_level(logging.WARNING, "flask_marmeon"):
         assert filtered.boundaries(10) == starts
     assert not caplog.records
+
+
+def test_null_keys_are_said_when_their_number_changes(
+    engine: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each rebuild of the boundaries counts them; the log says so when
+    the count is first seen or has changed, not on every rebuild."""
+    fill(engine, 120)  # every 11th item's batch is NULL: 10 rows
+    made = provider(engine, select(Item.batch, Item.id), Item.batch)
+
+    def said_by_rebuilds(count: int) -> list[str]:
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, "flask_marmeon"):
+            for _ in range(count):
+                made.boundaries(10)
+        return [r.getMessage() for r in caplog.records]
+
+    def change(statement: Any) -> None:
+        with Session(engine) as session:
+            session.execute(statement)
+            session.commit()
+
+    (said,) = said_by_rebuilds(2)
+    assert "10 rows of paged(..., key=Item.batch) have a NULL key" in said
+    assert said_by_rebuilds(2) == []
+    change(
+        insert(Item).values(
+            id=121,
+            shelf_id=1,
+            listed=True,
+            batch=None,
+            slug="item-extra",
+            token=uuid.UUID(int=2**70),
+            rank=-1,
+            price=0,
+        )
+    )
+    (said,) = said_by_rebuilds(2)
+    assert "11 rows of paged(..., key=Item.batch) have a NULL key" in said
+    # None left: nothing to say; one back: said again.
+    change(delete(Item).where(Item.batch.is_(None)))
+    assert said_by_rebuilds(2) == []
+    change(update(Item).where(Item.id == 1).values(batch=None))
+    (said,) = said_by_rebuilds(2)
+    assert "1 row of paged(..., key=Item.batch) has a NULL key" in said
+    # Another provider (another route) says its own.
+    other = provider(engine, select(Item.batch), Item.batch)
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        other.boundaries(10)
+    assert "1 row of" in caplog.records[-1].getMessage()
 
 
 def test_the_boundaries_query_on_postgresql_reads_the_index_alone(
