@@ -254,7 +254,10 @@ def _part(
         # then seen, left out and logged. Only that many are read, whatever
         # the store gives (one that ignores stop would be read to its end),
         # and a generator is closed then (its session too), not when freed.
-        entries = route.provider.entries(start, stop, size + 1)
+        # What it may return is what sitemap() may (an async generator...).
+        entries = provider_items(
+            lambda: route.provider.entries(start, stop, size + 1), route.where
+        )
         with _closed_after(entries):
             build.route(compiled, islice(entries, size + 1))
     except Exception as error:

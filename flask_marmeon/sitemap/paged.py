@@ -71,7 +71,8 @@ class PagedProvider(Protocol):
         """The entries (:class:`~flask_marmeon.SitemapEntry` or their dict
         form) whose keys are from ``start`` up to ``stop`` (not included;
         ``None``: to the end), in key order. Only the first ``limit`` are
-        used: give no more."""
+        used: give no more. Like a ``sitemap()`` provider, it may return a
+        list, a generator, an async generator or a coroutine of a list."""
         ...
 
 

@@ -382,3 +382,40 @@ def test_only_the_first_limit_entries_are_read(make_app: Callable[..., Flask]) -
     assert locs(response.data) == [f"{ORIGIN}/p/{n}" for n in range(1, 6)]
     read = [call for call in provider.asked if call[0] == "read"]
     assert len(read) == 6  # the limit: one more than fits, to see what waits
+
+
+def test_entries_take_what_a_sitemap_provider_may_return(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    # A list, a generator, an async generator or a coroutine, as sitemap()
+    # may return (an async search client, say); anything else is named.
+    async def later(start: int) -> list[SitemapEntry]:
+        return [SitemapEntry({"n": start})]
+
+    async def stream(start: int) -> Any:
+        yield SitemapEntry({"n": start})
+
+    givers: dict[str, Callable[[int], object]] = {
+        "async generator": stream,
+        "coroutine": later,
+        "None": lambda start: None,
+        "text": lambda start: "abc",
+    }
+    for name, give in givers.items():
+
+        class Store(Keys):
+            def entries(self, start: int, stop: int | None, limit: int) -> Any:
+                return give(start)  # noqa: B023 - called within the turn
+
+        app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_WAIT=5)
+        app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=Store([7]))
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="flask_marmeon"):
+            response = app.test_client().get("/sitemap-p-1.xml")
+        if name in ("async generator", "coroutine"):
+            assert response.status_code == 200, name
+            assert locs(response.data) == [f"{ORIGIN}/p/7"], name
+        else:
+            assert response.status_code == 503, name
+            said = "\n".join(caplog.messages)
+            assert "'/p/<int:n>'" in said and "expected a list" in said, said
