@@ -67,6 +67,15 @@ def _unavailable(retry_after: int) -> Response:
     )
 
 
+def _precondition_fails(tag: str, modified: int) -> bool:
+    """RFC 9110's order (13.2.2): If-Match when sent, else
+    If-Unmodified-Since (a date that is no HTTP date is ignored)."""
+    if "If-Match" in request.headers:
+        return _edge.if_match_fails(request.environ, tag)
+    since = request.if_unmodified_since
+    return since is not None and modified > since.timestamp()
+
+
 def _not_modified(tag: str, modified: int) -> bool:
     """RFC 9110's order: If-None-Match when sent, else If-Modified-Since."""
     if "If-None-Match" in request.headers:
@@ -96,7 +105,7 @@ def send(
     }
     if gzipped is not None:
         headers["Vary"] = "Accept-Encoding"
-    if _edge.if_match_fails(request.environ, tag):
+    if _precondition_fails(tag, seconds):
         return Response(status=412, headers={"Cache-Control": "no-store"})
     if _not_modified(tag, seconds):
         return Response(status=304, headers=headers)

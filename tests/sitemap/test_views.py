@@ -458,6 +458,25 @@ def test_if_match_without_the_files_tag_is_a_412_no_cache_keeps(
         assert passed.status_code == 200 and passed.data == first.data, tag
 
 
+@pytest.mark.parametrize("path", ["/sitemap.xml", "/sitemap-1.xml", "/robots.txt"])
+def test_if_unmodified_since_before_the_build_is_a_412(
+    make_app: Callable[..., Flask], path: str
+) -> None:
+    client = index_app(make_app).test_client()
+    first = client.get(path)
+    modified = first.headers["Last-Modified"]
+    older = "Mon, 01 Jan 2001 00:00:00 GMT"
+    failed = client.get(path, headers={"If-Unmodified-Since": older})
+    assert failed.status_code == 412 and failed.data == b""
+    assert failed.cache_control.no_store and not failed.cache_control.public
+    for since in (modified, "Fri, 01 Jan 2100 00:00:00 GMT", "not a date"):
+        passed = client.get(path, headers={"If-Unmodified-Since": since})
+        assert passed.status_code == 200 and passed.data == first.data, since
+    # If-Match, when sent, is evaluated instead (RFC 9110, 13.2.2).
+    both = {"If-Match": first.headers["ETag"], "If-Unmodified-Since": older}
+    assert client.get(path, headers=both).status_code == 200
+
+
 @pytest.mark.parametrize("path", ["/sitemap.xml", "/sitemap-1.xml"])
 def test_gzip_for_a_client_that_accepts_it(
     make_app: Callable[..., Flask], path: str
