@@ -159,10 +159,8 @@ class SqlPaged:
         order, at most ``limit``, each turned into an entry by ``entry``."""
         statement, column = self._parts()
         key = bare(column)
-        query = statement.where(key >= start)
-        if stop is not None:
-            query = query.where(key < stop)
-        query = query.order_by(None).order_by(key).limit(limit)
+        bounds = [key >= start] if stop is None else [key >= start, key < stop]
+        query = _bounded(statement, *bounds).order_by(None).order_by(key).limit(limit)
         entry = self.entry
         with self._session() as session:
             rows = session.execute(query.execution_options(yield_per=_YIELD_PER))
@@ -253,13 +251,13 @@ def _starts_query(
     smallest = keys.where(key.is_not(None))
     if since is not None:
         # ">=", not "==": the start may have been deleted since.
-        smallest = smallest.where(key >= since)
+        smallest = _bounded(smallest, key >= since)
     lowest = smallest.order_by(key).limit(1).subquery("marmeon_first").c[0]
 
     def ahead(start: ColumnElement[Any]) -> Select[Any]:
         # The key size rows on from start: start itself when its rows are
         # more than a part holds; NULL past the end.
-        return keys.where(key >= start).order_by(key).offset(size).limit(1)
+        return _bounded(keys, key >= start).order_by(key).offset(size).limit(1)
 
     first = select(
         lowest.label("start"),
@@ -267,7 +265,7 @@ def _starts_query(
         literal(0).label("depth"),
     ).cte("marmeon_starts", recursive=True)
     start, probe, depth = first.c.start, first.c.ahead, first.c.depth
-    after = keys.where(key > start).order_by(key).limit(1)
+    after = _bounded(keys, key > start).order_by(key).limit(1)
     # Correlated with the CTE alone: the key's table is each subquery's own.
     following = case(
         (probe > start, probe), else_=after.correlate(first).scalar_subquery()
@@ -286,6 +284,25 @@ def _starts_query(
         .where(starts.c.start.is_not(None))
         .order_by(starts.c.start)
     )
+
+
+def _bounded(query: Select[Any], *bounds: ColumnElement[bool]) -> Select[Any]:
+    """``query.where(*bounds)``, the bounds first in its WHERE.
+
+    SQLite starts an index's range at the first bound on its column it
+    finds in the WHERE clause: after a statement's own (``.where(Product.id
+    > 10)``), every step and every part would scan the index from there
+    (400,000 rows: 14.9 s for the boundaries instead of 0.04 s).
+    SQLAlchemy has no public way to put a condition first, so the
+    statement's criteria are moved behind ours on the new statement (the
+    one ``.where()`` made, never the user's).
+    """
+    bounded = query.where(*bounds)
+    own = getattr(query, "_where_criteria", None)
+    added = getattr(bounded, "_where_criteria", None)
+    if isinstance(own, tuple) and isinstance(added, tuple) and own:
+        bounded._where_criteria = (*added[len(own) :], *own)
+    return bounded
 
 
 def _column_of(statement: Select[Any], key: object) -> ColumnElement[Any] | None:

@@ -149,3 +149,40 @@ def test_a_cap_that_is_no_whole_number_is_refused(steps: Any) -> None:
     made.steps_per_query = steps
     with pytest.raises(ValueError, match=r"SqlPaged.steps_per_query is .*: set a"):
         made.boundaries(10)
+
+
+def test_the_statement_s_own_bound_on_the_key_is_not_where_each_scan_starts(
+    tmp_path: Any,
+) -> None:
+    # SQLite starts an index's range at the first bound on its column in
+    # the WHERE clause. Behind a statement's own (id > 0), each step of the
+    # boundaries and each part would scan the index from the start of the
+    # table: the work would grow with the square of its size. Counted in
+    # SQLite's own virtual machine instructions, not in time.
+    (engine,) = list(tables(f"sqlite:///{tmp_path / 'items.db'}"))[:1]
+    fill(engine, 1000)
+    ticks = [0]
+
+    def counter() -> int:
+        ticks[0] += 1
+        return 0
+
+    def watch(connection: Any, record: Any) -> None:
+        connection.set_progress_handler(counter, 100)
+
+    event.listen(engine, "connect", watch)
+
+    def work(statement: Any) -> tuple[list[Any], list[Any], int]:
+        made = provider(engine, statement, Item.id)
+        ticks[0] = 0
+        starts = made.boundaries(5)
+        last = list(made.entries(starts[-1], None, 6))
+        return starts, last, ticks[0]
+
+    starts, last, plain = work(select(Item.id).where(Item.listed))
+    same_starts, same_last, bounded = work(
+        select(Item.id).where(Item.listed, Item.id > 0)
+    )
+    assert (same_starts, same_last) == (starts, last)
+    assert len(starts) > 100
+    assert bounded < 2 * plain, (bounded, plain)
