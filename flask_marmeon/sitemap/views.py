@@ -187,12 +187,28 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             free.append(_edge.CookieFree(path, endpoint))
     paged = paged_routes(app) if marked else []
     indexed = marked and "marmeon_sitemap" in app.view_functions
-    served = [route for route in paged if _parts_free(app, route, origin, indexed)]
+    served = [
+        route
+        for route in paged
+        if _free(
+            app,
+            f"/sitemap-{route.slug}-1.xml",
+            origin,
+            indexed,
+            f"the parts of {route.where}",
+        )
+    ]
     # Only these are listed in the index: the others' addresses are the app's.
     caches.add_routes(served)
     split = settings.sitemap_index or bool(paged)
     if marked and split:
-        caches.files_listed = _files_free(app, origin, indexed)
+        caches.files_listed = _free(
+            app,
+            "/sitemap-1.xml",
+            origin,
+            indexed,
+            "the files of the routes whose providers give their entries at once",
+        )
     if marked and split and caches.files_listed:
         app.add_url_rule(
             "/sitemap-<int(min=1):number>.xml",
@@ -215,34 +231,19 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     return free
 
 
-def _parts_free(app: Flask, route: PagedRoute, origin: str, indexed: bool) -> bool:
-    """Whether no route of the app answers the address of ``route``'s parts
-    (the app's route wins, as on /sitemap.xml; the log says so when the
-    index, ours, would have named them)."""
-    path = f"/sitemap-{route.slug}-1.xml"
+def _free(app: Flask, path: str, origin: str, indexed: bool, what: str) -> bool:
+    """Whether no route of the app answers ``path``, the address of
+    ``what`` (files the index would name). The app's route wins, as on
+    /sitemap.xml; when the index (ours) would have named them, the log says
+    they are left out of it, and why."""
     taker = _taken(app, path, origin)
     if taker is not None and indexed:
         logger.warning(
-            "Sitemap: the parts of %s are left out of the index, because %s"
-            " answers their address %s. Give that route another path.",
-            route.where,
+            "Sitemap: %s are left out of the index, because %s answers their"
+            " address %s. Give that route another path.",
+            what,
             taker,
             path,
-        )
-    return taker is None
-
-
-def _files_free(app: Flask, origin: str, indexed: bool) -> bool:
-    """Whether no route of the app answers /sitemap-<n>.xml, the address of
-    the files of the routes given at once (else the index leaves them out,
-    and the log says so)."""
-    taker = _taken(app, "/sitemap-1.xml", origin)
-    if taker is not None and indexed:
-        logger.warning(
-            "Sitemap: the files of the routes whose providers give their"
-            " entries at once are left out of the index, because %s answers"
-            " their address /sitemap-1.xml. Give that route another path.",
-            taker,
         )
     return taker is None
 
