@@ -12,6 +12,7 @@ from .config import apply_defaults, environ, load_settings
 from .head import render_head
 from .head.app import HeadState
 from .og_images import install as og_images
+from .routing import problems as routing_problems
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views
@@ -64,6 +65,7 @@ class Marmeon:
         # The edge first: the other modules register their endpoints on it.
         _edge.install(app, state)
         routing_rule.init_app(app, state)
+        routing_problems.init_app(state)
         routing_redirects.init_app(app)
         app.cli.add_command(marmeon_group)  # test_cli_runner and custom CLIs
         i18n.init_app(app, state)
