@@ -11,6 +11,7 @@ from .cli import marmeon_group
 from .config import apply_defaults, environ, load_settings
 from .head import render_head
 from .head.app import HeadState
+from .indexnow import key_file as indexnow_key_file
 from .og_images import install as og_images
 from .routing import problems as routing_problems
 from .routing import redirects as routing_redirects
@@ -70,6 +71,7 @@ class Marmeon:
         app.cli.add_command(marmeon_group)  # test_cli_runner and custom CLIs
         i18n.init_app(app, state)
         sitemap_views.init_app(app, state, shared)
+        indexnow_key_file.init_app(app, state)
 
         def enforce() -> tuple[()]:
             routing_rule.enforce_policies(app)

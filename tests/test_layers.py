@@ -21,6 +21,7 @@ MEMBERS = {
     "sitemap": {"sitemap"},
     "sqlalchemy": {"sqlalchemy", "sqlalchemy_checks"},
     "audit": {"audit"},
+    "indexnow": {"indexnow"},
     "wiring": {"__init__", "extension", "cli", "testing", "browser", "absolute"},
 }
 FOUNDATION = MEMBERS["foundation"]
@@ -44,6 +45,8 @@ MAY_IMPORT = {
     "sqlalchemy": {"foundation", "sitemap"},
     # setup_checks.py builds the sitemap of an app with the extension.
     "audit": {"foundation", "routing", "sitemap"},
+    # IndexNow reads the sitemap's entries and serves its key on the edge.
+    "indexnow": {"foundation", "edge", "routing", "sitemap"},
     "wiring": set(MEMBERS) - {"wiring"},
 }
 #: The top-level parts of the package each layer's modules may import.
