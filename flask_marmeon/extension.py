@@ -12,6 +12,7 @@ from .config import apply_defaults, environ, load_settings
 from .head import render_head
 from .head import templates as head_templates
 from .head.app import HeadState
+from .indexnow import key_file as indexnow_key_file
 from .og_images import install as og_images
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
@@ -70,6 +71,7 @@ class Marmeon:
         app.cli.add_command(marmeon_group)  # test_cli_runner and custom CLIs
         i18n.init_app(app, state)
         sitemap_views.init_app(app, state, shared)
+        indexnow_key_file.init_app(app, state)
 
         def enforce() -> tuple[()]:
             routing_rule.enforce_policies(app)

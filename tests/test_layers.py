@@ -25,6 +25,8 @@ ALLOWED = {
     "routing": FOUNDATION | {"routing", "i18n", "sitemap", "og_images"},
     # The sitemap registers its endpoints on the edge (add_front, on_start).
     "sitemap": FOUNDATION | {"sitemap", "routing", "i18n", "head", "_edge"},
+    # IndexNow reads the sitemap's entries and serves its key on the edge.
+    "indexnow": FOUNDATION | {"indexnow", "sitemap", "routing", "_edge"},
 }
 
 

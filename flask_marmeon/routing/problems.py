@@ -13,6 +13,7 @@ from flask import Flask
 from werkzeug.routing import Rule
 
 from .._state import get_state
+from ..config import indexnow_problems
 from ..errors import StartupError
 from ..i18n import locales_problems
 from ..og_images.look import problems as og_look_problems
@@ -133,6 +134,9 @@ def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
     problems += [
         RouteProblem(None, None, reason)
         for reason in rules_problems(settings.robots_rules)
+    ]
+    problems += [
+        RouteProblem(None, None, reason) for reason in indexnow_problems(settings)
     ]
     problems += [
         RouteProblem(shadow.plain.rule, str(shadow.plain.endpoint), shadow.reason())
