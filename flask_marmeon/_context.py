@@ -32,6 +32,14 @@ class RequestState:
     fragments: list[dict[str, Any]] = field(default_factory=list)
     #: Set by the i18n module on a localized route.
     page: Page | None = None
+    #: Template renders under way (a render inside a render counts twice):
+    #: render_head() leaves a mark while one is, filled when the outermost
+    #: returns (flask_marmeon.head.templates).
+    rendering: int = 0
+    #: The marks render_head() left in the outermost render under way.
+    marks: int = 0
+    #: The page's head was written for good: a later head() call is late.
+    written: bool = False
 
 
 def current_request() -> Request | None:
