@@ -29,6 +29,7 @@ from .._log import logger
 from .._state import MarmeonState
 from ..i18n.urls import is_localized_rule
 from ..routing.rule import is_marked
+from . import checks
 from .addresses import own_host
 from .cache import SitemapCache
 from .file_caches import FileCaches, StartsUnknown
@@ -271,4 +272,5 @@ def init_app(app: Flask, state: MarmeonState, sitemap_cache: Backend | None) -> 
     """Make the app's sitemap cache (shared through ``sitemap_cache`` when
     given) and add the endpoints when the edge starts."""
     state.add(SitemapState(FileCaches(app, state, sitemap_cache)))
+    checks.init_app(state)
     _edge.on_start(state, lambda: _register(app, state))
