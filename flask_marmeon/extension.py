@@ -14,6 +14,7 @@ from .head import templates as head_templates
 from .head.app import HeadState
 from .indexnow import key_file as indexnow_key_file
 from .og_images import install as og_images
+from .routing import problems as routing_problems
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views
@@ -67,6 +68,7 @@ class Marmeon:
         # The edge first: the other modules register their endpoints on it.
         _edge.install(app, state)
         routing_rule.init_app(app, state)
+        routing_problems.init_app(state)
         routing_redirects.init_app(app)
         app.cli.add_command(marmeon_group)  # test_cli_runner and custom CLIs
         i18n.init_app(app, state)

@@ -29,6 +29,7 @@ from .._log import logger
 from .._state import MarmeonState
 from ..i18n.urls import is_localized_rule
 from ..routing.rule import is_marked
+from . import checks
 from .addresses import own_host
 from .cache import SitemapCache
 from .file_caches import FileCaches, StartsUnknown
@@ -183,7 +184,11 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             return _unavailable(unknown.retry_after)
         if number > len(starts):
             return _not_found()
-        return serve(caches.part(route, number), 0)
+        part = caches.part(route, number, starts)
+        # With a shared store, another process's newer build of this range
+        # first: every process serves the same part.
+        part.newest()
+        return serve(part, 0)
 
     free: list[_edge.CookieFree] = []
     views: list[tuple[str, str, Callable[..., Response]]] = [
@@ -271,4 +276,5 @@ def init_app(app: Flask, state: MarmeonState, sitemap_cache: Backend | None) -> 
     """Make the app's sitemap cache (shared through ``sitemap_cache`` when
     given) and add the endpoints when the edge starts."""
     state.add(SitemapState(FileCaches(app, state, sitemap_cache)))
+    checks.init_app(state)
     _edge.on_start(state, lambda: _register(app, state))

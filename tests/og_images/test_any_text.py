@@ -91,4 +91,6 @@ TEXT = st.one_of(
 @given(title=TEXT, description=TEXT)
 def test_render_head_never_fails_for_any_text(title: str, description: str) -> None:
     metas = _head(title, description)
-    assert _drawn(metas) is not None
+    # A title whose letters no font draws gets no image (test_scripts.py).
+    if "og:image" in metas:
+        assert _drawn(metas) is not None
