@@ -6,6 +6,7 @@ from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _version
 
 from .absolute import absolute_url as absolute_url
+from .checks import Problem as Problem
 from .errors import StartupError as StartupError
 from .extension import Marmeon as Marmeon
 from .head import Facebook as Facebook
@@ -72,6 +73,7 @@ __all__ = [
     "OpenGraphImage",
     "Page",
     "PagedProvider",
+    "Problem",
     "Robots",
     "RouteProblem",
     "SitemapEntry",

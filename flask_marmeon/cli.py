@@ -9,11 +9,12 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, ScriptInfo
 
+from ._edge import check_app
 from .audit import audit as run_audit
 from .audit.fetch import TIMEOUT
 from .audit.site import MAX_PAGES, MAX_SITEMAPS
 from .errors import StartupError
-from .routing.problems import RouteStatus, app_problems, route_statuses
+from .routing.problems import RouteStatus, route_statuses
 from .sitemap.build import EmptyRoute, build_sitemap
 from .sitemap.export import ExportError, export_sitemap
 from .sitemap.report import failure
@@ -50,8 +51,7 @@ def _load_even_if_stopped() -> Flask:
 
 def _check_routes(app: Flask) -> None:
     statuses = route_statuses(app)
-    problems = [p for status in statuses for p in status.problems]
-    problems += app_problems(app, statuses)
+    problems = check_app(app)
     empty: dict[str, EmptyRoute] = {}
     if statuses and not problems:
         empty = _empty_routes(app)
@@ -70,7 +70,14 @@ def _check_routes(app: Flask) -> None:
     if problems:
         click.echo(f"\n{len(problems)} problem(s), code H10:", err=True)
         for problem in problems:
-            click.echo(f"  - {problem}", err=True)
+            where = (
+                ""
+                if problem.rule is None
+                else f"route {problem.rule!r} (endpoint {problem.endpoint!r}) "
+            )
+            click.echo(f"  - [{problem.id}] {where}{problem.message}", err=True)
+            if problem.hint:
+                click.echo(f"    hint: {problem.hint}", err=True)
         click.get_current_context().exit(1)
 
 

@@ -25,6 +25,8 @@ DEFAULTS: dict[str, Any] = {
     "MARMEON_SITEMAP_WAIT": 20,
     "MARMEON_INDEXABLE": True,
     "MARMEON_ROBOTS_RULES": [],
+    "MARMEON_INDEXNOW_KEY": None,
+    "MARMEON_INDEXNOW_ENDPOINT": "https://api.indexnow.org/indexnow",
 }
 
 # BCP 47 in the shape apps use: a primary language subtag, then script,
@@ -62,6 +64,11 @@ class Settings:
     #: robots.txt's groups per crawler, checked with the H10 checks
     #: (flask_marmeon.sitemap.robots).
     robots_rules: Any = ()
+    #: MARMEON_INDEXNOW_KEY as configured (None: no key); checked with the
+    #: H10 checks (:func:`indexnow_problems`).
+    indexnow_key: Any = None
+    #: MARMEON_INDEXNOW_ENDPOINT as configured, checked likewise.
+    indexnow_endpoint: Any = DEFAULTS["MARMEON_INDEXNOW_ENDPOINT"]
 
 
 def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
@@ -217,6 +224,8 @@ def load_settings(config: Mapping[str, Any]) -> Settings:
         indexable=parse_flag("MARMEON_INDEXABLE", config["MARMEON_INDEXABLE"]),
         sitemap_wait=_number(config, "MARMEON_SITEMAP_WAIT"),
         robots_rules=_rules(config.get("MARMEON_ROBOTS_RULES")),
+        indexnow_key=config["MARMEON_INDEXNOW_KEY"],
+        indexnow_endpoint=config["MARMEON_INDEXNOW_ENDPOINT"],
     )
 
 
@@ -226,6 +235,44 @@ def _rules(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return tuple(copy.deepcopy(list(value)))
     return value
+
+
+# IndexNow's own pattern for a key (https://www.indexnow.org/documentation).
+_INDEXNOW_KEY = re.compile(r"[A-Za-z0-9-]{8,128}")
+
+
+def indexnow_problems(settings: Settings) -> list[str]:
+    """Why MARMEON_INDEXNOW_KEY or MARMEON_INDEXNOW_ENDPOINT stops the start
+    (H10), one reason each: a key the engines would refuse, an endpoint
+    that is not an http(s) address."""
+    reasons: list[str] = []
+    key = settings.indexnow_key
+    if key is not None and not (isinstance(key, str) and _INDEXNOW_KEY.fullmatch(key)):
+        reasons.append(
+            f"MARMEON_INDEXNOW_KEY {key!r} is not an IndexNow key: it must be 8"
+            " to 128 of the characters A-Z, a-z, 0-9 and '-', such as"
+            " '5f1c0e7d9a2b4c6e' (python -c \"import uuid; print(uuid.uuid4().hex)\")"
+        )
+    if key is not None and settings.app_url is None:
+        reasons.append(
+            "MARMEON_INDEXNOW_KEY is set but APP_URL is not: IndexNow's host"
+            " and keyLocation are built from it. Set APP_URL to the site's"
+            " public address, such as 'https://example.com'"
+        )
+    endpoint = settings.indexnow_endpoint
+    url = None
+    if isinstance(endpoint, str):
+        try:
+            url = ada_url.URL(endpoint)
+        except ValueError:
+            url = None
+    if url is None or url.protocol not in ("http:", "https:") or not url.hostname:
+        reasons.append(
+            f"MARMEON_INDEXNOW_ENDPOINT {endpoint!r} is not an http or https"
+            " address; leave it out for https://api.indexnow.org/indexnow, or"
+            " name an engine's own, such as 'https://www.bing.com/indexnow'"
+        )
+    return reasons
 
 
 def environ() -> Mapping[str, str]:

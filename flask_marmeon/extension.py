@@ -10,8 +10,11 @@ from .audit import install as audit_install
 from .cli import marmeon_group
 from .config import apply_defaults, environ, load_settings
 from .head import render_head
+from .head import templates as head_templates
 from .head.app import HeadState
+from .indexnow import key_file as indexnow_key_file
 from .og_images import install as og_images
+from .routing import problems as routing_problems
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views
@@ -61,13 +64,16 @@ class Marmeon:
         state.add(HeadState.for_settings(settings))
         app.extensions["marmeon"] = state
         app.jinja_env.globals["render_head"] = render_head
+        head_templates.install(app)  # head() in templates, {% do %}
         # The edge first: the other modules register their endpoints on it.
         _edge.install(app, state)
         routing_rule.init_app(app, state)
+        routing_problems.init_app(state)
         routing_redirects.init_app(app)
         app.cli.add_command(marmeon_group)  # test_cli_runner and custom CLIs
         i18n.init_app(app, state)
         sitemap_views.init_app(app, state, shared)
+        indexnow_key_file.init_app(app, state)
 
         def enforce() -> tuple[()]:
             routing_rule.enforce_policies(app)

@@ -87,17 +87,55 @@ def _load(look: Look) -> Loaded:
     return Loaded(fonts, _logo(look), digest.hexdigest()[:12])
 
 
-def texts_for(og: OgImagesState, title: str, description: str, site: str) -> Texts:
+def texts_for(
+    og: OgImagesState, title: str, description: str, site: str
+) -> Texts | None:
     """The texts cut to what the default card draws; characters that no
-    font has are left out, and named in a warning (once each)."""
+    font has are left out, and named in a warning (once each). None when
+    a letter or digit of the title has no font: a card is never drawn with
+    its title missing (the page gets no generated image, and the warning
+    says why)."""
     from .draw import lay_out
 
     fonts = loaded(og).fonts
     layouts = lay_out(title, description, site, fonts.regular, fonts.bold)
+    if og.look.draw is None and _unreadable(layouts.title.missing):
+        _warn_no_image(layouts.title.missing)
+        return None
     missing = layouts.title.missing + layouts.description.missing + layouts.site.missing
     if missing:
         _warn_missing(missing)
     return Texts(layouts.title.text, layouts.description.text, layouts.site.text)
+
+
+def _unreadable(missing: str) -> bool:
+    """Whether what is left out of a title holds a letter or a digit (an
+    emoji or a symbol left out leaves a title readable)."""
+    import unicodedata
+
+    return any(unicodedata.category(char)[0] in "LN" for char in missing)
+
+
+def _warn_no_image(missing: str) -> None:
+    from flask import current_app, request
+
+    from .._state import get_state
+
+    named = list(dict.fromkeys(missing))
+    chars = ", ".join(f"{c!r} (U+{ord(c[0]):04X})" for c in named[:8])
+    if len(named) > 8:
+        chars += f" and {len(named) - 8} more"
+    warn_once(
+        get_state(current_app._get_current_object()),  # type: ignore[attr-defined]
+        ("og-images.no-title", missing),
+        "The page %s gets no generated image: no font draws its title's %s,"
+        " among the package's fonts, MARMEON_OG_IMAGE_FONTS and the machine's"
+        " fonts. Install fonts for the script (Debian: fonts-noto-core,"
+        " fonts-noto-cjk) or give one in MARMEON_OG_IMAGE_FONTS (see the"
+        " docs' generated images page).",
+        request.path,
+        chars,
+    )
 
 
 def _warn_missing(missing: str) -> None:
@@ -137,6 +175,19 @@ def image_path(
             " its address: set app.config['SECRET_KEY']."
         )
     cut = texts_for(og, *texts)
+    path: str | None = None
+    if cut is not None:
+        path = _drawable_path(og, signer, cut, page_path)
+    if len(og.addresses) >= ADDRESSES_SIZE:
+        og.addresses.clear()
+    og.addresses[key] = path
+    return path
+
+
+def _drawable_path(
+    og: OgImagesState, signer: URLSafeSerializer, cut: Texts, page_path: str
+) -> str | None:
+    """The address of ``cut``; None when the app's drawing function fails."""
     digest = loaded(og).digest
     written = path_for(signer, cut, digest)
     path: str | None = written
@@ -155,9 +206,6 @@ def image_path(
                 page_path,
             )
             path = None
-    if len(og.addresses) >= ADDRESSES_SIZE:
-        og.addresses.clear()
-    og.addresses[key] = path
     return path
 
 

@@ -5,7 +5,8 @@ The card: the app's background; at the top the logo (when the app has one)
 and the site name in the accent color; the title in bold, as large as fits
 in three lines (80 px down to 48 px, then cut with an ellipsis); the
 description below it in two lines at most; an accent band along the bottom.
-A title that reads right to left is set against the right margin.
+A title that reads right to left is set against the right margin, and the
+site name (and the logo) with it.
 """
 
 from __future__ import annotations
@@ -167,10 +168,18 @@ def draw_card(
     canvas = Image.new("RGB", (WIDTH, HEIGHT), colors.background)
     draw = ImageDraw.Draw(canvas)
     draw.rectangle((0, HEIGHT - BAND, WIDTH, HEIGHT), fill=colors.accent)
-    left = MARGIN
+    title = layouts.title
+    # The header follows the title: on a card whose title reads right to
+    # left, the logo and the site name stand against the right margin.
+    rtl = title.rtl if title.lines else layouts.site.rtl
+    left, right = MARGIN, WIDTH - MARGIN
     if logo is not None:
-        canvas.paste(logo, (MARGIN, HEADER_TOP), logo)
-        left = MARGIN + logo.width + 20
+        x = WIDTH - MARGIN - logo.width if rtl else MARGIN
+        canvas.paste(logo, (x, HEADER_TOP), logo)
+        if rtl:
+            right = x - 20
+        else:
+            left = MARGIN + logo.width + 20
     site = layouts.site
     if site.lines:
         draw_line(
@@ -179,11 +188,12 @@ def draw_card(
             bold,
             site.size,
             baseline=HEADER_TOP + LOGO_HEIGHT / 2 + site.size * 0.36,
-            rtl=site.rtl and logo is None,
+            rtl=rtl,
             fill=colors.accent,
             left=left,
+            right=right,
         )
-    title, description = layouts.title, layouts.description
+    description = layouts.description
     title_spacing, text_spacing, gap = 1.18, 1.4, 28.0
     height = _block_height(title, title_spacing)
     if description.lines:

@@ -11,6 +11,7 @@ from flask import Flask
 
 from .._edge import add_front
 from .._state import MarmeonState
+from . import checks
 from .address import PREFIX
 from .look import DEFAULTS, read_look
 from .serve import ImageEndpoint
@@ -30,3 +31,4 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
     og = OgImagesState(look, store)
     state.add(og)
     add_front(state, PREFIX, ImageEndpoint(app, og))
+    checks.init_app(state)

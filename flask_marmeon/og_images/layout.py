@@ -20,7 +20,7 @@ from itertools import groupby
 from operator import itemgetter
 
 from .fonts import REFERENCE_SIZE, FontSet
-from .text import clean, clusters, is_rtl, is_strong, is_wide, no_line_start
+from .text import clean_prefix, clusters, is_rtl, is_strong, is_wide, no_line_start
 
 ELLIPSIS = "\u2026"
 
@@ -238,20 +238,32 @@ def fit(
 ) -> Block:
     """Lay ``text`` out at the largest of ``sizes`` where it takes at most
     ``max_lines`` lines, else at the smallest, cut with an ellipsis."""
-    rtl = _direction(text)
     # No more clusters than could ever fit (a fifth of the smallest size
     # each): a title of 10,000 characters costs what a long one does.
     bound = int(max_lines * width / (sizes[-1] * 0.2)) + 1
     widths = _Widths(fonts)
     head = text[: bound * 4]
     missing = ""
-    if fonts.ascii and head.isascii() and head.isprintable():
+    rtl = False
+    simple = " ".join(head.split())[:bound] if head.isascii() else ""
+    if (
+        fonts.ascii
+        and head.isascii()
+        and head.isprintable()
+        and (len(simple) == bound or len(text) <= bound * 4)
+    ):
         # Most titles: printable ASCII, one face, clusters are characters,
-        # lines break at spaces only; no Unicode tables needed.
-        words = _ascii_words(" ".join(head.split())[:bound], fonts)
+        # lines break at spaces only; no Unicode tables needed. (ASCII has
+        # no right-to-left letter.)
+        words = _ascii_words(simple, fonts)
     else:
-        items = clusters(clean(head))
-        if len(text) > bound * 4:
+        # Cleaned before it is cut: removed characters (breaks, NUL, soft
+        # hyphens, unassigned code points) take no room in the bound, and
+        # a text of nothing else gives no clusters at all.
+        cleaned, cut = clean_prefix(text, bound * 4)
+        rtl = _direction(cleaned)
+        items = clusters(cleaned)
+        if cut and items:
             items.pop()  # perhaps half a cluster
         placed, missing = _faces(items[:bound], fonts)
         words = [(w, widths.of(_strip(w)), widths.of(w)) for w in _words(placed)]

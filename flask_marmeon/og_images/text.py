@@ -18,31 +18,58 @@ _VIRAMAS = frozenset(
 )
 
 
+#: The most characters of a text that are looked at: a text whose first
+#: this many characters all clean away draws nothing (a bound on the work
+#: one text can cost, whatever it holds).
+SCAN = 65_536
+
+
 def clean(text: str) -> str:
-    """The text with what cannot be drawn taken out.
+    """The text with what cannot be drawn taken out (all of it: see
+    :func:`clean_prefix` for the bounded form)."""
+    return clean_prefix(text, None)[0]
+
+
+def clean_prefix(text: str, limit: int | None) -> tuple[str, bool]:
+    """The text with what cannot be drawn taken out, and whether it was cut.
 
     Control characters, line and paragraph breaks and odd spaces become one
     space; format characters (bidi overrides, soft hyphens) go, except the
-    joiners that emoji and some scripts need; lone surrogates and
-    private-use characters go. Runs of spaces become one; the ends are
-    stripped.
+    joiners that emoji and some scripts need; lone surrogates, private-use
+    and unassigned characters go, and U+FFFD (the head writes it for
+    characters HTML cannot carry, NUL among them). Runs of spaces become
+    one; the ends are stripped. The result is NFC.
+
+    ``limit`` counts what is kept, not what is removed: the result stops at
+    ``limit`` characters kept (cut: True), so a text that starts with any
+    number of removed characters still gives what follows them. At most
+    :data:`SCAN` characters are looked at.
     """
     out: list[str] = []
     space = False
-    for char in unicodedata.normalize("NFC", text):
-        category = unicodedata.category(char)
-        if category[0] == "Z" or category == "Cc":
+    cut = limit is not None and len(text) > SCAN
+    category = unicodedata.category
+    for char in text[:SCAN] if limit is not None else text:
+        kind = category(char)
+        if kind[0] == "Z" or kind == "Cc":
             space = bool(out)
             continue
-        if category in ("Cs", "Co", "Cn") or (
-            category == "Cf" and char not in _KEEP_FORMAT
+        if (
+            kind in ("Cs", "Co", "Cn")
+            or (kind == "Cf" and char not in _KEEP_FORMAT)
+            or char == "\ufffd"
         ):
             continue
+        if limit is not None and len(out) >= limit:
+            cut = True
+            break
         if space:
             out.append(" ")
             space = False
         out.append(char)
-    return "".join(out)
+    # Normalized after cleaning: a removed character no longer stands
+    # between a letter and its mark.
+    return unicodedata.normalize("NFC", "".join(out)), cut
 
 
 def _extends(char: str) -> bool:

@@ -21,6 +21,7 @@ writes rules that were checked.
 from __future__ import annotations
 
 import difflib
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -59,6 +60,27 @@ def robots_txt(
             lines.append("Disallow:")  # an empty group: everything allowed
         groups.append("\n".join(lines) + "\n")
     return "\n".join(groups) + f"\nSitemap: {origin}{root}{SITEMAP_PATH}\n"
+
+
+# robots.txt's Last-Modified is taken from its text (see robots_modified):
+# 2001-01-02 (UTC), plus up to about twenty years.
+_DATES_FROM = 978_393_600
+_DATES_SPAN = 20 * 365 * 86_400
+
+
+def robots_modified(text: bytes) -> int:
+    """robots.txt's ``Last-Modified`` (seconds since the epoch), the same
+    in every process and on every machine for the same text, and another
+    one for another text.
+
+    The text is made from configuration, so no process knows when it last
+    changed; a worker's start time would give each worker its own date for
+    one ``ETag``. A date read from the text's digest is stable, but not in
+    order: an ``If-Modified-Since`` is therefore answered 304 only when it
+    names this date exactly (see the robots view).
+    """
+    digest = int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
+    return _DATES_FROM + digest % _DATES_SPAN
 
 
 def _agents(rule: Any) -> list[str]:
@@ -151,5 +173,12 @@ def _path_problems(where: str, value: Any) -> list[str]:
                 f"{where} holds {path!r}, with a space, a line break or a control"
                 " character: percent-encode it (a line break would end its line"
                 " of robots.txt)"
+            )
+        elif "#" in path:
+            reasons.append(
+                f"{where} holds {path!r}, with '#': crawlers read the rest of"
+                " its line as a comment, so the rule would name another path."
+                " Percent-encode it as %23 (a URL's fragment never reaches the"
+                " server, so no path a crawler asks for holds '#')"
             )
     return reasons

@@ -16,7 +16,6 @@ once per build (files.py).
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,18 +29,19 @@ from .._log import logger
 from .._state import MarmeonState
 from ..i18n.urls import is_localized_rule
 from ..routing.rule import is_marked
+from . import checks
 from .addresses import own_host
 from .cache import SitemapCache
 from .file_caches import FileCaches, StartsUnknown
 from .paged import PagedRoute, paged_routes
-from .robots import SITEMAP_PATH, robots_txt
+from .robots import SITEMAP_PATH, robots_modified, robots_txt
 from .shared_store import Backend
 from .state import SitemapState, sitemap_state
 
 ROBOTS_PATH = "/robots.txt"
 
 
-def _taken(app: Flask, path: str, origin: str) -> str | None:
+def route_taking(app: Flask, path: str, origin: str) -> str | None:
     """The route of the app (not a localized one) that answers ``path``, as
     messages name it; None when none does."""
     adapter = app.url_map.bind(own_host(app.url_map, origin), "/")
@@ -76,12 +76,15 @@ def _precondition_fails(tag: str, modified: int) -> bool:
     return since is not None and modified > since.timestamp()
 
 
-def _not_modified(tag: str, modified: int) -> bool:
-    """RFC 9110's order: If-None-Match when sent, else If-Modified-Since."""
+def _not_modified(tag: str, modified: int, exact: bool) -> bool:
+    """RFC 9110's order: If-None-Match when sent, else If-Modified-Since
+    (the very date when ``exact``: a date that is not in order)."""
     if "If-None-Match" in request.headers:
         return request.if_none_match.contains_weak(tag)
     since = request.if_modified_since
-    return since is not None and modified <= since.timestamp()
+    if since is None:
+        return False
+    return modified == since.timestamp() if exact else modified <= since.timestamp()
 
 
 def send(
@@ -92,9 +95,11 @@ def send(
     ttl: float,
     mimetype: str,
     gzipped: Callable[[], bytes] | None = None,
+    exact_since: bool = False,
 ) -> Response:
     """A conditional, cacheable answer; the gzip form when the client
-    accepts it and ``gzipped`` gives it."""
+    accepts it and ``gzipped`` gives it. ``exact_since``: ``modified`` is
+    not in order (robots.txt's), so only the very date is not modified."""
     use_gzip = gzipped is not None and request.accept_encodings["gzip"] > 0
     tag = f"{etag}-gz" if use_gzip else etag
     seconds = int(modified)
@@ -107,7 +112,7 @@ def send(
         headers["Vary"] = "Accept-Encoding"
     if _precondition_fails(tag, seconds):
         return Response(status=412, headers={"Cache-Control": "no-store"})
-    if _not_modified(tag, seconds):
+    if _not_modified(tag, seconds, exact_since):
         return Response(status=304, headers=headers)
     if use_gzip and gzipped is not None:
         headers["Content-Encoding"] = "gzip"
@@ -130,11 +135,17 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
         origin, settings.root, settings.indexable, settings.robots_rules
     ).encode()
     robots_tag = hashlib.sha256(text).hexdigest()[:32]
-    started = time.time()
+    # The same in every process for the same text (no worker's start time).
+    modified = robots_modified(text)
 
     def robots() -> Response:
         return send(
-            text, etag=robots_tag, modified=started, ttl=ttl, mimetype="text/plain"
+            text,
+            etag=robots_tag,
+            modified=modified,
+            ttl=ttl,
+            mimetype="text/plain",
+            exact_since=True,
         )
 
     def serve(cache: SitemapCache, number: int) -> Response:
@@ -182,7 +193,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     if marked:
         views.append((SITEMAP_PATH, "marmeon_sitemap", sitemap))
     for path, endpoint, view in views:
-        if not _taken(app, path, origin):
+        if not route_taking(app, path, origin):
             app.add_url_rule(path, endpoint, view, methods=["GET"], **host)
             free.append(_edge.CookieFree(path, endpoint))
     paged = paged_routes(app) if marked else []
@@ -236,7 +247,7 @@ def _free(app: Flask, path: str, origin: str, indexed: bool, what: str) -> bool:
     ``what`` (files the index would name). The app's route wins, as on
     /sitemap.xml; when the index (ours) would have named them, the log says
     they are left out of it, and why."""
-    taker = _taken(app, path, origin)
+    taker = route_taking(app, path, origin)
     if taker is not None and indexed:
         logger.warning(
             "Sitemap: %s are left out of the index, because %s answers their"
@@ -261,4 +272,5 @@ def init_app(app: Flask, state: MarmeonState, sitemap_cache: Backend | None) -> 
     """Make the app's sitemap cache (shared through ``sitemap_cache`` when
     given) and add the endpoints when the edge starts."""
     state.add(SitemapState(FileCaches(app, state, sitemap_cache)))
+    checks.init_app(state)
     _edge.on_start(state, lambda: _register(app, state))

@@ -124,3 +124,47 @@ def test_the_rules_are_read_once(make_app: Callable[..., Flask]) -> None:
     app.get("/about", sitemap=True, authorize=everyone)(lambda: "about")
     rules[0]["disallow"].append("/changed")  # after init_app: no effect
     assert "Disallow: /\n" in app.test_client().get("/robots.txt").text
+
+
+def test_a_hash_in_a_rule_path_stops_the_start(make_app: Callable[..., Flask]) -> None:
+    # Crawlers read "#" to the end of the line as a comment: "Disallow:
+    # /a#b" would disallow /a. A path a crawler asks for never holds "#".
+    rules = [{"user_agent": "*", "disallow": ["/private#x"]}]
+    app = make_app(APP_URL=ORIGIN, MARMEON_ROBOTS_RULES=rules)
+    app.get("/about", sitemap=True, authorize=everyone)(lambda: "about")
+    (problem,) = check_routes(app)
+    assert "MARMEON_ROBOTS_RULES rule 1's 'disallow'" in problem.reason
+    assert "'#'" in problem.reason and "%23" in problem.reason
+    with pytest.raises(StartupError, match="%23"):
+        app.test_client().get("/robots.txt")
+    encoded = [{"user_agent": "*", "disallow": ["/private%23x"]}]
+    assert "Disallow: /private%23x\n" in robots_of(
+        make_app, MARMEON_ROBOTS_RULES=encoded
+    )
+
+
+def test_last_modified_is_the_same_in_every_process_for_the_same_text(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two workers started an hour apart (each app's clock says so) give the
+    # same Last-Modified and ETag for the same text; another text, another
+    # date, and the first one's date is no longer "not modified".
+    answers = []
+    for clock in (1_700_000_000.0, 1_700_003_600.0):
+        monkeypatch.setattr("time.time", lambda clock=clock: clock)
+        app = make_app(APP_URL=ORIGIN)
+        app.get("/about", sitemap=True, authorize=everyone)(lambda: "about")
+        answers.append(app.test_client().get("/robots.txt"))
+    monkeypatch.undo()
+    first, second = answers
+    assert first.headers["Last-Modified"] == second.headers["Last-Modified"]
+    assert first.headers["ETag"] == second.headers["ETag"]
+    other = make_app(APP_URL=ORIGIN, MARMEON_ROBOTS_RULES=RULES)
+    other.get("/about", sitemap=True, authorize=everyone)(lambda: "about")
+    client = other.test_client()
+    changed = client.get("/robots.txt")
+    assert changed.headers["Last-Modified"] != first.headers["Last-Modified"]
+    since = {"If-Modified-Since": first.headers["Last-Modified"]}
+    assert client.get("/robots.txt", headers=since).status_code == 200
+    since = {"If-Modified-Since": changed.headers["Last-Modified"]}
+    assert client.get("/robots.txt", headers=since).status_code == 304

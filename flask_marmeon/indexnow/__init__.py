@@ -1,0 +1,1 @@
+"""IndexNow: tell search engines which pages changed (see docs/indexnow.rst)."""
