@@ -1,14 +1,16 @@
-"""The checks and writers of the rest of a page's head: icons, theme
-color, manifest, feeds, verification, ``other`` names, og's ``product``.
+"""The checks, records and slots of the rest of a page's head: icons,
+theme color, manifest, feeds, verification, ``other`` names, og's
+``product``.
 
 :mod:`.table` declares the keys with them (the one declaration of the
-fields); they are made here only so that the table stays short.
+fields) and makes their writers; they are made here only so that the table
+stays short.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from .elements import link, meta
 from .kinds import (
@@ -27,10 +29,6 @@ from .types import (
     ProductPrice,
     ThemeColor,
 )
-from .writers import Href, Names, Parts, Tags, Writer
-
-if TYPE_CHECKING:
-    from .table import Table
 
 
 class IconLink(NamedTuple):
@@ -94,7 +92,9 @@ ICON = ObjectField(
 )
 ICONS_CHECK = ItemsField(ICON, IconLink, text=UrlField(), rule=_color_on_mask_icon)
 _ICON_EXTRAS = ("type", "sizes", "media", "color")
-ICONS_WRITE = Tags(
+#: writers.Tags's arguments (table.py makes the writers: this module
+#: imports no writer, which would close an import loop through the table).
+ICONS_WRITE = (
     {rel: link(rel, "icons", _ICON_EXTRAS) for rel in _ICON_RELS},
     IconLink._fields.index("rel"),
     tuple(IconLink._fields.index(name) for name in _ICON_EXTRAS),
@@ -104,11 +104,9 @@ THEME_COLOR = ObjectField(
     ThemeColor, {"color": LineField(), "media": LineField()}, required=("color",)
 )
 THEME_COLOR_CHECK = ItemsField(THEME_COLOR, ThemeColorMeta, text=LineField())
-THEME_COLOR_WRITE = Tags(
-    {"": meta("name", "theme-color", extras=("media",))}, None, (1,), url=False
-)
+THEME_COLOR_WRITE = ({"": meta("name", "theme-color", extras=("media",))}, None, (1,))
 
-MANIFEST_WRITE = Href(link("manifest", "manifest"))
+MANIFEST = link("manifest", "manifest")
 
 FEED = ObjectField(
     Feed,
@@ -116,7 +114,7 @@ FEED = ObjectField(
     required=("url", "type"),
 )
 FEEDS_CHECK = ItemsField(FEED, FeedLink, text=None)
-FEEDS_WRITE = Tags(
+FEEDS_WRITE = (
     {kind: link("alternate", "feeds", ("title",), type=kind) for kind in _FEED_TYPES},
     FeedLink._fields.index("type"),
     (FeedLink._fields.index("title"),),
@@ -139,30 +137,30 @@ PRODUCT_PRICE = ObjectField(
 
 
 PRICE_CHECK = PriceField(PRODUCT_PRICE)
-PRICE_WRITE = Parts("product:price", ProductAmount._fields)
+PRICE_PARTS = ProductAmount._fields
 PRODUCT_AVAILABILITY = ChoiceField(*_AVAILABILITY)
 PRODUCT_CONDITION = ChoiceField("new", "refurbished", "used")
 
 OTHER_CHECK = NamesField()
-OTHER_WRITE = Names()
 
 
-def _written_names(table: Table, out: dict[str, str]) -> None:
-    """Each ``<meta>`` name or property ``table``'s writers write (nested
-    tables' included), lower case, with the argument that writes it."""
-    for name, key in table.keys.items():
+def _written_names(keys: Mapping[str, Any], out: dict[str, str]) -> None:
+    """Each ``<meta>`` name or property the writers of ``keys`` (a table's
+    :class:`~.table.Key` by name) write, nested tables' included, lower
+    case, with the argument that writes it."""
+    for name, key in keys.items():
         here = name
-        if isinstance(key.write, Writer):
-            for slot in key.write.slots:
-                if slot.tag == "meta" and slot.attrs:
-                    out.setdefault(slot.attrs[0][1].lower(), here)
+        for slot in getattr(key.write, "slots", ()):
+            if slot.tag == "meta" and slot.attrs:
+                out.setdefault(slot.attrs[0][1].lower(), here)
 
 
-def taken_names(head: Table) -> Callable[[str], str | None]:
+def taken_names(keys: Mapping[str, Any]) -> Callable[[str], str | None]:
     """What ``other`` refuses: for a name the head writes itself (any
-    ``head`` table's ``<meta>``), the argument that writes it, else None."""
+    ``<meta>`` of ``head()``'s ``keys``), the argument that writes it, else
+    None."""
     names: dict[str, str] = {}
-    _written_names(head, names)
+    _written_names(keys, names)
     # The prefixes of what og, twitter and the objects write (og:, fb:,
     # article:, ...) are taken whole.
     prefixes = {

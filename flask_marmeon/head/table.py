@@ -66,11 +66,15 @@ from .writers import (
     Description,
     Directive,
     Each,
+    Href,
     Keys,
     Locale,
+    Names,
     Nothing,
     Object,
+    Parts,
     Records,
+    Tags,
     Text,
     Title,
     Url,
@@ -251,7 +255,7 @@ PROFILE = Table(
 PRODUCT = Table(
     OpenGraphProduct,
     {
-        "price": Key(tags.PRICE_CHECK, tags.PRICE_WRITE),
+        "price": Key(tags.PRICE_CHECK, Parts("product:price", tags.PRICE_PARTS)),
         "availability": Key(tags.PRODUCT_AVAILABILITY, Text("product:availability")),
         "condition": Key(tags.PRODUCT_CONDITION, Text("product:condition")),
         "brand": Key(LineField(), Text("product:brand")),
@@ -367,12 +371,14 @@ HEAD = Table(
         "description": Key(TextField(), Description()),
         "canonical": Key(UrlField(), Canonical()),
         "robots": nested(ROBOTS, RobotsWriter(ROBOTS)),
-        "icons": Key(tags.ICONS_CHECK, tags.ICONS_WRITE),
-        "theme_color": Key(tags.THEME_COLOR_CHECK, tags.THEME_COLOR_WRITE),
-        "manifest": Key(UrlField(), tags.MANIFEST_WRITE),
-        "feeds": Key(tags.FEEDS_CHECK, tags.FEEDS_WRITE),
+        "icons": Key(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE)),
+        "theme_color": Key(
+            tags.THEME_COLOR_CHECK, Tags(*tags.THEME_COLOR_WRITE, url=False)
+        ),
+        "manifest": Key(UrlField(), Href(tags.MANIFEST)),
+        "feeds": Key(tags.FEEDS_CHECK, Tags(*tags.FEEDS_WRITE)),
         "verification": nested(VERIFICATION, Keys(VERIFICATION)),
-        "other": Key(tags.OTHER_CHECK, tags.OTHER_WRITE, KEYS),
+        "other": Key(tags.OTHER_CHECK, Names(), KEYS),
         "open_graph": nested(OPEN_GRAPH, Keys(OPEN_GRAPH)),
         "facebook": nested(FACEBOOK, Keys(FACEBOOK)),
         "twitter": nested(TWITTER, Keys(TWITTER)),
@@ -383,7 +389,7 @@ HEAD = Table(
 
 
 # other= refuses the names the head writes itself.
-tags.OTHER_CHECK.taken = tags.taken_names(HEAD)
+tags.OTHER_CHECK.taken = tags.taken_names(HEAD.keys)
 
 #: Every slot the head may write, for the HTML writer.
 ALL_SLOTS: tuple[Slot, ...] = tuple(dict.fromkeys((*HEAD.slots, HREFLANG)))

@@ -55,7 +55,8 @@ def strategy(field: schema.Field) -> st.SearchStrategy[Any]:
         return st.one_of(WORD, st.lists(WORD, min_size=1, max_size=3))
     if isinstance(field, kinds.NamesField):
         name = WORD.filter(lambda w: field.taken(w) is None)
-        return st.dictionaries(name, st.one_of(WORD, st.lists(WORD, max_size=2)))
+        texts = st.one_of(WORD, st.lists(WORD, min_size=1, max_size=2))
+        return st.dictionaries(name, texts, min_size=1)
     if isinstance(field, schema.TemplateField):
         return WORD.map(lambda w: f"{w} %s")
     if isinstance(field, schema.UrlField):
