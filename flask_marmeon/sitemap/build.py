@@ -42,6 +42,8 @@ from .xml import sitemap_index
 _T = TypeVar("_T")
 #: The files an index names at most (the format's limit, as its schema says).
 MAX_FILES = 50_000
+#: Ranges are decided one twentieth short of a full part (see _boundaries).
+ROOM = 20
 #: Says where each paged route's parts begin (raises when it cannot).
 Boundaries = Callable[[PagedRoute], Sequence[Any]]
 
@@ -236,17 +238,41 @@ def _size(app: Flask, route: PagedRoute) -> int:
 
 
 def _boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
-    given = route.provider.boundaries(_size(app, route))
+    # Ranges are decided with room for one row in twenty more: they are
+    # kept while every part fits (file_caches.py), so rows added here and
+    # there do not shift every range after them.
+    size = _size(app, route)
+    given = route.provider.boundaries(size - size // ROOM)
     return checked_starts(given, route.where)
 
 
+@dataclass(frozen=True)
+class Part:
+    """One part's build: its file, and whether its range held more entries
+    than a part may (rows added since the ranges were decided)."""
+
+    file: SitemapFile
+    overflowed: bool
+
+
+class _Counted:
+    """Items passed on, counted."""
+
+    def __init__(self, items: Iterable[object]) -> None:
+        self.items = iter(items)
+        self.count = 0
+
+    def __iter__(self) -> Iterator[object]:
+        for item in self.items:
+            self.count += 1
+            yield item
+
+
 def _part(
-    app: Flask, route: PagedRoute, number: int, starts: Sequence[Any]
-) -> SitemapFile:
+    app: Flask, route: PagedRoute, number: int, start: Any, stop: Any | None
+) -> Part:
     build = _Build(app, split=False)
     compiled = build.compile(route.rule)
-    start = starts[number - 1]
-    stop = starts[number] if number < len(starts) else None
     size = _size(app, route)
     span = f"keys from {start!r} {'to the end' if stop is None else f'up to {stop!r}'}"
     try:
@@ -259,14 +285,15 @@ def _part(
             lambda: route.provider.entries(start, stop, size + 1), route.where
         )
         with _closed_after(entries):
-            build.route(compiled, islice(entries, size + 1))
+            counted = _Counted(islice(entries, size + 1))
+            build.route(compiled, counted)
     except Exception as error:
         raise RuntimeError(
             f"Part {number} of {route.where} ({span}) failed: {error}"
         ) from error
     (file,) = build.writer.finish()
     build.over.log(build.max_urls, build.max_bytes, split=False, waiting=span)
-    return file
+    return Part(file, counted.count > size or bool(build.over.urls))
 
 
 @contextmanager
@@ -290,6 +317,23 @@ def _alone(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
     return contextvars.Context().run(run)
 
 
+def in_own_context(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
+    """``call(app, *args)`` as a build runs it: in a fresh context with the
+    app's own app context (a fresh ``g``, no request of the caller)."""
+    return _alone(app, call, *args)
+
+
+def listed_rules(app: Flask) -> list[Rule]:
+    """The marked rules whose pages the sitemap lists: those on APP_URL's
+    host, in the url_map's order."""
+    origin = get_state(app).settings.app_url or ""
+    return [
+        rule
+        for rule in app.url_map.iter_rules()
+        if is_marked(rule) and not _elsewhere(rule, origin)
+    ]
+
+
 def build_sitemap(
     app: Flask, boundaries: Boundaries | None = None, *, files_listed: bool = True
 ) -> Sitemap:
@@ -311,8 +355,9 @@ def build_boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
 
 
 def build_part(
-    app: Flask, route: PagedRoute, number: int, starts: Sequence[Any]
-) -> SitemapFile:
-    """Build part ``number`` (from 1) of a paged route, whose parts begin at
-    ``starts``: the entries of its own range of keys, in one file."""
-    return _alone(app, _part, route, number, starts)
+    app: Flask, route: PagedRoute, number: int, start: Any, stop: Any | None
+) -> Part:
+    """Build part ``number`` (from 1) of a paged route: the entries of its
+    range of keys, from ``start`` up to ``stop`` (None: to the end), in one
+    file."""
+    return _alone(app, _part, route, number, start, stop)

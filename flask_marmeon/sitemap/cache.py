@@ -99,6 +99,8 @@ class SitemapCache:
         self._refused = False
         # The last stamp seen in the store, to tell a flush from a first start.
         self._seen: Stamp | None = None
+        # Set by expire(): the value is stale whatever its age.
+        self._expired = False
         #: Builds this process made (read by tests and benchmarks).
         self.builds = 0
 
@@ -115,7 +117,8 @@ class SitemapCache:
         with self._cond:
             now = self.clock()
             value = self._value
-            if value is not None and now - value.built_at < self.ttl:
+            fresh = value is not None and now - value.built_at < self.ttl
+            if fresh and not self._expired:
                 return Lookup(value)
             retry = self._retry(now)
             if retry is not None:
@@ -150,6 +153,40 @@ class SitemapCache:
     def busy(self) -> bool:
         """Whether a refresh runs now."""
         return self._thread is not None
+
+    def expire(self) -> None:
+        """Make the files stale now, here and in the shared store: the next
+        request starts a rebuild (and gets these files meanwhile)."""
+        with self._cond:
+            self._expired = True
+        if self.shared is not None:
+            self._quietly(self.shared.expire)
+
+    def newest(self) -> None:
+        """Take the shared store's build at once when it is newer than the
+        one here (another process rebuilt it): every process then serves
+        the same one, without waiting for its own copy to go stale."""
+        shared = self.shared
+        if shared is None or self._down:
+            # Known unreachable: the refresh thread finds when it is back.
+            return
+        try:
+            stamp = shared.stamp()
+            local = self._value
+            if stamp is None or local is not None and stamp.built_at == 0:
+                if stamp is not None:
+                    # Another process said it is stale (expire()).
+                    with self._cond:
+                        self._expired = True
+                return
+            if local is not None and stamp.built_at <= local.built_at:
+                return
+            bodies = shared.bodies(stamp)
+        except Exception:
+            self._unreachable()
+            return
+        if bodies is not None:
+            self._install(Files(bodies, stamp.built_at))
 
     def clear(self) -> None:
         """Forget the files and the pause, so the next request refreshes."""
@@ -193,6 +230,7 @@ class SitemapCache:
     def _install(self, files: Files) -> None:
         with self._cond:
             self._value = files
+            self._expired = False
             self._failed_until = None
             self._cond.notify_all()
 
@@ -308,7 +346,18 @@ class SitemapCache:
                 # Even a stale build: cold requests get it at once.
                 self._install(Files(bodies, stamp.built_at))
                 local = self._value
-        return local is not None and now - local.built_at < self.ttl
+        fresh = local is not None and now - local.built_at < self.ttl
+        return fresh and not self._expired
+
+    @property
+    def last(self) -> Files | None:
+        """The newest files here (fresh or not), without starting anything."""
+        return self._value
+
+    def quietly(self, call: Callable[[], object]) -> object:
+        """``call()`` (a call of the shared store); None when it raised (the
+        store cannot be reached: logged once)."""
+        return self._quietly(call)
 
     def _quietly(self, call: Callable[[], object]) -> object:
         """Call the store after a build: a failure there loses nothing here."""

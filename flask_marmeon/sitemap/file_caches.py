@@ -17,6 +17,7 @@ crawler walking every part does not hold the whole site in one worker.
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 import threading
 from collections import OrderedDict
@@ -29,7 +30,7 @@ from .._state import MarmeonState
 from .build import build_boundaries, build_part, build_sitemap
 from .cache import SitemapCache
 from .files import Files
-from .paged import PagedRoute
+from .paged import PagedRoute, part_range
 from .shared_store import Backend, SharedFiles
 
 #: Seconds a process building for all the others holds the shared lock at
@@ -75,7 +76,9 @@ class FileCaches:
         self._lock = threading.Lock()
         self._starts: dict[str, SitemapCache] = {}
         self._decoded: dict[str, tuple[Files, tuple[Any, ...]]] = {}
-        self._parts: OrderedDict[tuple[str, int], SitemapCache] = OrderedDict()
+        self._parts: OrderedDict[tuple[str, int, str], SitemapCache] = OrderedDict()
+        # Routes whose ranges are to be decided again (a part outgrew its own).
+        self._redo: set[str] = set()
 
     def _cache(
         self, slot: str, build: Callable[[], tuple[bytes, ...]], name: str
@@ -101,45 +104,100 @@ class FileCaches:
             self.routes[route.slug] = route
             self._starts[route.slug] = self._cache(
                 f"starts:{route.slug}",
-                lambda route=route: (  # type: ignore[misc]
-                    pickle.dumps(build_boundaries(self.app, route)),
-                ),
+                lambda route=route: (pickle.dumps(self._decide(route)),),  # type: ignore[misc]
                 f"where the parts of {route.where} begin",
             )
+
+    def _decide(self, route: PagedRoute) -> tuple[Any, ...]:
+        """Where the route's parts begin: the ranges decided before, kept
+        while every part fits, so that rows added and removed change only
+        the parts whose ranges hold them; asked of the store again when
+        none are known, when it had no entries, or when a part's range
+        outgrew it (:meth:`_outgrown`)."""
+        cache = self._starts[route.slug]
+        kept = self._decoded_of(route, cache.last) if cache.last is not None else None
+        if kept and not self._redo_asked(route, cache):
+            return kept
+        starts = build_boundaries(self.app, route)
+        self._redo.discard(route.slug)
+        if cache.shared is not None:
+            shared = cache.shared
+            cache.quietly(lambda: shared.unmark("redo"))
+        if kept is not None and starts != kept:
+            # The index names the new ranges (their number may differ).
+            self.site.expire()
+        return starts
+
+    def _redo_asked(self, route: PagedRoute, cache: SitemapCache) -> bool:
+        if route.slug in self._redo:
+            return True
+        shared = cache.shared
+        if shared is None:
+            return False
+        return cache.quietly(lambda: shared.marked("redo")) is True
+
+    def _outgrown(self, route: PagedRoute) -> None:
+        """A part's range held more entries than a part may: the ranges are
+        decided again (by whichever process next asks for them)."""
+        self._redo.add(route.slug)
+        cache = self._starts[route.slug]
+        if cache.shared is not None:
+            shared = cache.shared
+            cache.quietly(lambda: shared.mark("redo"))
+        cache.expire()
 
     def _listed(self, route: PagedRoute) -> tuple[Any, ...]:
         # A route whose parts the endpoints do not serve (the app's own
         # route takes their address) has none in the index.
         return self.starts(route) if route.slug in self.routes else ()
 
-    def starts(self, route: PagedRoute) -> tuple[Any, ...]:
-        """Where the route's parts begin (the first key of each); raises
-        :class:`StartsUnknown` when it cannot be known now."""
-        lookup = self._starts[route.slug].get()
-        files = lookup.value
-        if files is None:
-            raise StartsUnknown(route, lookup.retry_after)
+    def _decoded_of(self, route: PagedRoute, files: Files) -> tuple[Any, ...]:
         known = self._decoded.get(route.slug)
         if known is not None and known[0] is files:
             return known[1]
-        # Written by build_boundaries in this app (here or in another
-        # process sharing the store), as the store keeps every value.
+        # Written by _decide in this app (here or in another process
+        # sharing the store), as the store keeps every value.
         starts: tuple[Any, ...] = pickle.loads(files.bodies[0])
         self._decoded[route.slug] = (files, starts)
         return starts
 
-    def part(self, route: PagedRoute, number: int) -> SitemapCache:
-        """The cache of part ``number`` (from 1) of ``route``, made when
-        first asked for."""
-        key = (route.slug, number)
+    def starts(self, route: PagedRoute) -> tuple[Any, ...]:
+        """Where the route's parts begin (the first key of each): with a
+        shared store, the ranges it holds now, the same in every process;
+        raises :class:`StartsUnknown` when they cannot be known now."""
+        cache = self._starts[route.slug]
+        cache.newest()
+        lookup = cache.get()
+        files = lookup.value
+        if files is None:
+            raise StartsUnknown(route, lookup.retry_after)
+        return self._decoded_of(route, files)
+
+    def part(
+        self, route: PagedRoute, number: int, starts: tuple[Any, ...]
+    ) -> SitemapCache:
+        """The cache of part ``number`` (from 1) of ``route`` whose parts
+        begin at ``starts``, made when first asked for. It is kept under its
+        range of keys, not only its number: once the ranges change, a part
+        of the old ones is never served (nor its stored copy read)."""
+        start, stop = part_range(starts, number)
+        digest = hashlib.sha256(pickle.dumps((start, stop))).hexdigest()[:16]
+        key = (route.slug, number, digest)
         with self._lock:
             cache = self._parts.get(key)
             if cache is not None:
                 self._parts.move_to_end(key)
                 return cache
+
+            def build() -> tuple[bytes, ...]:
+                part = build_part(self.app, route, number, start, stop)
+                if part.overflowed:
+                    self._outgrown(route)
+                return (part.file.body,)
+
             cache = self._cache(
-                f"part:{route.slug}:{number}",
-                lambda: (build_part(self.app, route, number, self.starts(route)).body,),
+                f"part:{route.slug}:{number}:{digest}",
+                build,
                 f"part {number} of {route.where}",
             )
             self._parts[key] = cache

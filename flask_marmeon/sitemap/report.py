@@ -121,8 +121,8 @@ class Limits:
             logger.warning(
                 "Sitemap: %d entries or more of the part of %s left out, because"
                 " a file holds at most %d URLs and %d bytes (rows added since its"
-                " range was decided?); they wait for the next ranges, decided"
-                " again after MARMEON_SITEMAP_TTL.",
+                " range was decided?); they wait for the next ranges, which are"
+                " decided again now.",
                 self.entries,
                 waiting,
                 max_urls,

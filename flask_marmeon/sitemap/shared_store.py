@@ -190,5 +190,31 @@ class SharedFiles:
             value = self.backend.get(self.prefix + "pause")
         return float(value) if isinstance(value, (int, float)) else None
 
+    def expire(self) -> None:
+        """Date the newest build back to the epoch: every process that looks
+        next finds it stale and rebuilds (one of them, under the lock),
+        while the files are still served meanwhile."""
+        stamp = self.stamp()
+        if stamp is None:
+            return
+        with self.context():
+            value = (stamp.build, 0.0, stamp.chunks)
+            self.backend.set(self.prefix + "stamp", value, timeout=KEEP)
+
+    def mark(self, name: str) -> None:
+        """Set the flag ``name`` for every process (kept a week at most)."""
+        with self.context():
+            self.backend.set(self.prefix + "flag:" + name, 1, timeout=KEEP)
+
+    def marked(self, name: str) -> bool:
+        """Whether the flag ``name`` is set."""
+        with self.context():
+            return bool(self.backend.get(self.prefix + "flag:" + name) == 1)
+
+    def unmark(self, name: str) -> None:
+        """Clear the flag ``name``."""
+        with self.context():
+            self.backend.delete(self.prefix + "flag:" + name)
+
     def _file_key(self, build: str, number: int, chunk: int) -> str:
         return f"{self.prefix}files:{build}:{number}:{chunk}"

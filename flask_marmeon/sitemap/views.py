@@ -184,7 +184,11 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             return _unavailable(unknown.retry_after)
         if number > len(starts):
             return _not_found()
-        return serve(caches.part(route, number), 0)
+        part = caches.part(route, number, starts)
+        # With a shared store, another process's newer build of this range
+        # first: every process serves the same part.
+        part.newest()
+        return serve(part, 0)
 
     free: list[_edge.CookieFree] = []
     views: list[tuple[str, str, Callable[..., Response]]] = [
