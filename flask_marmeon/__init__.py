@@ -28,6 +28,8 @@ from .head import head as head
 from .head import render_head as render_head
 from .i18n import current_page as current_page
 from .i18n import localized as localized
+from .indexnow import IndexNowError as IndexNowError
+from .indexnow import submit_changed as submit_changed
 from .og_images import OgImage as OgImage
 from .og_images import OgImageCard as OgImageCard
 from .page import Alternate as Alternate
@@ -55,6 +57,7 @@ __all__ = [
     "OpenGraphBook",
     "OpenGraphAudio",
     "HeadFields",
+    "IndexNowError",
     "JsonLd",
     "JsonLdGraph",
     "JsonLdNode",
@@ -84,4 +87,5 @@ __all__ = [
     "localized",
     "raise_on_problems",
     "render_head",
+    "submit_changed",
 ]
