@@ -16,7 +16,6 @@ from typing import Any
 from babel import Locale
 from flask import Flask, render_template
 from flask_babel import Babel
-from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound
 
 from flask_marmeon import Marmeon, head
@@ -92,11 +91,8 @@ def create_app(
 
 def not_found(error: NotFound) -> tuple[str, int]:
     """A 404 page with a head of its own, kept out of search indexes."""
-    head(
-        title=_("Page not found"),
-        description=_("There is no page at this address."),
-        robots={"index": False},
-    )
+    # The title and the description are the template's (404.html).
+    head(robots={"index": False})
     return render_template("404.html"), 404
 
 

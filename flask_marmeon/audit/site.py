@@ -54,6 +54,20 @@ class Site:
     sitemaps_left_out: int = 0
     #: The sitemap files read (or asked for), each once.
     seen: set[str] = field(default_factory=set)
+    #: Sitemap files on another origin (not read).
+    elsewhere: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Whether every sitemap file was read whole and every URL listed: only
+        then does a page missing from :attr:`listed` miss from the sitemap."""
+        failed = {"sitemap-status", "sitemap-invalid", "sitemap-too-large"}
+        return not (
+            self.elsewhere
+            or self.pages_left_out
+            or self.sitemaps_left_out
+            or any(item.code in failed for item in self.findings)
+        )
 
     def allowed(self, url: str, user_agent: str) -> bool:
         """Whether robots.txt lets ``user_agent`` crawl ``url``."""
@@ -168,6 +182,7 @@ def _read_file(
     site.seen.add(url)
     answer = fetcher.get(url)
     if answer is None:
+        site.elsewhere += 1
         return  # another origin: not fetched, not judged
     report = _reporter(site, url)
     if answer.status != 200:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from flask import Flask
 from jinja2 import Template
+from markupsafe import Markup
 
 from .._context import current_request, request_state
 from .._state import get_state
@@ -37,9 +38,40 @@ if TYPE_CHECKING:
 
 def template_head(**fields: Unpack[HeadFields]) -> str:
     """:func:`head` for templates: ``{% do head(...) %}``, and
-    ``{{ head(...) }}`` writes nothing (an empty string, never ``None``)."""
+    ``{{ head(...) }}`` writes nothing (an empty string, never ``None``).
+
+    A value that a template made HTML (``Markup``: ``_("...")`` under
+    autoescape, a ``|format``) counts as the text a browser shows of it,
+    so a title of ``_("Notes of %(name)s", name="A & B")`` is "Notes of A &
+    B", not "A &amp; B".
+    """
+    if any(_has_markup(value) for value in fields.values()):
+        fields = {name: _text(value) for name, value in fields.items()}  # type: ignore[assignment]
     head(**fields)
     return ""
+
+
+def _has_markup(value: object) -> bool:
+    if isinstance(value, Markup):
+        return True
+    if isinstance(value, dict):
+        return any(_has_markup(item) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_has_markup(item) for item in value)
+    return False
+
+
+def _text(value: Any) -> Any:
+    """``value`` with each Markup in it as the plain text it shows."""
+    if isinstance(value, Markup):
+        return value.unescape()
+    if isinstance(value, dict):
+        return {key: _text(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_text(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_text(item) for item in value)
+    return value
 
 
 class HeadTemplate(Template):

@@ -25,8 +25,13 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
         app.config.setdefault(key, value)
     look = read_look(app.config, app.root_path, app.static_folder)
     settings = state.settings
+    # The shared store only when asked: images of pages without end (a
+    # search page's titles) would crowd the sitemap's files out of it.
     store = ImageStore(
-        shared, f"{settings.app_url or ''}{settings.root}", app.app_context
+        shared if look.shared else None,
+        f"{settings.app_url or ''}{settings.root}",
+        app.app_context,
+        memory_bytes=look.memory,
     )
     og = OgImagesState(look, store)
     state.add(og)

@@ -317,6 +317,23 @@ def _alone(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
     return contextvars.Context().run(run)
 
 
+def in_own_context(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
+    """``call(app, *args)`` as a build runs it: in a fresh context with the
+    app's own app context (a fresh ``g``, no request of the caller)."""
+    return _alone(app, call, *args)
+
+
+def listed_rules(app: Flask) -> list[Rule]:
+    """The marked rules whose pages the sitemap lists: those on APP_URL's
+    host, in the url_map's order."""
+    origin = get_state(app).settings.app_url or ""
+    return [
+        rule
+        for rule in app.url_map.iter_rules()
+        if is_marked(rule) and not _elsewhere(rule, origin)
+    ]
+
+
 def build_sitemap(
     app: Flask, boundaries: Boundaries | None = None, *, files_listed: bool = True
 ) -> Sitemap:

@@ -122,8 +122,9 @@ def test_robots_sitemap_lines_are_capped() -> None:
     app.before_request(lambda: requests.append("x") and None)
     report = audit(app, max_sitemaps=10)
     assert sum(f.code == "audit-capped" for f in report.findings) == 1
-    # robots.txt, 10 sitemap files and the one page they list.
-    assert len(requests) == 12
+    # robots.txt, 10 sitemap files, the one page they list and the home
+    # page (where the crawl starts).
+    assert len(requests) == 13
 
 
 def test_the_default_caps() -> None:

@@ -187,6 +187,24 @@ def test_head_in_an_expression_writes_nothing(site: Callable[..., Flask]) -> Non
     assert head is not None and title(head) == "Echo · Notes"
 
 
+def test_markup_counts_as_the_text_it_shows(site: Callable[..., Flask]) -> None:
+    app = site()
+
+    @app.get("/markup")
+    def markup() -> str:
+        # Under autoescape "~" and |format make Markup, escaping the values.
+        return render_template_string(
+            "<!DOCTYPE html><html><head>{{ render_head() }}</head><body>"
+            "{% do head(title='Notes of %s'|format(name),"
+            " open_graph={'title': 'x' ~ name}) %}</body></html>",
+            name="A & <B>",
+        )
+
+    el = head_el(app.test_client().get("/markup").text)
+    assert title(el) == "Notes of A & <B> · Notes"
+    assert meta(el, "og:title") == ["xA & <B>"]
+
+
 def test_do_works_without_configuring_jinja(make_app: Callable[..., Flask]) -> None:
     app = make_app()
 
