@@ -214,5 +214,9 @@ def _image(
         return url, None
     if info.size is None:
         return None, None
-    data = base64.b64encode(info.body).decode("ascii")
+    # The audit keeps no image: the preview fetches the one it shows.
+    answer = auditor.fetcher.get(url)
+    if answer is None:
+        return None, None
+    data = base64.b64encode(answer.body).decode("ascii")
     return f"data:{info.mimetype};base64,{data}", info.size
