@@ -125,7 +125,15 @@ def _table(statuses: list[RouteStatus], empty: dict[str, EmptyRoute]) -> None:
 
 
 @marmeon_group.command("audit")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json", "junit"]),
+    default=None,
+    help="text (a table, the default), json, or junit (JUnit XML for CI: one"
+    " test case per page, its errors as failures).",
+)
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
@@ -148,7 +156,11 @@ def _table(statuses: list[RouteStatus], empty: dict[str, EmptyRoute]) -> None:
     help="Sitemap files to read at most (robots.txt's and the indexes' parts).",
 )
 def audit_command(
-    as_json: bool, timeout: float, max_pages: int, max_sitemaps: int
+    output: str | None,
+    as_json: bool,
+    timeout: float,
+    max_pages: int,
+    max_sitemaps: int,
 ) -> None:
     """Crawl the app as a search engine does, in-process, and report findings.
 
@@ -156,6 +168,11 @@ def audit_command(
     itself (no network; APP_URL names the origin). Exits with status 1 when
     any finding is an error.
     """
+    if as_json and output not in (None, "json"):
+        raise click.UsageError(
+            f"--json asks for JSON and --format for {output}: give one of them."
+        )
+    output = "json" if as_json else output or "text"
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     bar = _progress_bar()
     try:
@@ -174,7 +191,10 @@ def audit_command(
         click.get_current_context().exit(1)
     finally:
         _close(bar)
-    click.echo(report.to_json() if as_json else report.table())
+    if output == "junit":
+        click.echo(report.junit(), nl=False)
+    else:
+        click.echo(report.to_json() if output == "json" else report.table())
     if report.errors:
         click.get_current_context().exit(1)
 

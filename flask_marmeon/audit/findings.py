@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from .junit import junit_xml
+
 Severity = Literal["error", "warning"]
 
 #: code -> (severity, what it means), in the order the docs list them.
@@ -174,6 +176,13 @@ class Report:
     def to_json(self) -> str:
         """The report as JSON (what ``flask marmeon audit --json`` prints)."""
         return json.dumps(self.as_dict(), indent=2, ensure_ascii=False)
+
+    def junit(self) -> str:
+        """The report as JUnit XML (what ``flask marmeon audit --format junit``
+        prints): one test case per page the audit fetched, and per other
+        address a finding is about; its errors are its failure, its warnings
+        its ``<system-out>``."""
+        return junit_xml(self.urls, self.findings)
 
     def table(self) -> str:
         """The findings as text, grouped by code, with a summary line."""
