@@ -9,8 +9,11 @@ from .absolute import absolute_url as absolute_url
 from .checks import Problem as Problem
 from .errors import StartupError as StartupError
 from .extension import Marmeon as Marmeon
+from .head import Facebook as Facebook
+from .head import Feed as Feed
 from .head import HeadFields as HeadFields
 from .head import HeadFragment as HeadFragment
+from .head import Icon as Icon
 from .head import JsonLd as JsonLd
 from .head import JsonLdGraph as JsonLdGraph
 from .head import JsonLdNode as JsonLdNode
@@ -19,11 +22,15 @@ from .head import OpenGraphArticle as OpenGraphArticle
 from .head import OpenGraphAudio as OpenGraphAudio
 from .head import OpenGraphBook as OpenGraphBook
 from .head import OpenGraphImage as OpenGraphImage
+from .head import OpenGraphProduct as OpenGraphProduct
 from .head import OpenGraphProfile as OpenGraphProfile
 from .head import OpenGraphVideo as OpenGraphVideo
+from .head import ProductPrice as ProductPrice
 from .head import Robots as Robots
+from .head import ThemeColor as ThemeColor
 from .head import Twitter as Twitter
 from .head import TwitterImage as TwitterImage
+from .head import Verification as Verification
 from .head import head as head
 from .head import render_head as render_head
 from .i18n import current_page as current_page
@@ -76,6 +83,13 @@ __all__ = [
     "StartupError",
     "Twitter",
     "TwitterImage",
+    "Icon",
+    "ThemeColor",
+    "Feed",
+    "Verification",
+    "Facebook",
+    "OpenGraphProduct",
+    "ProductPrice",
     "absolute_url",
     "api",
     "authenticate",

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..page import Page
-from .elements import Element, Slot
+from .elements import Element, Extra, Slot
 from .locales import og_locale
 from .merge import MergedHead
 from .table import HEAD
@@ -104,7 +104,7 @@ class Builder:
         self.indexable = indexable
         self.og_locales = og_locales
 
-    def url(self, slot: Slot, raw: str, extra: str | None = None) -> None:
+    def url(self, slot: Slot, raw: str, extra: Extra = None) -> None:
         """An element holding a URL: it starts a group."""
         self.group_number += 1
         href = self.policy(raw)

@@ -22,7 +22,9 @@ from flask import current_app
 
 from ..og_images.naming import check_secret_key
 from ..og_images.value import OgImage
+from . import page_tags as tags
 from .elements import HREFLANG, Slot
+from .kinds import LineField, LinesField
 from .mistakes import unknown_argument, unknown_robots_key
 from .schema import (
     BoolField,
@@ -43,6 +45,7 @@ from .schema import (
     UrlField,
 )
 from .types import (
+    Facebook,
     HeadFields,
     JsonLd,
     OpenGraph,
@@ -50,22 +53,28 @@ from .types import (
     OpenGraphAudio,
     OpenGraphBook,
     OpenGraphImage,
+    OpenGraphProduct,
     OpenGraphProfile,
     OpenGraphVideo,
     Robots,
     Twitter,
     TwitterImage,
+    Verification,
 )
 from .writers import (
     Canonical,
     Description,
     Directive,
     Each,
+    Href,
     Keys,
     Locale,
+    Names,
     Nothing,
     Object,
+    Parts,
     Records,
+    Tags,
     Text,
     Title,
     Url,
@@ -138,6 +147,13 @@ class Table:
             for name, key in keys.items()
             if key.merge == KEYS and key.table is not None
         }
+        #: The keys that merge key by key without a table (``other``'s
+        #: names: any name, one level).
+        self.flat = frozenset(
+            name
+            for name, key in keys.items()
+            if key.merge == KEYS and key.table is None
+        )
         #: The keys whose tuples add up.
         self.appended = frozenset(
             name for name, key in keys.items() if key.merge == APPEND
@@ -236,6 +252,25 @@ PROFILE = Table(
     },
 )
 
+PRODUCT = Table(
+    OpenGraphProduct,
+    {
+        "price": Key(tags.PRICE_CHECK, Parts("product:price", tags.PRICE_PARTS)),
+        "availability": Key(tags.PRODUCT_AVAILABILITY, Text("product:availability")),
+        "condition": Key(tags.PRODUCT_CONDITION, Text("product:condition")),
+        "brand": Key(LineField(), Text("product:brand")),
+        "retailer_item_id": Key(LineField(), Text("product:retailer_item_id")),
+    },
+)
+VERIFICATION = Table(
+    Verification,
+    {
+        name: Key(LinesField(), Each(meta_name, "name"))
+        for name, meta_name in tags.VERIFICATION_NAMES.items()
+    },
+)
+FACEBOOK = Table(Facebook, {"app_id": Key(LineField(), Text("fb:app_id"))})
+
 
 def _generated(value: OgImage, path: str) -> OgImage:
     """An OgImage is kept as it is: the head names it when it is written,
@@ -290,7 +325,8 @@ OPEN_GRAPH = Table(
         "title": Key(TextField(), Text("og:title", default="title")),
         "description": Key(TextField(), Text("og:description", default="description")),
         "type": Key(
-            ChoiceField("website", "article", "book", "profile"), Text("og:type")
+            ChoiceField("website", "article", "book", "profile", "product"),
+            Text("og:type"),
         ),
         "url": Key(UrlField(), Url("og:url", "open_graph.url")),
         "site_name": Key(TextField(), Text("og:site_name")),
@@ -301,6 +337,7 @@ OPEN_GRAPH = Table(
         "article": nested(ARTICLE, Object("article", ARTICLE)),
         "book": nested(BOOK, Object("book", BOOK)),
         "profile": nested(PROFILE, Object("profile", PROFILE)),
+        "product": nested(PRODUCT, Object("product", PRODUCT)),
     },
 )
 TWITTER = Table(
@@ -334,12 +371,25 @@ HEAD = Table(
         "description": Key(TextField(), Description()),
         "canonical": Key(UrlField(), Canonical()),
         "robots": nested(ROBOTS, RobotsWriter(ROBOTS)),
+        "icons": Key(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE)),
+        "theme_color": Key(
+            tags.THEME_COLOR_CHECK, Tags(*tags.THEME_COLOR_WRITE, url=False)
+        ),
+        "manifest": Key(UrlField(), Href(tags.MANIFEST)),
+        "feeds": Key(tags.FEEDS_CHECK, Tags(*tags.FEEDS_WRITE)),
+        "verification": nested(VERIFICATION, Keys(VERIFICATION)),
+        "other": Key(tags.OTHER_CHECK, Names(), KEYS),
         "open_graph": nested(OPEN_GRAPH, Keys(OPEN_GRAPH)),
+        "facebook": nested(FACEBOOK, Keys(FACEBOOK)),
         "twitter": nested(TWITTER, Keys(TWITTER)),
         "json_ld": Key(JsonLdField(JsonLd), JsonLdWriter(), APPEND),
     },
     unknown=_unknown_argument,
 )
+
+
+# other= refuses the names the head writes itself.
+tags.OTHER_CHECK.taken = tags.taken_names(HEAD.keys)
 
 #: Every slot the head may write, for the HTML writer.
 ALL_SLOTS: tuple[Slot, ...] = tuple(dict.fromkeys((*HEAD.slots, HREFLANG)))
