@@ -28,15 +28,16 @@ from flask import Flask
 
 from .._state import MarmeonState
 from .build import build_boundaries, build_part, build_sitemap
+from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
 from .paged import PagedRoute, part_range
 from .shared_store import Backend, SharedFiles
 
-#: Seconds a process building for all the others holds the shared lock at
-#: most: a longer build lets a second process build too, a dead holder's
-#: lock frees itself after it.
-LOCK_TIMEOUT = 60
+#: Seconds the shared lock of a process building for all the others lives
+#: unless renewed (a heartbeat renews it every third of that while the build
+#: runs): a killed builder's lock is taken over after it.
+LOCK_TIMEOUT = 6
 #: Parts a process keeps in memory at once.
 PARTS_KEPT = 8
 
@@ -77,11 +78,17 @@ class FileCaches:
         self._starts: dict[str, SitemapCache] = {}
         self._decoded: dict[str, tuple[Files, tuple[Any, ...]]] = {}
         self._parts: OrderedDict[tuple[str, int, str], SitemapCache] = OrderedDict()
+        # At most two parts build at once in this process.
+        self._slots = BuildSlots()
         # Routes whose ranges are to be decided again (a part outgrew its own).
         self._redo: set[str] = set()
 
     def _cache(
-        self, slot: str, build: Callable[[], tuple[bytes, ...]], name: str
+        self,
+        slot: str,
+        build: Callable[[], tuple[bytes, ...]],
+        name: str,
+        slots: BuildSlots | None = None,
     ) -> SitemapCache:
         settings = self.state.settings
         shared = None
@@ -95,6 +102,7 @@ class FileCaches:
             wait=settings.sitemap_wait,
             shared=shared,
             lock_timeout=LOCK_TIMEOUT,
+            slots=slots,
             name=name,
         )
 
@@ -199,6 +207,7 @@ class FileCaches:
                 f"part:{route.slug}:{number}:{digest}",
                 build,
                 f"part {number} of {route.where}",
+                self._slots,
             )
             self._parts[key] = cache
             self._forget_some()

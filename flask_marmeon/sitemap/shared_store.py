@@ -169,6 +169,14 @@ class SharedFiles:
             self.backend.delete(key)
             return bool(self.backend.add(key, value, timeout=timeout))
 
+    def renew(self, token: str, timeout: int, now: float) -> None:
+        """Hold the lock ``timeout`` seconds more, if this process holds it."""
+        key = self.prefix + "lock"
+        with self.context():
+            held = self.backend.get(key)
+            if isinstance(held, tuple) and held and held[0] == token:
+                self.backend.set(key, (token, now + timeout), timeout=timeout)
+
     def unlock(self, token: str) -> None:
         """Release the lock if this process still holds it."""
         key = self.prefix + "lock"
