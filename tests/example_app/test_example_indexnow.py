@@ -27,9 +27,7 @@ def test_the_key_is_served(site: Flask) -> None:
     assert "Set-Cookie" not in response.headers
 
 
-def test_the_command_sends_the_changed_note(
-    tmp_path: Path, endpoint: Endpoint
-) -> None:
+def test_the_command_sends_the_changed_note(tmp_path: Path, endpoint: Endpoint) -> None:
     site = create_app(
         {"TESTING": True, "MARMEON_INDEXNOW_ENDPOINT": endpoint.url},
         instance_path=tmp_path / "instance",
