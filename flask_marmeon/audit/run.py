@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from flask import Flask
 
-from .crawl import Crawl
+from .crawl import HTML_TYPES, Crawl
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
 from .findings import Finding, Report, excerpt, finding, quoted
@@ -234,10 +234,7 @@ class Auditor:
 
 def _html(answer: Fetched) -> bool:
     """An answer the audit reads as a page."""
-    return answer.status == 200 and answer.mimetype in (
-        "text/html",
-        "application/xhtml+xml",
-    )
+    return answer.status == 200 and answer.mimetype in HTML_TYPES
 
 
 def return_links(pages: Mapping[str, Summary], crawl: Crawl) -> Iterator[Finding]:
