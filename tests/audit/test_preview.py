@@ -143,8 +143,7 @@ def test_a_page_shows_its_links_in_and_out(preview_app: Flask, site: Site) -> No
     assert "link-broken" in codes
     page = html.document_fromstring(client.get("/_marmeon/preview?path=/a").data)
     linked = [
-        (a.get("href"), a.text)
-        for a in page.xpath("//section[@class='links-in']//a")
+        (a.get("href"), a.text) for a in page.xpath("//section[@class='links-in']//a")
     ]
     assert linked == [("?path=/", f"{ORIGIN}/")]
     assert not page.xpath("//section[@class='links-out']//a")
