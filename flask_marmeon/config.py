@@ -27,6 +27,7 @@ DEFAULTS: dict[str, Any] = {
     "MARMEON_ROBOTS_RULES": [],
     "MARMEON_INDEXNOW_KEY": None,
     "MARMEON_INDEXNOW_ENDPOINT": "https://api.indexnow.org/indexnow",
+    "MARMEON_DEFAULT_CANONICAL": False,
 }
 
 # BCP 47 in the shape apps use: a primary language subtag, then script,
@@ -69,6 +70,8 @@ class Settings:
     indexnow_key: Any = None
     #: MARMEON_INDEXNOW_ENDPOINT as configured, checked likewise.
     indexnow_endpoint: Any = DEFAULTS["MARMEON_INDEXNOW_ENDPOINT"]
+    #: Whether a page that sets no canonical gets its route's own address.
+    default_canonical: bool = False
 
 
 def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
@@ -226,6 +229,9 @@ def load_settings(config: Mapping[str, Any]) -> Settings:
         robots_rules=_rules(config.get("MARMEON_ROBOTS_RULES")),
         indexnow_key=config["MARMEON_INDEXNOW_KEY"],
         indexnow_endpoint=config["MARMEON_INDEXNOW_ENDPOINT"],
+        default_canonical=parse_flag(
+            "MARMEON_DEFAULT_CANONICAL", config["MARMEON_DEFAULT_CANONICAL"]
+        ),
     )
 
 
