@@ -379,3 +379,13 @@ def test_without_app_url_it_refuses(tmp_path: Path) -> None:
     Marmeon(app)
     with pytest.raises(IndexNowError, match="APP_URL is not set"):
         submit_changed(app, dry_run=True)
+
+
+def test_a_last_modified_that_is_no_date_stops_the_run(
+    tmp_path: Path, store: Store, endpoint: Endpoint
+) -> None:
+    store.notes[2] = "2026-12-03"  # type: ignore[assignment]
+    app = make_site(tmp_path, store, endpoint.url)
+    with pytest.raises(IndexNowError, match="'/notes/<int:note_id>'.*must be a date"):
+        submit_changed(app, since=OLD_ENOUGH)
+    assert endpoint.received == []
