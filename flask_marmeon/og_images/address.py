@@ -4,7 +4,8 @@
 which robots.txt disallows, since a link preview's fetcher obeys it). The
 token is itsdangerous' URL-safe signed form (Flask signs its session the
 same way) of ``[format, look digest, title, description, site name]``, the
-texts cut to what is drawn; zlib-compressed when that is shorter. So any
+texts cut to what is drawn; zlib-compressed when that is shorter. The salt
+names APP_URL's origin and the mount path: the address is the app's own. So any
 process that has the key can draw an image from its address alone, and an
 address the app did not write fails the signature: 404, nothing drawn.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -35,9 +37,21 @@ class Texts:
     site: str
 
 
-def serializer(secret_key: str | bytes) -> URLSafeSerializer:
-    """The signer of the app's image addresses."""
-    return URLSafeSerializer(secret_key, salt=_SALT)
+def serializer(
+    secret_key: str | bytes,
+    scope: str = "",
+    fallbacks: Sequence[str | bytes] = (),
+) -> URLSafeSerializer:
+    """The signer of the app's image addresses.
+
+    ``scope`` (APP_URL's origin and the mount path) is part of what is
+    signed, so another app with the same key, or the app under another
+    mount path, finds no address of this one valid. It signs with
+    ``secret_key`` and still reads what a key of ``fallbacks``
+    (``SECRET_KEY_FALLBACKS``) signed, as Flask's session does.
+    """
+    keys = [k.encode() if isinstance(k, str) else k for k in (*fallbacks, secret_key)]
+    return URLSafeSerializer(keys, salt=f"{_SALT}\0{scope}")
 
 
 def path_for(signer: URLSafeSerializer, texts: Texts, digest: str) -> str:
@@ -54,6 +68,13 @@ def token_of(path: str) -> str | None:
 
 def texts_of(signer: URLSafeSerializer, token: str) -> Texts | None:
     """The texts a token carries, None unless the app signed it."""
+    read = payload_of(signer, token)
+    return read[1] if read is not None else None
+
+
+def payload_of(signer: URLSafeSerializer, token: str) -> tuple[str, Texts] | None:
+    """The look's digest and the texts a token carries, None unless the
+    app signed it."""
     try:
         payload = signer.loads(token)
     except BadSignature:
@@ -67,7 +88,7 @@ def texts_of(signer: URLSafeSerializer, token: str) -> Texts | None:
         or not all(isinstance(item, str) for item in payload[1:])
     ):
         return None
-    return Texts(payload[2], payload[3], payload[4])
+    return payload[1], Texts(payload[2], payload[3], payload[4])
 
 
 def etag_of(token: str, digest: str) -> str:

@@ -26,14 +26,22 @@ ADDRESSES_SIZE = 4096
 DRAWING = "1"
 
 
-def signer_of(og: OgImagesState, secret_key: Any) -> URLSafeSerializer | None:
-    """The signer for the app's current SECRET_KEY; None without one."""
+def signer_of(
+    og: OgImagesState, secret_key: Any, fallbacks: Any = ()
+) -> URLSafeSerializer | None:
+    """The signer for the app's SECRET_KEY (and SECRET_KEY_FALLBACKS, which
+    it still reads); None without a key."""
     if not secret_key:
         return None
-    known = og.signer
-    if known is None or known[0] != secret_key:
-        known = og.signer = (secret_key, serializer(secret_key))
-    return known[1]
+    older = tuple(key for key in fallbacks or () if key)
+    signer = og.signers.get((secret_key, older))
+    if signer is None:
+        if len(og.signers) >= 8:  # keys changed at run time: start again
+            og.signers.clear()
+        signer = og.signers[(secret_key, older)] = serializer(
+            secret_key, og.scope, older
+        )
+    return signer
 
 
 def _logo(look: Look) -> Image.Image | None:
@@ -88,7 +96,7 @@ def _load(look: Look) -> Loaded:
 
 
 def texts_for(
-    og: OgImagesState, title: str, description: str, site: str
+    og: OgImagesState, title: str, description: str, site: str, page_path: str = ""
 ) -> Texts | None:
     """The texts cut to what the default card draws; characters that no
     font has are left out, and named in a warning (once each). None when
@@ -100,7 +108,7 @@ def texts_for(
     fonts = loaded(og).fonts
     layouts = lay_out(title, description, site, fonts.regular, fonts.bold)
     if og.look.draw is None and _unreadable(layouts.title.missing):
-        _warn_no_image(layouts.title.missing)
+        _warn_no_image(layouts.title.missing, page_path)
         return None
     missing = layouts.title.missing + layouts.description.missing + layouts.site.missing
     if missing:
@@ -116,8 +124,8 @@ def _unreadable(missing: str) -> bool:
     return any(unicodedata.category(char)[0] in "LN" for char in missing)
 
 
-def _warn_no_image(missing: str) -> None:
-    from flask import current_app, request
+def _warn_no_image(missing: str, page_path: str) -> None:
+    from flask import current_app
 
     from .._state import get_state
 
@@ -133,7 +141,7 @@ def _warn_no_image(missing: str) -> None:
         " fonts. Install fonts for the script (Debian: fonts-noto-core,"
         " fonts-noto-cjk) or give one in MARMEON_OG_IMAGE_FONTS (see the"
         " docs' generated images page).",
-        request.path,
+        page_path,
         chars,
     )
 
@@ -174,7 +182,7 @@ def image_path(
             "A generated image (OgImage) needs the app's SECRET_KEY, which signs"
             " its address: set app.config['SECRET_KEY']."
         )
-    cut = texts_for(og, *texts)
+    cut = texts_for(og, *texts, page_path=page_path)
     path: str | None = None
     if cut is not None:
         path = _drawable_path(og, signer, cut, page_path)

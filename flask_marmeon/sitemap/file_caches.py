@@ -28,15 +28,16 @@ from flask import Flask
 
 from .._state import MarmeonState
 from .build import build_boundaries, build_part, build_sitemap
+from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
 from .paged import PagedRoute, part_range
 from .shared_store import Backend, SharedFiles
 
-#: Seconds a process building for all the others holds the shared lock at
-#: most: a longer build lets a second process build too, a dead holder's
-#: lock frees itself after it.
-LOCK_TIMEOUT = 60
+#: Seconds the shared lock of a process building for all the others lives
+#: unless renewed (a heartbeat renews it every third of that while the build
+#: runs): a killed builder's lock is taken over after it.
+LOCK_TIMEOUT = 6
 #: Parts a process keeps in memory at once.
 PARTS_KEPT = 8
 
@@ -77,17 +78,28 @@ class FileCaches:
         self._starts: dict[str, SitemapCache] = {}
         self._decoded: dict[str, tuple[Files, tuple[Any, ...]]] = {}
         self._parts: OrderedDict[tuple[str, int, str], SitemapCache] = OrderedDict()
+        # At most two parts build at once in this process.
+        self._slots = BuildSlots()
         # Routes whose ranges are to be decided again (a part outgrew its own).
         self._redo: set[str] = set()
 
     def _cache(
-        self, slot: str, build: Callable[[], tuple[bytes, ...]], name: str
+        self,
+        slot: str,
+        build: Callable[[], tuple[bytes, ...]],
+        name: str,
+        slots: BuildSlots | None = None,
     ) -> SitemapCache:
         settings = self.state.settings
         shared = None
         if self.backend is not None:
             scope = f"{settings.app_url or ''}{settings.root}"
-            shared = SharedFiles(self.backend, scope, self.app.app_context, slot)
+            # Keys name the app too: two apps with one APP_URL (production
+            # and staging) on one store never read each other's files.
+            keys = settings.cache_prefix or f"{scope} {self.app.import_name}"
+            shared = SharedFiles(
+                self.backend, scope, self.app.app_context, slot, name=keys
+            )
         return SitemapCache(
             build,
             ttl=settings.sitemap_ttl,
@@ -95,6 +107,7 @@ class FileCaches:
             wait=settings.sitemap_wait,
             shared=shared,
             lock_timeout=LOCK_TIMEOUT,
+            slots=slots,
             name=name,
         )
 
@@ -115,7 +128,11 @@ class FileCaches:
         none are known, when it had no entries, or when a part's range
         outgrew it (:meth:`_outgrown`)."""
         cache = self._starts[route.slug]
-        kept = self._decoded_of(route, cache.last) if cache.last is not None else None
+        try:
+            last = cache.last
+            kept = self._decoded_of(route, last) if last is not None else None
+        except StartsUnknown:
+            kept = None
         if kept and not self._redo_asked(route, cache):
             return kept
         starts = build_boundaries(self.app, route)
@@ -156,8 +173,17 @@ class FileCaches:
         if known is not None and known[0] is files:
             return known[1]
         # Written by _decide in this app (here or in another process
-        # sharing the store), as the store keeps every value.
-        starts: tuple[Any, ...] = pickle.loads(files.bodies[0])
+        # sharing the store); another version's value, or one that is not
+        # ours, counts as missing: decided again.
+        try:
+            starts = pickle.loads(files.bodies[0])
+            if not isinstance(starts, tuple):
+                raise TypeError(f"{type(starts).__name__}, not a tuple")
+        except Exception:
+            cache = self._starts[route.slug]
+            cache.clear()
+            cache.expire()
+            raise StartsUnknown(route, 1) from None
         self._decoded[route.slug] = (files, starts)
         return starts
 
@@ -199,6 +225,7 @@ class FileCaches:
                 f"part:{route.slug}:{number}:{digest}",
                 build,
                 f"part {number} of {route.where}",
+                self._slots,
             )
             self._parts[key] = cache
             self._forget_some()
