@@ -94,7 +94,12 @@ class FileCaches:
         shared = None
         if self.backend is not None:
             scope = f"{settings.app_url or ''}{settings.root}"
-            shared = SharedFiles(self.backend, scope, self.app.app_context, slot)
+            # Keys name the app too: two apps with one APP_URL (production
+            # and staging) on one store never read each other's files.
+            keys = settings.cache_prefix or f"{scope} {self.app.import_name}"
+            shared = SharedFiles(
+                self.backend, scope, self.app.app_context, slot, name=keys
+            )
         return SitemapCache(
             build,
             ttl=settings.sitemap_ttl,
@@ -123,7 +128,11 @@ class FileCaches:
         none are known, when it had no entries, or when a part's range
         outgrew it (:meth:`_outgrown`)."""
         cache = self._starts[route.slug]
-        kept = self._decoded_of(route, cache.last) if cache.last is not None else None
+        try:
+            last = cache.last
+            kept = self._decoded_of(route, last) if last is not None else None
+        except StartsUnknown:
+            kept = None
         if kept and not self._redo_asked(route, cache):
             return kept
         starts = build_boundaries(self.app, route)
@@ -164,8 +173,17 @@ class FileCaches:
         if known is not None and known[0] is files:
             return known[1]
         # Written by _decide in this app (here or in another process
-        # sharing the store), as the store keeps every value.
-        starts: tuple[Any, ...] = pickle.loads(files.bodies[0])
+        # sharing the store); another version's value, or one that is not
+        # ours, counts as missing: decided again.
+        try:
+            starts = pickle.loads(files.bodies[0])
+            if not isinstance(starts, tuple):
+                raise TypeError(f"{type(starts).__name__}, not a tuple")
+        except Exception:
+            cache = self._starts[route.slug]
+            cache.clear()
+            cache.expire()
+            raise StartsUnknown(route, 1) from None
         self._decoded[route.slug] = (files, starts)
         return starts
 
