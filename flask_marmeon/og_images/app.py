@@ -10,7 +10,7 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from .._log import logger, warn_once
-from .address import Texts, path_for, serializer
+from .address import MAX_ADDRESS, Texts, fitted_path, serializer
 from .card import HEIGHT, WIDTH, OgImageCard
 from .look import Look
 from .state import Loaded, OgImagesState
@@ -195,9 +195,13 @@ def image_path(
 def _drawable_path(
     og: OgImagesState, signer: URLSafeSerializer, cut: Texts, page_path: str
 ) -> str | None:
-    """The address of ``cut``; None when the app's drawing function fails."""
+    """The address of ``cut`` (cut further when it would be too long); None
+    when the app's drawing function fails."""
     digest = loaded(og).digest
-    written = path_for(signer, cut, digest)
+    fitted = fitted_path(signer, cut, digest, MAX_ADDRESS - len(og.scope))
+    if fitted is None:
+        return None
+    cut, written = fitted
     path: str | None = written
     if og.look.draw is not None:
         # The app's function runs now, so that a page never names an image
