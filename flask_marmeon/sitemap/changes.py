@@ -79,6 +79,7 @@ def _changed(app: Flask, since: datetime) -> list[str]:
     for rule in listed_rules(app):
         where = f"the route {rule.rule!r} (endpoint {rule.endpoint!r})"
         compiled = compile_rule(rule, origin, settings.locales, settings.root)
+        report = RouteReport(rule)
         try:
             # One loop per entry of the whole site: what it does to an
             # entry that did not change is the cost (benchmarks/indexnow.py).
@@ -94,7 +95,7 @@ def _changed(app: Flask, since: datetime) -> list[str]:
                 entry = item if type(item) is entry_type else normalize(item, where)
                 if not changed_after(entry.last_modified, since, where):
                     continue
-                found.update(dict.fromkeys(_locs(compiled, entry)))
+                found.update(dict.fromkeys(_locs(compiled, entry, report)))
         except Exception as error:
             raise FindingFailed(
                 f"Finding the changed pages failed in {where}: {error}"
@@ -102,9 +103,11 @@ def _changed(app: Flask, since: datetime) -> list[str]:
     return list(found)
 
 
-def _locs(compiled: CompiledRule, entry: SitemapEntry) -> tuple[str, ...]:
+def _locs(
+    compiled: CompiledRule, entry: SitemapEntry, report: RouteReport
+) -> tuple[str, ...]:
     try:
-        return entry_addresses(compiled, entry, RouteReport(compiled.rule)).locs
+        return entry_addresses(compiled, entry, report).locs
     except Refused:
         # Not in the sitemap either (its build's warning says why).
         return ()
