@@ -107,6 +107,9 @@ class Key:
     merge: str = REPLACE
     #: The nested table, for a key whose value is one (merged key by key).
     table: Table | None = None
+    #: The value names the page's own address (canonical, og:url): an error
+    #: page leaves it out (flask_marmeon.head.own).
+    address: bool = False
 
 
 def nested(table: Table, write: Writer | None = None) -> Key:
@@ -328,7 +331,7 @@ OPEN_GRAPH = Table(
             ChoiceField("website", "article", "book", "profile", "product"),
             Text("og:type"),
         ),
-        "url": Key(UrlField(), Url("og:url", "open_graph.url")),
+        "url": Key(UrlField(), Url("og:url", "open_graph.url"), address=True),
         "site_name": Key(TextField(), Text("og:site_name")),
         "locale": Key(TextField(), Locale()),
         "image": Key(*_OG_IMAGE),
@@ -369,7 +372,7 @@ HEAD = Table(
         "title": Key(TextField(), Title()),
         "title_template": Key(TemplateField(), Nothing()),
         "description": Key(TextField(), Description()),
-        "canonical": Key(UrlField(), Canonical()),
+        "canonical": Key(UrlField(), Canonical(), address=True),
         "robots": nested(ROBOTS, RobotsWriter(ROBOTS)),
         "icons": Key(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE)),
         "theme_color": Key(
