@@ -27,6 +27,7 @@ DEFAULTS: dict[str, Any] = {
     "MARMEON_ROBOTS_RULES": [],
     "MARMEON_INDEXNOW_KEY": None,
     "MARMEON_INDEXNOW_ENDPOINT": "https://api.indexnow.org/indexnow",
+    "MARMEON_DEFAULT_CANONICAL": False,
     "MARMEON_CACHE_PREFIX": None,
     "MARMEON_SITEMAP_MEMORY": 64 * 1024 * 1024,
 }
@@ -71,6 +72,8 @@ class Settings:
     indexnow_key: Any = None
     #: MARMEON_INDEXNOW_ENDPOINT as configured, checked likewise.
     indexnow_endpoint: Any = DEFAULTS["MARMEON_INDEXNOW_ENDPOINT"]
+    #: Whether a page that sets no canonical gets its route's own address.
+    default_canonical: bool = False
     #: What the shared cache's keys name (MARMEON_CACHE_PREFIX), or None:
     #: APP_URL, the mount path and the app's import name.
     cache_prefix: str | None = None
@@ -233,6 +236,9 @@ def load_settings(config: Mapping[str, Any]) -> Settings:
         robots_rules=_rules(config.get("MARMEON_ROBOTS_RULES")),
         indexnow_key=config["MARMEON_INDEXNOW_KEY"],
         indexnow_endpoint=config["MARMEON_INDEXNOW_ENDPOINT"],
+        default_canonical=parse_flag(
+            "MARMEON_DEFAULT_CANONICAL", config["MARMEON_DEFAULT_CANONICAL"]
+        ),
         cache_prefix=_prefix(config["MARMEON_CACHE_PREFIX"]),
         sitemap_memory=_number(config, "MARMEON_SITEMAP_MEMORY", integer=True),
     )
