@@ -60,6 +60,42 @@ def path_for(signer: URLSafeSerializer, texts: Texts, digest: str) -> str:
     return f"{PREFIX}{token}.png"
 
 
+#: The longest absolute address the head writes: under what crawlers,
+#: proxies and servers take (gunicorn refuses a request line over 4,094).
+MAX_ADDRESS = 2000
+_ELLIPSIS = "\u2026"
+
+
+def fitted_path(
+    signer: URLSafeSerializer, texts: Texts, digest: str, room: int
+) -> tuple[Texts, str] | None:
+    """The texts cut further until their path is shorter than ``room``
+    characters (the longest text loses a third of its clusters each time,
+    ending with an ellipsis), and that path; None when even no text does
+    not fit."""
+    for _ in range(16):
+        path = path_for(signer, texts, digest)
+        if len(path) < room:
+            return texts, path
+        texts = _shorter(texts)
+    return None
+
+
+def _shorter(texts: Texts) -> Texts:
+    from .text import clusters
+
+    fields = {
+        "description": texts.description,
+        "title": texts.title,
+        "site": texts.site,
+    }
+    name = max(fields, key=lambda key: len(fields[key]))
+    parts = clusters(fields[name].removesuffix(_ELLIPSIS))
+    kept = "".join(parts[: len(parts) * 2 // 3]).rstrip()
+    fields[name] = kept + _ELLIPSIS if kept else ""
+    return Texts(fields["title"], fields["description"], fields["site"])
+
+
 def token_of(path: str) -> str | None:
     """The token of an image path (WSGI's PATH_INFO), None for another path."""
     match = _PATH.fullmatch(path)

@@ -6,11 +6,12 @@ font's characters take a moment to read), once per app and process.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from typing import TYPE_CHECKING, Any
 
 from .._log import logger, warn_once
-from .address import Texts, path_for, serializer
+from .address import MAX_ADDRESS, Texts, fitted_path, serializer
 from .card import HEIGHT, WIDTH, OgImageCard
 from .look import Look
 from .state import Loaded, OgImagesState
@@ -172,7 +173,7 @@ def image_path(
     """The image's path below the mount path, made once per texts; None when
     the app's drawing function fails for them (logged with the page's path:
     the page keeps no image rather than a broken one)."""
-    key = (texts, secret_key)
+    key = (_digest_of(texts), secret_key)
     known = og.addresses.get(key, False)
     if known is not False:
         return known  # type: ignore[return-value]
@@ -192,12 +193,27 @@ def image_path(
     return path
 
 
+def _digest_of(texts: tuple[str, str, str]) -> bytes:
+    """What the memo keys a page's texts by: their digest, so that it keeps
+    no page's whole texts (a 100 KB description), only the cut ones in the
+    addresses it holds."""
+    digest = hashlib.blake2b(digest_size=16)
+    for text in texts:
+        digest.update(text.encode("utf-8", "surrogatepass"))
+        digest.update(b"\xff")  # never in UTF-8: the texts' boundaries
+    return digest.digest()
+
+
 def _drawable_path(
     og: OgImagesState, signer: URLSafeSerializer, cut: Texts, page_path: str
 ) -> str | None:
-    """The address of ``cut``; None when the app's drawing function fails."""
+    """The address of ``cut`` (cut further when it would be too long); None
+    when the app's drawing function fails."""
     digest = loaded(og).digest
-    written = path_for(signer, cut, digest)
+    fitted = fitted_path(signer, cut, digest, MAX_ADDRESS - len(og.scope))
+    if fitted is None:
+        return None
+    cut, written = fitted
     path: str | None = written
     if og.look.draw is not None:
         # The app's function runs now, so that a page never names an image

@@ -130,8 +130,7 @@ class SitemapCache(SharedSide):
         with self._cond:
             now = self.clock()
             value = self._value
-            fresh = value is not None and now - value.built_at < self.ttl
-            if fresh and not self._expired:
+            if value is not None and self._fresh(value, now):
                 return Lookup(value)
             retry = self._retry(now)
             if retry is not None:

@@ -18,6 +18,9 @@ from .shared_store import SharedFiles, Stamp
 #: Seconds a refresh looks for another process's build, while that one
 #: holds (and renews) the lock, before it builds on its own.
 GIVE_UP = 300
+#: Seconds a build may be dated ahead of this machine's clock (another
+#: machine's clock runs ahead) and still count as fresh.
+CLOCK_SKEW = 60
 
 
 class SharedSide:
@@ -39,6 +42,19 @@ class SharedSide:
     _down_lock: threading.Lock
     _refused: bool
     _seen: Stamp | None
+
+    def _fresh(self, files: Files, now: float) -> bool:
+        """Whether ``files`` are fresh: built less than the TTL ago, not
+        expired, and not dated ahead of the clock by more than machines'
+        clocks differ (a value dated in the future is stale, not fresh for
+        as long as it claims)."""
+        age = now - files.built_at
+        return -CLOCK_SKEW <= age < self.ttl and not self._expired
+
+    def _sane(self, until: float | None, now: float) -> float | None:
+        # A pause longer than any this app sets is not ours: ignored.
+        limit = now + self.retry_after + CLOCK_SKEW
+        return until if until is not None and until <= limit else None
 
     def _install(self, files: Files) -> None:
         raise NotImplementedError
@@ -73,7 +89,7 @@ class SharedSide:
             self._unreachable()
             return
         if bodies is not None:
-            self._install(Files(bodies, stamp.built_at))
+            self._install(Files.stored(bodies, stamp.built_at))
 
     def _refresh_shared(self, shared: SharedFiles) -> bool:
         """Refresh through the store; False when it cannot be reached before
@@ -89,7 +105,7 @@ class SharedSide:
                 if self._fresh_from(shared, stamp, now):
                     self._reachable()
                     return True
-                until = shared.paused_until()
+                until = self._sane(shared.paused_until(), now)
                 if until is not None and until > now:
                     self._pause(until)
                     self._reachable()
@@ -103,7 +119,7 @@ class SharedSide:
                     # look and the lock: look again before building.
                     stamp = shared.stamp()
                     now = self.clock()
-                    until = shared.paused_until()
+                    until = self._sane(shared.paused_until(), now)
                     fresh = self._fresh_from(shared, stamp, now)
                     if fresh or (until is not None and until > now):
                         shared.unlock(token)
@@ -145,7 +161,7 @@ class SharedSide:
         return True
 
     def _store(self, shared: SharedFiles, files: Files, old: Stamp | None) -> None:
-        put = self._quietly(lambda: shared.put(files.bodies, files.built_at))
+        put = self._quietly(lambda: shared.put(files.packed, files.built_at))
         if isinstance(put, Stamp):
             if old is not None:
                 self._quietly(lambda: shared.forget(old))
@@ -174,10 +190,9 @@ class SharedSide:
             bodies = shared.bodies(stamp)
             if bodies is not None:
                 # Even a stale build: cold requests get it at once.
-                self._install(Files(bodies, stamp.built_at))
+                self._install(Files.stored(bodies, stamp.built_at))
                 local = self._value
-        fresh = local is not None and now - local.built_at < self.ttl
-        return fresh and not self._expired
+        return local is not None and self._fresh(local, now)
 
     def quietly(self, call: Callable[[], object]) -> object:
         """``call()`` (a call of the shared store); None when it raised (the

@@ -10,9 +10,10 @@
 Each is a :class:`~.cache.SitemapCache` like any other (TTL, the shared
 store with its own keys, single flight, the pause after a failure, stale
 while rebuilding), so a part that fails is that part's 503 alone. A process
-keeps at most :data:`PARTS_KEPT` parts in its memory (the least recently
-asked for go first; with a shared store they are read back from it), so a
-crawler walking every part does not hold the whole site in one worker.
+keeps its parts within ``MARMEON_SITEMAP_MEMORY`` bytes, compressed (the
+least recently asked for go first; with a shared store they are read back
+from it), so a crawler walking every part does not hold the whole site in
+one worker.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 from flask import Flask
 
 from .._state import MarmeonState
-from .build import build_boundaries, build_part, build_sitemap
+from .build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
@@ -38,8 +39,6 @@ from .shared_store import Backend, SharedFiles
 #: unless renewed (a heartbeat renews it every third of that while the build
 #: runs): a killed builder's lock is taken over after it.
 LOCK_TIMEOUT = 6
-#: Parts a process keeps in memory at once.
-PARTS_KEPT = 8
 
 
 class StartsUnknown(Exception):
@@ -94,7 +93,12 @@ class FileCaches:
         shared = None
         if self.backend is not None:
             scope = f"{settings.app_url or ''}{settings.root}"
-            shared = SharedFiles(self.backend, scope, self.app.app_context, slot)
+            # Keys name the app too: two apps with one APP_URL (production
+            # and staging) on one store never read each other's files.
+            keys = settings.cache_prefix or f"{scope} {self.app.import_name}"
+            shared = SharedFiles(
+                self.backend, scope, self.app.app_context, slot, name=keys
+            )
         return SitemapCache(
             build,
             ttl=settings.sitemap_ttl,
@@ -123,7 +127,11 @@ class FileCaches:
         none are known, when it had no entries, or when a part's range
         outgrew it (:meth:`_outgrown`)."""
         cache = self._starts[route.slug]
-        kept = self._decoded_of(route, cache.last) if cache.last is not None else None
+        try:
+            last = cache.last
+            kept = self._decoded_of(route, last) if last is not None else None
+        except StartsUnknown:
+            kept = None
         if kept and not self._redo_asked(route, cache):
             return kept
         starts = build_boundaries(self.app, route)
@@ -164,8 +172,17 @@ class FileCaches:
         if known is not None and known[0] is files:
             return known[1]
         # Written by _decide in this app (here or in another process
-        # sharing the store), as the store keeps every value.
-        starts: tuple[Any, ...] = pickle.loads(files.bodies[0])
+        # sharing the store); another version's value, or one that is not
+        # ours, counts as missing: decided again.
+        try:
+            starts = pickle.loads(files.body(0) or b"")
+            if not isinstance(starts, tuple):
+                raise TypeError(f"{type(starts).__name__}, not a tuple")
+        except Exception:
+            cache = self._starts[route.slug]
+            cache.clear()
+            cache.expire()
+            raise StartsUnknown(route, 1) from None
         self._decoded[route.slug] = (files, starts)
         return starts
 
@@ -195,6 +212,8 @@ class FileCaches:
             cache = self._parts.get(key)
             if cache is not None:
                 self._parts.move_to_end(key)
+                # Parts built since the last look count now.
+                self._forget_some(key)
                 return cache
 
             def build() -> tuple[bytes, ...]:
@@ -210,13 +229,20 @@ class FileCaches:
                 self._slots,
             )
             self._parts[key] = cache
-            self._forget_some()
+            self._forget_some(key)
             return cache
 
-    def _forget_some(self) -> None:
-        # The least recently asked for first; one being built stays.
+    def _forget_some(self, asked: tuple[str, int, str]) -> None:
+        """Keep the parts within MARMEON_SITEMAP_MEMORY bytes (as kept:
+        compressed), the least recently asked for going first; one being
+        built stays, and so does the one just asked for."""
+        budget = self.state.settings.sitemap_memory
+        kept = sum(cache.last.size for cache in self._parts.values() if cache.last)
         for key, cache in list(self._parts.items()):
-            if len(self._parts) <= PARTS_KEPT:
+            if kept <= budget and len(self._parts) <= MAX_FILES:
                 return
-            if not cache.busy:
-                del self._parts[key]
+            if cache.busy or key == asked:
+                continue
+            if cache.last is not None:
+                kept -= cache.last.size
+            del self._parts[key]
