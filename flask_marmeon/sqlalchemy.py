@@ -20,6 +20,8 @@ from typing import Any
 
 from flask import current_app
 
+from .errors import install_hint
+
 try:
     from sqlalchemy import (
         ColumnElement,
@@ -32,8 +34,7 @@ try:
     from sqlalchemy.orm import Session, scoped_session, sessionmaker
 except ImportError as error:  # pragma: no cover - the extra is missing
     raise ImportError(
-        "flask_marmeon.sqlalchemy needs SQLAlchemy: pip install"
-        " 'flask-marmeon[sqlalchemy]'."
+        f"flask_marmeon.sqlalchemy needs SQLAlchemy: {install_hint('sqlalchemy')}."
     ) from error
 
 from .sitemap.entries import shown
