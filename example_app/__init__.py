@@ -63,6 +63,9 @@ def create_app(
         # A picture in every link preview: pages without a cover of their
         # own get one drawn from their title and description.
         MARMEON_OG_IMAGES=True,
+        # `flask marmeon indexnow` tells Bing, Yandex and the others which
+        # notes changed; the key is served at /<key>.txt. Use your own.
+        MARMEON_INDEXNOW_KEY="notes-example-5f1c0e7d9a2b",
     )
     if config is not None:
         app.config.from_mapping(config)

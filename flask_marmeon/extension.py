@@ -11,7 +11,9 @@ from .cli import marmeon_group
 from .config import apply_defaults, environ, load_settings
 from .head import render_head
 from .head import templates as head_templates
-from .head.app import HeadState
+from .head.app import HeadState, head_state
+from .i18n.errors import wrap_error_handlers
+from .i18n.own import own_page
 from .indexnow import key_file as indexnow_key_file
 from .og_images import install as og_images
 from .routing import problems as routing_problems
@@ -80,6 +82,15 @@ class Marmeon:
             return ()
 
         _edge.on_start(state, enforce)
+
+        def error_pages() -> tuple[()]:
+            # Every route's error pages name no address of their own.
+            wrap_error_handlers(app, state)
+            return ()
+
+        _edge.on_start(state, error_pages)
+        if settings.default_canonical:
+            head_state(state).own_page = own_page
         browser.init_app(app, state)
         og_images.init_app(app, state, shared)
         audit_install.init_app(app, state)

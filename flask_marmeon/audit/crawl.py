@@ -16,10 +16,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from urllib.parse import urljoin
 
-from .document import Document
-from .fetch import Fetched
-from .findings import Finding, finding
+from .document import Document, parse
+from .fetch import Fetched, Fetcher
+from .findings import Finding, finding, quoted
 from .page_checks import noindex_reason
+
+#: The answers read as pages.
+HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 #: Redirects followed before an address counts as broken (Googlebot
 #: follows 10; browsers give up after 20).
@@ -147,6 +150,32 @@ class Crawl:
             elif target != url:
                 # Its return link is checked: fetched within the cap.
                 self.add(target)
+
+    def walk(self, fetcher: Fetcher) -> None:
+        """Fetch every address of the queue for its links alone, no page
+        checks (the preview's links in and out)."""
+        for url in self:
+            answer = fetcher.get(url)
+            if answer is None:
+                continue
+            html = answer.status == 200 and answer.mimetype in HTML_TYPES
+            self.record(url, answer, parse(answer) if html else None)
+
+    def linking(self, url: str) -> list[str]:
+        """The pages that link ``url``, in the order they were fetched."""
+        return [page for page, links in self.links.items() if url in links]
+
+    def answer(self, url: str) -> str:
+        """What ``url`` answers, as the preview says it: ``200``, ``301 ->
+        https://...``, or ``not fetched``."""
+        chain = self.chain(url)
+        if chain.loops or chain.too_long:
+            return "redirects without end"
+        if chain.end is None:
+            return "not fetched"
+        if chain.redirects:
+            return f"redirects to {quoted(chain.target)} ({chain.end.status})"
+        return str(chain.end.status)
 
     def chain(self, url: str) -> Chain:
         """Follow ``url``'s redirects through the answers fetched."""

@@ -93,13 +93,13 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
-def quote_url(url: str, limit: int = EXCERPT) -> str:
-    """An address taken from a page (a link, a canonical, a Location) as a
-    message shows it: whole when short, else its first ``limit`` characters
-    and its length."""
-    if len(url) <= limit:
-        return url
-    return f"{url[:limit]}... ({len(url):,} characters)"
+def quoted(value: str, limit: int = EXCERPT) -> str:
+    """A value taken from a page or an answer (a link, a canonical, a
+    Location, a header) as a message shows it, unquoted: whole when short,
+    else its first ``limit`` characters and its length."""
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}... ({len(value):,} characters)"
 
 
 def shorten(text: str, limit: int = EXCERPT) -> str:

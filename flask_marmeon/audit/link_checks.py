@@ -2,7 +2,7 @@
 
 Pure functions over the crawl's link graph (crawl.py): none fetches. Each
 finding names the page, the link and the fix; an address from a page is
-quoted by :func:`~.findings.quote_url`, at most 100 characters of it.
+quoted by :func:`~.findings.quoted`, at most 100 characters of it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 
 from .crawl import Chain, Crawl
-from .findings import Finding, finding, quote_url, shorten
+from .findings import Finding, finding, quoted, shorten
 
 
 def link_findings(crawl: Crawl) -> Iterator[Finding]:
@@ -23,7 +23,7 @@ def link_findings(crawl: Crawl) -> Iterator[Finding]:
                 yield finding(
                     "link-broken",
                     page,
-                    f"Links to {quote_url(link)}, which {broken}: a visitor and a"
+                    f"Links to {quoted(link)}, which {broken}: a visitor and a"
                     " crawler find nothing there. Fix the link (or the page it"
                     " names), or remove it.",
                 )
@@ -31,8 +31,8 @@ def link_findings(crawl: Crawl) -> Iterator[Finding]:
                 yield finding(
                     "link-redirect",
                     page,
-                    f"Links to {quote_url(link)}, which redirects to"
-                    f" {quote_url(chain.target)}: link to {quote_url(chain.target)}"
+                    f"Links to {quoted(link)}, which redirects to"
+                    f" {quoted(chain.target)}: link to {quoted(chain.target)}"
                     " instead, so that crawlers and visitors skip the redirect.",
                 )
 
@@ -49,14 +49,13 @@ def _broken(chain: Chain) -> str | None:
     raised = f" ({shorten(end.error)})" if end.error else ""
     if chain.redirects:
         return (
-            f"redirects to {quote_url(chain.target)}, which answers"
-            f" {end.status}{raised}"
+            f"redirects to {quoted(chain.target)}, which answers {end.status}{raised}"
         )
     return f"answers {end.status}{raised}"
 
 
 def _path(chain: Chain, shown: int = 4) -> str:
-    hops = [quote_url(url) for url in chain.hops[:shown]]
+    hops = [quoted(url) for url in chain.hops[:shown]]
     more = len(chain.hops) - shown
     return " -> ".join(hops) + (f" -> ... ({more} more)" if more > 0 else "")
 
@@ -80,7 +79,7 @@ def chain_findings(crawl: Crawl) -> Iterator[Finding]:
                 url,
                 f"It redirects {chain.redirects} times before an answer"
                 f" ({_path(chain)}): redirect it straight to"
-                f" {quote_url(chain.target)}.",
+                f" {quoted(chain.target)}.",
             )
 
 
@@ -125,7 +124,7 @@ def unlisted_findings(crawl: Crawl, listed: Collection[str]) -> Iterator[Finding
         yield finding(
             "page-not-listed",
             url,
-            f"{quote_url(page)} links to it, and it is indexable (200, not"
+            f"{quoted(page)} links to it, and it is indexable (200, not"
             " noindex, its own canonical), but the sitemap does not list it."
             " Mark its route with sitemap= (or add its entry); if it is not to"
             " be found, make it noindex or name another page as its canonical.",
@@ -142,7 +141,7 @@ def canonical_findings(crawl: Crawl) -> Iterator[Finding]:
         elif end is None:
             continue  # not fetched: another origin, robots.txt, the cap
         elif chain.redirects:
-            what = f"redirects to {quote_url(chain.target)}"
+            what = f"redirects to {quoted(chain.target)}"
         elif end.status != 200:
             what = f"answers {end.status}"
         elif end.noindex:
@@ -152,7 +151,7 @@ def canonical_findings(crawl: Crawl) -> Iterator[Finding]:
         yield finding(
             "canonical-not-ok",
             page,
-            f"Its canonical names {quote_url(canonical)}, which {what}: search"
+            f"Its canonical names {quoted(canonical)}, which {what}: search"
             " engines then ignore the canonical. Name an address that answers"
             " 200 and may be indexed.",
         )

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field, replace
 
 from flask import Flask
 
-from .crawl import Crawl
+from .crawl import HTML_TYPES, Crawl
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
-from .findings import Finding, Report, excerpt, finding, quote_url
+from .findings import Finding, Report, excerpt, finding, quoted
 from .images import Images
 from .link_checks import (
     canonical_findings,
@@ -234,10 +234,7 @@ class Auditor:
 
 def _html(answer: Fetched) -> bool:
     """An answer the audit reads as a page."""
-    return answer.status == 200 and answer.mimetype in (
-        "text/html",
-        "application/xhtml+xml",
-    )
+    return answer.status == 200 and answer.mimetype in HTML_TYPES
 
 
 def return_links(pages: Mapping[str, Summary], crawl: Crawl) -> Iterator[Finding]:
@@ -254,14 +251,14 @@ def return_links(pages: Mapping[str, Summary], crawl: Crawl) -> Iterator[Finding
                 yield finding(
                     "hreflang-no-return",
                     url,
-                    f"Its {excerpt(lang)} version {quote_url(target)} answers"
+                    f"Its {excerpt(lang)} version {quoted(target)} answers"
                     f" {node.status}.",
                 )
             elif url not in crawl.hreflang.get(target, ()):
                 yield finding(
                     "hreflang-no-return",
                     url,
-                    f"Its {excerpt(lang)} version {quote_url(target)} does not"
+                    f"Its {excerpt(lang)} version {quoted(target)} does not"
                     " link back to it (hreflang links must go both ways).",
                 )
 
@@ -308,7 +305,7 @@ def duplicates(
             yield finding(
                 f"{field}-duplicate",
                 url,
-                f"The {field} {excerpt(text)} is also on {others[0]}"
+                f"The {field} {excerpt(text)} is also on {quoted(others[0])}"
                 + (f" and {len(others) - 1} other pages" if len(others) > 1 else "")
                 + ": each page needs its own.",
             )
@@ -326,7 +323,8 @@ def merge_linked(found: Iterable[tuple[Finding, str | None]]) -> list[Finding]:
         if where:
             more = f" and {len(where) - 1} other pages" if len(where) > 1 else ""
             item = replace(
-                item, message=f"{item.message} Linked from {where[0]}{more}."
+                item,
+                message=f"{item.message} Linked from {quoted(where[0])}{more}.",
             )
         merged.append(item)
     return merged

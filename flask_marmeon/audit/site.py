@@ -16,7 +16,7 @@ from typing import Any
 
 from ._deps import require
 from .fetch import Fetched, Fetcher
-from .findings import Finding, finding, shorten
+from .findings import Finding, excerpt, finding, shorten
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
@@ -212,7 +212,7 @@ def _read_file(
     except etree.XMLSyntaxError as error:
         report(
             "sitemap-invalid",
-            f"The file is not well-formed XML: {shorten(str(error), 200)}.",
+            f"The file is not well-formed XML: {shorten(str(error))}.",
         )
         return
     if root.tag == f"{{{SITEMAP_NS}}}sitemapindex" and not nested:
@@ -225,7 +225,8 @@ def _read_file(
     else:
         report(
             "sitemap-invalid",
-            f"The root element is {root.tag!r}; a sitemap is a <urlset>, and only"
+            f"The root element is {excerpt(str(root.tag))}; a sitemap is a"
+            " <urlset>, and only"
             " robots.txt may name a <sitemapindex> (an index cannot hold one).",
         )
 
@@ -261,7 +262,7 @@ def _validate(schema: Any, root: Any, report: Callable[[str, str], None]) -> Non
     if schema.validate(root):
         return
     errors = [
-        f"line {e.line}: {shorten(e.message, 200)}" for e in list(schema.error_log)[:3]
+        f"line {e.line}: {shorten(e.message)}" for e in list(schema.error_log)[:3]
     ]
     more = len(schema.error_log) - len(errors)
     report(

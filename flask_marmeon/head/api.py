@@ -26,6 +26,7 @@ from .html import nonce_attribute, write_head
 from .late import late_call
 from .memo import HeadMemo
 from .merge import EMPTY, MergedHead, merge
+from .own import error_head, with_default_canonical
 from .resolve import resolve
 from .types import HeadFields
 from .urls import explain
@@ -147,9 +148,9 @@ def _warn_left_out(slot: Slot, raw: str, state: MarmeonState) -> None:
         warn_once(
             state,
             "head.hreflang-without-app-url",
-            "APP_URL is not set, so the head of a localized page leaves out its"
-            " hreflang links and its default canonical. Set APP_URL to the"
-            " site's public address.",
+            "APP_URL is not set, so the head leaves out a page's default"
+            " canonical and its hreflang links. Set APP_URL to the site's"
+            " public address.",
         )
         return
     logger.warning(
@@ -238,6 +239,14 @@ def written_head(req: Request | None) -> str:
         blocks = merged.get("json_ld")
         json_ld = _json_ld(blocks, state, dev) if blocks else ()
         page = request_state_.page
+        if request_state_.error_page:
+            merged, page = error_head(merged, page)
+        else:
+            own_page = head_state(state).own_page
+            if own_page is not None:
+                page = with_default_canonical(
+                    merged, page, own_page, state.settings.indexable
+                )
     else:
         merged, json_ld, page = EMPTY, (), None
     nonce_attr = nonce_attribute(_nonce(state, req))

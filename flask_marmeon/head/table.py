@@ -21,7 +21,7 @@ from typing import Any
 from flask import current_app
 
 from ..og_images.naming import check_secret_key
-from ..og_images.value import OgImage
+from ..og_images.value import OgImage, as_text
 from . import page_tags as tags
 from .elements import HREFLANG, Slot
 from .kinds import LineField, LinesField
@@ -107,6 +107,9 @@ class Key:
     merge: str = REPLACE
     #: The nested table, for a key whose value is one (merged key by key).
     table: Table | None = None
+    #: The value names the page's own address (canonical, og:url): an error
+    #: page leaves it out (flask_marmeon.head.own).
+    address: bool = False
 
 
 def nested(table: Table, write: Writer | None = None) -> Key:
@@ -273,10 +276,11 @@ FACEBOOK = Table(Facebook, {"app_id": Key(LineField(), Text("fb:app_id"))})
 
 
 def _generated(value: OgImage, path: str) -> OgImage:
-    """An OgImage is kept as it is: the head names it when it is written,
-    with the page's texts (flask_marmeon.head.generated)."""
+    """An OgImage is kept (its lazy strings made text now, in the request's
+    language): the head names it when it is written, with the page's texts
+    (flask_marmeon.head.generated)."""
     check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
-    return value
+    return as_text(value)
 
 
 #: The other kinds of value an image takes: a generated image.
@@ -328,7 +332,7 @@ OPEN_GRAPH = Table(
             ChoiceField("website", "article", "book", "profile", "product"),
             Text("og:type"),
         ),
-        "url": Key(UrlField(), Url("og:url", "open_graph.url")),
+        "url": Key(UrlField(), Url("og:url", "open_graph.url"), address=True),
         "site_name": Key(TextField(), Text("og:site_name")),
         "locale": Key(TextField(), Locale()),
         "image": Key(*_OG_IMAGE),
@@ -369,7 +373,7 @@ HEAD = Table(
         "title": Key(TextField(), Title()),
         "title_template": Key(TemplateField(), Nothing()),
         "description": Key(TextField(), Description()),
-        "canonical": Key(UrlField(), Canonical()),
+        "canonical": Key(UrlField(), Canonical(), address=True),
         "robots": nested(ROBOTS, RobotsWriter(ROBOTS)),
         "icons": Key(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE)),
         "theme_color": Key(

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from flask import Flask
-from jinja2 import Template
+from jinja2 import Template, Undefined
 from markupsafe import Markup
 
 from .._context import current_request, request_state
@@ -45,6 +45,13 @@ def template_head(**fields: Unpack[HeadFields]) -> str:
     so a title of ``_("Notes of %(name)s", name="A & B")`` is "Notes of A &
     B", not "A &amp; B".
     """
+    for name, value in fields.items():
+        if isinstance(value, Undefined):
+            raise TypeError(
+                f"head()'s {name} is undefined in the template: a misspelt"
+                " variable or attribute, or one the view did not pass. Pass"
+                f" {name}=none to leave it unset."
+            )
     if any(_has_markup(value) for value in fields.values()):
         fields = {name: _text(value) for name, value in fields.items()}  # type: ignore[assignment]
     head(**fields)

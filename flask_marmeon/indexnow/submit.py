@@ -70,6 +70,12 @@ def submit_changed(
             " so nothing is sent to IndexNow (its key file answers 404)."
         )
     raise_on_problems(app)
+    if settings.app_url is None:
+        raise IndexNowError(
+            "APP_URL is not set: the addresses sent, and IndexNow's host and"
+            " keyLocation, are built from it. Set it to the site's public"
+            " address, such as 'https://example.com'."
+        )
     key = settings.indexnow_key
     if key is None and not dry_run:
         raise IndexNowError(
@@ -91,7 +97,7 @@ def submit_changed(
         raise IndexNowError(str(error)) from error
     if dry_run:
         return Submission(urls, since, dry_run=True)
-    assert key is not None and settings.app_url is not None
+    assert key is not None
     sender = Sender(
         endpoint=settings.indexnow_endpoint,
         host=urlsplit(settings.app_url).hostname or "",

@@ -27,13 +27,14 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
     settings = state.settings
     # The shared store only when asked: images of pages without end (a
     # search page's titles) would crowd the sitemap's files out of it.
+    scope = f"{settings.app_url or ''}{settings.root}"
     store = ImageStore(
         shared if look.shared else None,
-        f"{settings.app_url or ''}{settings.root}",
+        scope,
         app.app_context,
         memory_bytes=look.memory,
     )
-    og = OgImagesState(look, store)
+    og = OgImagesState(look, store, scope)
     state.add(og)
     add_front(state, PREFIX, ImageEndpoint(app, og))
     checks.init_app(state)

@@ -75,13 +75,27 @@ def _changed(app: Flask, since: datetime) -> list[str]:
     origin = settings.app_url
     assert origin is not None  # the H10 checks ran first
     found: dict[str, None] = {}
+    entry_type = SitemapEntry
     for rule in listed_rules(app):
         where = f"the route {rule.rule!r} (endpoint {rule.endpoint!r})"
         compiled = compile_rule(rule, origin, settings.locales, settings.root)
+        report = RouteReport(rule)
         try:
-            for entry in _entries(app, rule, compiled, since, where):
-                if changed_after(entry.last_modified, since, where):
-                    found.update(dict.fromkeys(_locs(compiled, entry)))
+            # One loop per entry of the whole site: what it does to an
+            # entry that did not change is the cost (benchmarks/indexnow.py).
+            for item in _items(app, rule, compiled, since, where):
+                try:
+                    # An entry with an aware datetime: its slot, compared
+                    # as it is (whatever the zone), and most go no further.
+                    if item._last_modified <= since:  # type: ignore[attr-defined]
+                        continue
+                except (AttributeError, TypeError):
+                    # A dict, no date, a date, a naive datetime, a mistake.
+                    pass
+                entry = item if type(item) is entry_type else normalize(item, where)
+                if not changed_after(entry.last_modified, since, where):
+                    continue
+                found.update(dict.fromkeys(_locs(compiled, entry, report)))
         except Exception as error:
             raise FindingFailed(
                 f"Finding the changed pages failed in {where}: {error}"
@@ -89,39 +103,46 @@ def _changed(app: Flask, since: datetime) -> list[str]:
     return list(found)
 
 
-def _locs(compiled: CompiledRule, entry: SitemapEntry) -> tuple[str, ...]:
+def _locs(
+    compiled: CompiledRule, entry: SitemapEntry, report: RouteReport
+) -> tuple[str, ...]:
     try:
-        return entry_addresses(compiled, entry, RouteReport(compiled.rule)).locs
+        return entry_addresses(compiled, entry, report).locs
     except Refused:
         # Not in the sitemap either (its build's warning says why).
         return ()
 
 
-def _entries(
+def _items(
     app: Flask, rule: Rule, compiled: CompiledRule, since: datetime, where: str
-) -> Iterator[SitemapEntry]:
+) -> Iterable[object]:
+    """A route's items as its provider gives them (the provider's own
+    iterator: no layer between it and the loop)."""
     option: object = getattr(rule, "marmeon_sitemap", None)
     if is_paged(option):
-        yield from _paged(option, since, where)  # type: ignore[arg-type]
-        return
+        return _paged(option, since, where)  # type: ignore[arg-type]
     provider = find_provider(rule, app.view_functions.get(str(rule.endpoint)))
     if provider is None:
-        return  # a page without a provider has no date
-    items = (normalize(item, where) for item in provider_items(provider, where))
+        return ()  # a page without a provider has no date
+    items = provider_items(provider, where)
     if compiled.names - {LOCALE_ARG}:
-        yield from items
-        return
-    # A route without parameters is one page: the latest date counts and
-    # the locales add up, as in the sitemap (route_writer.write_single).
+        return items
+    return (_single(items, where),)
+
+
+def _single(items: Iterable[object], where: str) -> SitemapEntry:
+    """A route without parameters is one page: the latest date counts and
+    the locales add up, as in the sitemap (route_writer.write_single)."""
     latest: date | None = None
     locales: list[str] | None = None
-    for entry in items:
+    for item in items:
+        entry = normalize(item, where)
         when = entry.last_modified
         if when is not None and (latest is None or _later(when, latest)):
             latest = when
         if entry.locales is not None:
             locales = [*(locales or ()), *entry.locales]
-    yield SitemapEntry({}, latest, locales)
+    return SitemapEntry({}, latest, locales)
 
 
 def _later(when: date, than: date) -> bool:
@@ -134,23 +155,19 @@ def _moment(when: date) -> datetime:
     return datetime(when.year, when.month, when.day, tzinfo=timezone.utc)
 
 
-def _paged(
-    provider: PagedProvider, since: datetime, where: str
-) -> Iterator[SitemapEntry]:
+def _paged(provider: PagedProvider, since: datetime, where: str) -> Iterator[object]:
     """A paged route's entries: only the changed ones when its provider can
     say which (``changed(since)``), else every part's."""
     changed: Callable[[datetime], Iterable[object] | None] | None
     changed = getattr(provider, "changed", None)
     given = changed(since) if callable(changed) else None
     if given is not None:
-        for item in given:
-            yield normalize(item, where)
+        yield from given
         return
     starts = list(provider.boundaries(_PART))
     for number, start in enumerate(starts):
         stop: Any = starts[number + 1] if number + 1 < len(starts) else None
-        for item in provider_items(_part(provider, start, stop), where):
-            yield normalize(item, where)
+        yield from provider_items(_part(provider, start, stop), where)
 
 
 def _part(provider: PagedProvider, start: Any, stop: Any) -> Callable[[], Any]:

@@ -51,12 +51,12 @@ def strategy(field: schema.Field) -> st.SearchStrategy[Any]:
             st.decimals(0, 10**6, places=2).map(str),
             st.decimals(0, 10**6, places=2),
         )
+    # Lists only: a text and the list of it write the same head.
     if isinstance(field, kinds.LinesField):
-        return st.one_of(WORD, st.lists(WORD, min_size=1, max_size=3))
+        return st.lists(WORD, min_size=1, max_size=3)
     if isinstance(field, kinds.NamesField):
         name = WORD.filter(lambda w: field.taken(w) is None)
-        texts = st.one_of(WORD, st.lists(WORD, min_size=1, max_size=2))
-        return st.dictionaries(name, texts, min_size=1)
+        return st.dictionaries(name, st.lists(WORD, min_size=1, max_size=2), min_size=1)
     if isinstance(field, schema.TemplateField):
         return WORD.map(lambda w: f"{w} %s")
     if isinstance(field, schema.UrlField):

@@ -205,6 +205,20 @@ def test_markup_counts_as_the_text_it_shows(site: Callable[..., Flask]) -> None:
     assert meta(el, "og:title") == ["xA & <B>"]
 
 
+def test_an_undefined_value_names_the_field(make_app: Callable[..., Flask]) -> None:
+    app = make_app()
+    app.testing = True
+
+    @app.get("/")
+    def index() -> str:
+        return render_template_string(
+            "{% do head(title=post.titel) %}", post={"title": "x"}
+        )
+
+    with pytest.raises(TypeError, match="head\\(\\)'s title is undefined"):
+        app.test_client().get("/")
+
+
 def test_do_works_without_configuring_jinja(make_app: Callable[..., Flask]) -> None:
     app = make_app()
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from flask_marmeon import Marmeon
 from flask_marmeon.indexnow import IndexNowError, submit_changed
 from flask_marmeon.indexnow.watermark import FILE_NAME, read_watermark
 from tests.indexnow.conftest import KEY, ORIGIN, Store, make_site
@@ -371,3 +372,20 @@ def test_the_watermark_is_shared_through_redis(
         assert read_watermark(other) is None
     finally:
         server.stop()
+
+
+def test_without_app_url_it_refuses(tmp_path: Path) -> None:
+    app = Flask("bare", instance_path=str(tmp_path))
+    Marmeon(app)
+    with pytest.raises(IndexNowError, match="APP_URL is not set"):
+        submit_changed(app, dry_run=True)
+
+
+def test_a_last_modified_that_is_no_date_stops_the_run(
+    tmp_path: Path, store: Store, endpoint: Endpoint
+) -> None:
+    store.notes[2] = "2026-12-03"  # type: ignore[assignment]
+    app = make_site(tmp_path, store, endpoint.url)
+    with pytest.raises(IndexNowError, match="'/notes/<int:note_id>'.*must be a date"):
+        submit_changed(app, since=OLD_ENOUGH)
+    assert endpoint.received == []

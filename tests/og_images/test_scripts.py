@@ -17,10 +17,12 @@ from flask import Flask
 from PIL import Image
 
 from flask_marmeon.og_images import system
-from flask_marmeon.og_images.address import serializer, texts_of, token_of
+from flask_marmeon.og_images.address import texts_of, token_of
+from flask_marmeon.og_images.app import signer_of
 from flask_marmeon.og_images.card import Colors
 from flask_marmeon.og_images.fonts import Fonts, raqm_available
 from flask_marmeon.og_images.layout import fit
+from flask_marmeon.og_images.state import og_images_of
 
 from .test_head import image_of, page
 
@@ -32,11 +34,13 @@ TITLES = {
 }
 
 
-def _texts(metas: dict[str, list[str]]) -> Any:
+def _texts(app: Flask, metas: dict[str, list[str]]) -> Any:
     [url] = metas["og:image"]
     token = token_of(url.removeprefix("https://notes.example"))
     assert token is not None
-    return texts_of(serializer("a secret"), token)
+    signer = signer_of(og_images_of(app), "a secret")
+    assert signer is not None
+    return texts_of(signer, token)
 
 
 def _pixels(image: Image.Image, color: tuple[int, int, int], box: Any) -> int:
@@ -53,7 +57,7 @@ def test_a_title_in_another_script_is_drawn_without_configured_fonts(
     app = og_app()
     title = TITLES[script]
     metas = page(app, title=title, open_graph={"site_name": "Notes"})
-    assert _texts(metas).title == title  # nothing left out
+    assert _texts(app, metas).title == title  # nothing left out
     image = image_of(app, metas)
     # The title's pixels, in the title's color, below the header.
     assert _pixels(image, Colors().title, (0, 150, 1200, 560)) > 3000
@@ -105,7 +109,7 @@ def test_a_description_no_font_draws_leaves_the_image(
         description=TITLES["devanagari"],
         open_graph={"type": "article"},
     )
-    texts = _texts(metas)
+    texts = _texts(app, metas)
     assert texts.title == "Build times"
     image_of(app, metas)
 
