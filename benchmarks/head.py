@@ -22,6 +22,10 @@ hand-written one's too, raw and gzipped.
     python benchmarks/head.py [--requests N] [--rounds N]
     python benchmarks/head.py --instructions    # only the counts
     python benchmarks/head.py --time            # only the CPU times
+    python benchmarks/head.py --templates [--instructions]
+
+``--templates`` compares a 100 KB page whose template calls head() with the
+same page calling it in its view (target: 1.05x; templates_against_view).
 
 First (unless ``--time``), what a user pays, counted in instructions with
 callgrind (deterministic, where time on a shared machine moves by 10%):
@@ -196,11 +200,12 @@ def hand_app(*, marmeon: bool = True) -> Flask:
     return app
 
 
-def caller(app: Flask, *, new_page: bool = False) -> Callable[[], bytes]:
-    """Request /notes/42, or with ``new_page`` a note never asked before."""
-    environ = EnvironBuilder(
-        path="/notes/42", base_url="http://localhost/"
-    ).get_environ()
+def caller(
+    app: Flask, *, new_page: bool = False, path: str = "/notes/42"
+) -> Callable[[], bytes]:
+    """Request /notes/42 (or ``path``), or with ``new_page`` a note never
+    asked before."""
+    environ = EnvironBuilder(path=path, base_url="http://localhost/").get_environ()
     numbers = iter(range(1_000, 10**9))
 
     def start_response(status: str, headers: Iterable[Any], exc: Any = None) -> None:
@@ -271,6 +276,8 @@ COUNTED = (
 
 def counted_page(name: str) -> Callable[[], bytes]:
     """One of the pages --instructions counts (or its hand-written twin)."""
+    if name in BIG_PAGES:  # --templates
+        return caller(big_app(), path=BIG_PAGES[name])
     if name == "hand-written":
         return caller(hand_app())
     if name == "hand-written, new note each time":
@@ -363,6 +370,133 @@ def print_instructions(per: dict[str, float]) -> dict[str, float]:
     return ratios
 
 
+#: The template comparison's pages (--templates): the same 100 KB note page
+#: and the same head() calls, made in the view or in the page's template (in
+#: its content block, after <head>: the mark is filled once it has
+#: rendered).
+BIG_PAGES = {
+    "100 KB, head() in the template": "/template/42",
+    "100 KB, head() in the view": "/view/42",
+}
+
+BIG_TEMPLATES = {
+    "base.html": (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        "{{ render_head() }}</head><body>{% block content %}{% endblock %}"
+        "</body></html>"
+    ),
+    "note_body.html": "<article><h1>{{ note.title }}</h1>"
+    "{% for paragraph in paragraphs %}<p>{{ paragraph }}</p>{% endfor %}"
+    "</article>",
+    "view_page.html": '{% extends "base.html" %}'
+    '{% block content %}{% include "note_body.html" %}{% endblock %}',
+    "template_page.html": '{% extends "base.html" %}{% block content %}'
+    "{% do head(title=note.title, description=note.summary,"
+    ' canonical="/notes/%d" % note.id, open_graph={"title": note.title,'
+    ' "image": {"url": note.cover, "width": 1200, "height": 630,'
+    ' "alt": note.cover_alt}}, json_ld=json_ld) %}'
+    '{% include "note_body.html" %}{% endblock %}',
+}
+
+
+def big_app() -> Flask:
+    """The 100 KB note page, its head() calls in the view (``/view/42``) or
+    in its template (``/template/42``); the layout's alike."""
+    app = Flask("bench_templates")
+    app.config["APP_URL"] = "https://notes.example"
+    app.jinja_loader = DictLoader(BIG_TEMPLATES)
+    Marmeon(app)
+    paragraphs = [
+        f"Paragraph {i} of a long note, plain text & a little more to read."
+        for i in range(1_300)
+    ]
+
+    @app.before_request
+    def layout() -> None:
+        head(
+            title_template="%s · Notes",
+            robots={"index": True, "follow": True},
+            twitter={"card": "summary_large_image", "site": "@notes"},
+        )
+
+    @app.get("/view/<int:note_id>")
+    def in_view(note_id: int) -> str:
+        note = note_for(note_id)
+        head(
+            title=note["title"],
+            description=note["summary"],
+            canonical=f"/notes/{note_id}",
+            open_graph={
+                "title": note["title"],
+                "image": {
+                    "url": note["cover"],
+                    "width": 1200,
+                    "height": 630,
+                    "alt": note["cover_alt"],
+                },
+            },
+            json_ld=json_ld(note),
+        )
+        return render_template("view_page.html", note=note, paragraphs=paragraphs)
+
+    @app.get("/template/<int:note_id>")
+    def in_template(note_id: int) -> str:
+        note = note_for(note_id)
+        return render_template(
+            "template_page.html",
+            note=note,
+            json_ld=json_ld(note),
+            paragraphs=paragraphs,
+        )
+
+    return app
+
+
+def templates_against_view(requests: int, rounds: int, counted: bool) -> int:
+    """--templates: the page whose template calls head() against the same
+    page calling it in its view (target: at most 1.05x), in CPU time
+    (median of the rounds' ratios) or, with ``counted``, in instructions."""
+    app = big_app()
+    calls = {name: caller(app, path=path) for name, path in BIG_PAGES.items()}
+    pages = {name: call() for name, call in calls.items()}
+    sizes = {len(page) for page in pages.values()}
+    assert len(set(pages.values())) == 1, "the two pages differ"
+    mine, theirs = BIG_PAGES
+    if counted:
+        if shutil.which("valgrind") is None:
+            print("--instructions needs valgrind (apt-get install valgrind)")
+            return 2
+        n = 200
+        per = {name: instructions(name, n) / n for name in BIG_PAGES}
+        ratio = per[mine] / per[theirs]
+        print(
+            f"Instructions per request (callgrind), a {sizes.pop():,} byte page:"
+            f" template {per[mine] / 1e3:.1f}k, view {per[theirs] / 1e3:.1f}k"
+        )
+    else:
+        for call in calls.values():
+            for _ in range(200):
+                call()
+        times: dict[str, list[float]] = {name: [] for name in BIG_PAGES}
+        for _ in range(rounds):
+            for name, call in calls.items():
+                times[name].append(per_request(call, requests))
+        ratio = statistics.median(
+            m / t for m, t in zip(times[mine], times[theirs], strict=True)
+        )
+        print(
+            f"{rounds} rounds of {requests} requests, a {sizes.pop():,} byte"
+            f" page, CPU time per request (median): template"
+            f" {statistics.median(times[mine]) * 1e6:.1f} µs, view"
+            f" {statistics.median(times[theirs]) * 1e6:.1f} µs"
+        )
+    print(
+        f"target head() in the template against in the view: {ratio:.3f}"
+        f" <= 1.05 {'met' if ratio <= 1.05 else 'NOT met'}"
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--requests", type=int, default=2000)
@@ -371,11 +505,20 @@ def main(argv: list[str] | None = None) -> int:
         "--instructions", action="store_true", help="only the callgrind counts"
     )
     parser.add_argument("--time", action="store_true", help="only the CPU times")
+    parser.add_argument(
+        "--templates",
+        action="store_true",
+        help="head() in the template against in the view, a 100 KB page",
+    )
     parser.add_argument("--run", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.run:  # one process that --instructions counts
         run_counted(args.run[0], int(args.run[1]))
         return 0
+    if args.templates:
+        return templates_against_view(
+            args.requests // 4, args.rounds, counted=args.instructions
+        )
     counted: dict[str, float] = {}
     if not args.time:
         if shutil.which("valgrind") is None:

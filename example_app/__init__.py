@@ -16,7 +16,6 @@ from typing import Any
 from babel import Locale
 from flask import Flask, render_template
 from flask_babel import Babel
-from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound
 
 from flask_marmeon import Marmeon, head
@@ -64,6 +63,9 @@ def create_app(
         # A picture in every link preview: pages without a cover of their
         # own get one drawn from their title and description.
         MARMEON_OG_IMAGES=True,
+        # `flask marmeon indexnow` tells Bing, Yandex and the others which
+        # notes changed; the key is served at /<key>.txt. Use your own.
+        MARMEON_INDEXNOW_KEY="notes-example-5f1c0e7d9a2b",
     )
     if config is not None:
         app.config.from_mapping(config)
@@ -92,11 +94,8 @@ def create_app(
 
 def not_found(error: NotFound) -> tuple[str, int]:
     """A 404 page with a head of its own, kept out of search indexes."""
-    head(
-        title=_("Page not found"),
-        description=_("There is no page at this address."),
-        robots={"index": False},
-    )
+    # The title and the description are the template's (404.html).
+    head(robots={"index": False})
     return render_template("404.html"), 404
 
 

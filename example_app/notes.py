@@ -40,16 +40,21 @@ def note_entry(row: Any) -> SitemapEntry:
 
 #: The notes in parts of up to MARMEON_SITEMAP_MAX_URLS, each read by a range
 #: of ids when a crawler first asks for it: a site of millions of notes
-#: never reads them all at once.
-note_pages = paged(db.select(Note.id, Note.updated_at), key=Note.id, entry=note_entry)
+#: never reads them all at once. ``last_modified=``: `flask marmeon
+#: indexnow` reads only the notes changed since its last run.
+note_pages = paged(
+    db.select(Note.id, Note.updated_at),
+    key=Note.id,
+    entry=note_entry,
+    last_modified=Note.updated_at,
+)
 
 
 @notes.get("/", sitemap=latest_change)
 def index() -> str:
     """Every note, newest first."""
+    # The title and the description are the template's.
     head(
-        title=_("All notes"),
-        description=_("Short notes on baking, bicycles, plants, coffee and more."),
         canonical=site_path("notes.index"),
         open_graph={"url": site_path("notes.index")},
     )
@@ -67,9 +72,8 @@ def show(note_id: int) -> str:
     cover = site_path("notes.cover", note_id=note.id)
     cover_alt = _("Cover of the note “%(title)s”", title=note.title)
     origin = site_origin()
+    # The title and the description are the template's (notes/show.html).
     head(
-        title=note.title,
-        description=note.summary,
         canonical=canonical,
         # Google may show the cover large in results and Discover.
         robots={"index": True, "follow": True, "max_image_preview": "large"},
@@ -134,8 +138,6 @@ def search() -> str:
     """
     query = request.args.get("q", "").strip()
     head(
-        title=_("Search"),
-        description=_("Find a note by its title."),
         robots={"index": False, "follow": True},
         open_graph={"url": site_path("notes.search")},
     )

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 
 from flask import Blueprint, abort, render_template
 from flask.views import MethodView
-from flask_babel import gettext as _
 
 from flask_marmeon import SitemapEntry, authorize, everyone, head, localized
 
@@ -21,9 +20,8 @@ from .layout import site_path
 
 def about() -> str:
     """What the site is."""
+    # The title and the description are the template's (pages/about.html).
     head(
-        title=_("About"),
-        description=_("A small notes site that shows flask_marmeon at work."),
         # og:url has no default: the page's own address in its language.
         open_graph={"url": site_path("pages.about")},
     )
@@ -38,8 +36,6 @@ class ListFeatures(MethodView):
 
     def get(self) -> str:
         head(
-            title=_("Features"),
-            description=_("What flask_marmeon does for the pages of this site."),
             open_graph={"url": site_path("pages.features")},
         )
         return render_template("pages/features.html", features=self.catalog.all())
@@ -63,8 +59,6 @@ class ShowFeature(MethodView):
         if item is None:
             abort(404)
         head(
-            title=item.title,
-            description=item.summary,
             open_graph={"url": site_path("pages.feature", feature=item.slug)},
         )
         return render_template("pages/feature.html", feature=item)

@@ -6,10 +6,14 @@ from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _version
 
 from .absolute import absolute_url as absolute_url
+from .checks import Problem as Problem
 from .errors import StartupError as StartupError
 from .extension import Marmeon as Marmeon
+from .head import Facebook as Facebook
+from .head import Feed as Feed
 from .head import HeadFields as HeadFields
 from .head import HeadFragment as HeadFragment
+from .head import Icon as Icon
 from .head import JsonLd as JsonLd
 from .head import JsonLdGraph as JsonLdGraph
 from .head import JsonLdNode as JsonLdNode
@@ -18,15 +22,21 @@ from .head import OpenGraphArticle as OpenGraphArticle
 from .head import OpenGraphAudio as OpenGraphAudio
 from .head import OpenGraphBook as OpenGraphBook
 from .head import OpenGraphImage as OpenGraphImage
+from .head import OpenGraphProduct as OpenGraphProduct
 from .head import OpenGraphProfile as OpenGraphProfile
 from .head import OpenGraphVideo as OpenGraphVideo
+from .head import ProductPrice as ProductPrice
 from .head import Robots as Robots
+from .head import ThemeColor as ThemeColor
 from .head import Twitter as Twitter
 from .head import TwitterImage as TwitterImage
+from .head import Verification as Verification
 from .head import head as head
 from .head import render_head as render_head
 from .i18n import current_page as current_page
 from .i18n import localized as localized
+from .indexnow import IndexNowError as IndexNowError
+from .indexnow import submit_changed as submit_changed
 from .og_images import OgImage as OgImage
 from .og_images import OgImageCard as OgImageCard
 from .page import Alternate as Alternate
@@ -54,6 +64,7 @@ __all__ = [
     "OpenGraphBook",
     "OpenGraphAudio",
     "HeadFields",
+    "IndexNowError",
     "JsonLd",
     "JsonLdGraph",
     "JsonLdNode",
@@ -65,12 +76,20 @@ __all__ = [
     "OpenGraphImage",
     "Page",
     "PagedProvider",
+    "Problem",
     "Robots",
     "RouteProblem",
     "SitemapEntry",
     "StartupError",
     "Twitter",
     "TwitterImage",
+    "Icon",
+    "ThemeColor",
+    "Feed",
+    "Verification",
+    "Facebook",
+    "OpenGraphProduct",
+    "ProductPrice",
     "absolute_url",
     "api",
     "authenticate",
@@ -82,4 +101,5 @@ __all__ = [
     "localized",
     "raise_on_problems",
     "render_head",
+    "submit_changed",
 ]

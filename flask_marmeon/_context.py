@@ -11,14 +11,11 @@ request is replaced, never read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any
 
 from flask import Request, g, request
 
 from .page import Page
-
-if TYPE_CHECKING:
-    from .head.fields import HeadFragment
 
 _ATTR = "_flask_marmeon"
 
@@ -29,10 +26,23 @@ class RequestState:
 
     #: The request this state belongs to.
     request: Request
-    #: head() calls in call order: layouts (before_request hooks) first.
-    fragments: list[HeadFragment] = field(default_factory=list)
+    #: head() calls in call order: layouts (before_request hooks) first;
+    #: each a ``head.fields.HeadFragment`` (the head's type: the state
+    #: imports nothing above it).
+    fragments: list[dict[str, Any]] = field(default_factory=list)
     #: Set by the i18n module on a localized route.
     page: Page | None = None
+    #: An error handler of the app is rendering: the head names no address
+    #: of the page's own (flask_marmeon.head.own).
+    error_page: bool = False
+    #: Template renders under way (a render inside a render counts twice):
+    #: render_head() leaves a mark while one is, filled when the outermost
+    #: returns (flask_marmeon.head.templates).
+    rendering: int = 0
+    #: The marks render_head() left in the outermost render under way.
+    marks: int = 0
+    #: The page's head was written for good: a later head() call is late.
+    written: bool = False
 
 
 def current_request() -> Request | None:

@@ -39,8 +39,8 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.routing import RoutingException
 from werkzeug.wrappers import Request, Response
 
-from ._state import MarmeonState
-from .routing.problems import raise_on_problems
+from ._state import MarmeonState, get_state
+from .checks import Problem, startup_error
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -98,6 +98,32 @@ def _noindex(start_response: StartResponse) -> StartResponse:
         return start_response(status, [*headers, _NOINDEX], exc_info)
 
     return start
+
+
+def check_app(app: Flask) -> list[Problem]:
+    """Return every start-up problem (H10) of ``app``; empty when none.
+
+    Runs every check that the extension's subsystems registered
+    (``state.checks``): the marked routes, the routes' ``locales=``, plain
+    routes that take a localized route's address, APP_URL and
+    MARMEON_ROBOTS_RULES, the generated images' SECRET_KEY, logo and fonts.
+    """
+    return get_state(app).checks.run(app)
+
+
+def raise_on_problems(app: Flask) -> None:
+    """Raise :class:`~flask_marmeon.StartupError` (H10) naming every problem.
+
+    The extension calls it before the app answers its first request; call it
+    yourself once the routes are registered to stop the start earlier.
+    """
+    problems = check_app(app)
+    if problems:
+        error = startup_error(problems)
+        # So that check-routes can print the table of an app whose factory
+        # ends with this call.
+        error.app = app
+        raise error
 
 
 class Edge:

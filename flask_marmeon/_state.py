@@ -12,16 +12,22 @@ from __future__ import annotations
 import threading
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from flask import Flask, current_app
 
+from .checks import Checks
 from .config import Settings
 
-if TYPE_CHECKING:
-    from .extension import Marmeon
-
 _P = TypeVar("_P")
+
+
+class Extension(Protocol):
+    """What the state's modules read of the extension object (``Marmeon``),
+    named here so that the state imports nothing above it."""
+
+    def locale_selector(self) -> str | None:
+        """The locale of a localized route, for Flask-Babel."""
 
 
 @dataclass(eq=False)
@@ -33,10 +39,12 @@ class MarmeonState:
     """
 
     settings: Settings
-    extension: Marmeon
+    extension: Extension
     lock: threading.Lock = field(default_factory=threading.Lock)
     #: Keys already warned about: "once" means once per app and process.
     once: set[Hashable] = field(default_factory=set)
+    #: The start-up checks each subsystem registered (H10, see checks.py).
+    checks: Checks = field(default_factory=Checks)
     #: Each subsystem's part, by its class. A plain dict read with []: the
     #: head's look-up on every page is one dict look-up of a class (hashed
     #: by identity).

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime
 from typing import Any
 
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, ScriptInfo
 
+from ._edge import check_app
 from .audit import audit as run_audit
 from .audit.fetch import TIMEOUT
 from .audit.site import MAX_PAGES, MAX_SITEMAPS
 from .errors import StartupError
-from .routing.problems import RouteStatus, app_problems, route_statuses
+from .indexnow import IndexNowError, Submission, submit_changed
+from .indexnow.send import MAX_URLS
+from .routing.problems import RouteStatus, route_statuses
 from .sitemap.build import EmptyRoute, build_sitemap
 from .sitemap.export import ExportError, export_sitemap
 from .sitemap.report import failure
@@ -50,8 +54,7 @@ def _load_even_if_stopped() -> Flask:
 
 def _check_routes(app: Flask) -> None:
     statuses = route_statuses(app)
-    problems = [p for status in statuses for p in status.problems]
-    problems += app_problems(app, statuses)
+    problems = check_app(app)
     empty: dict[str, EmptyRoute] = {}
     if statuses and not problems:
         empty = _empty_routes(app)
@@ -70,7 +73,14 @@ def _check_routes(app: Flask) -> None:
     if problems:
         click.echo(f"\n{len(problems)} problem(s), code H10:", err=True)
         for problem in problems:
-            click.echo(f"  - {problem}", err=True)
+            where = (
+                ""
+                if problem.rule is None
+                else f"route {problem.rule!r} (endpoint {problem.endpoint!r}) "
+            )
+            click.echo(f"  - [{problem.id}] {where}{problem.message}", err=True)
+            if problem.hint:
+                click.echo(f"    hint: {problem.hint}", err=True)
         click.get_current_context().exit(1)
 
 
@@ -115,7 +125,15 @@ def _table(statuses: list[RouteStatus], empty: dict[str, EmptyRoute]) -> None:
 
 
 @marmeon_group.command("audit")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json", "junit"]),
+    default=None,
+    help="text (a table, the default), json, or junit (JUnit XML for CI: one"
+    " test case per page, its errors as failures).",
+)
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
@@ -138,7 +156,11 @@ def _table(statuses: list[RouteStatus], empty: dict[str, EmptyRoute]) -> None:
     help="Sitemap files to read at most (robots.txt's and the indexes' parts).",
 )
 def audit_command(
-    as_json: bool, timeout: float, max_pages: int, max_sitemaps: int
+    output: str | None,
+    as_json: bool,
+    timeout: float,
+    max_pages: int,
+    max_sitemaps: int,
 ) -> None:
     """Crawl the app as a search engine does, in-process, and report findings.
 
@@ -146,6 +168,11 @@ def audit_command(
     itself (no network; APP_URL names the origin). Exits with status 1 when
     any finding is an error.
     """
+    if as_json and output not in (None, "json"):
+        raise click.UsageError(
+            f"--json asks for JSON and --format for {output}: give one of them."
+        )
+    output = "json" if as_json else output or "text"
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     bar = _progress_bar()
     try:
@@ -164,7 +191,10 @@ def audit_command(
         click.get_current_context().exit(1)
     finally:
         _close(bar)
-    click.echo(report.to_json() if as_json else report.table())
+    if output == "junit":
+        click.echo(report.junit(), nl=False)
+    else:
+        click.echo(report.to_json() if output == "json" else report.table())
     if report.errors:
         click.get_current_context().exit(1)
 
@@ -192,6 +222,80 @@ def export_sitemap_command(directory: str) -> None:
     finally:
         _close(bar)
     click.echo(f"Wrote {len(names)} files (and their .gz) into {directory}.")
+
+
+def _moment(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    """``--since``: an ISO 8601 date and time (a date alone: its midnight)."""
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not an ISO 8601 date and time, such as"
+            " 2026-12-01T09:00:00Z or 2026-12-01.",
+            ctx,
+            param,
+        ) from None
+
+
+@marmeon_group.command("indexnow")
+@click.option("--dry-run", is_flag=True, help="Print the URLs; send nothing.")
+@click.option(
+    "--since",
+    metavar="ISO-8601",
+    callback=_moment,
+    help="Send what changed after this moment instead of the last run's.",
+)
+def indexnow_command(dry_run: bool, since: datetime | None) -> None:
+    """Tell IndexNow (Bing, Yandex, Naver, Seznam, Yep) which pages changed.
+
+    Sends every address of the sitemap whose last_modified is later than
+    the last run's watermark, and moves it once everything was accepted.
+    The first run sends nothing and sets it. Exits with status 1 when
+    anything was not accepted.
+    """
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    try:
+        done = submit_changed(app, since, dry_run)
+    except (IndexNowError, StartupError) as error:
+        click.echo(f"Error: {error}", err=True)
+        click.get_current_context().exit(1)
+    _say(done)
+
+
+def _say(done: Submission) -> None:
+    """What a run did, for the person (or the cron mail) reading it."""
+    if done.first_run:
+        if done.dry_run:
+            click.echo("No watermark yet: the first run sends nothing.", err=True)
+        else:
+            click.echo(
+                "First run: nothing sent; the watermark is set. The next run"
+                " sends the pages that change from now on."
+            )
+        return
+    changed = (
+        f"{len(done.urls)} URL(s) changed since {done.since:%Y-%m-%d %H:%M:%S} UTC"
+    )
+    if done.dry_run:
+        for url in done.urls:
+            click.echo(url)
+        click.echo(f"{changed} (dry run: nothing sent).", err=True)
+        return
+    if not done.urls:
+        click.echo(f"{changed}: nothing to send.")
+        return
+    sent = [answer for answer in done.answers if answer.accepted]
+    count = min(len(done.urls), len(sent) * MAX_URLS)
+    click.echo(f"{changed}: sent {count} URL(s) in {len(sent)} request(s).")
+    if not done.accepted:
+        click.echo(f"Not accepted: {done.answers[-1].message}.", err=True)
+        click.echo(
+            "The watermark stays where it was: the next run sends them again.",
+            err=True,
+        )
+        click.get_current_context().exit(1)
 
 
 class _ProgressBar:

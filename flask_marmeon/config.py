@@ -27,6 +27,9 @@ DEFAULTS: dict[str, Any] = {
     "MARMEON_ROBOTS_RULES": [],
     "MARMEON_INDEXNOW_KEY": None,
     "MARMEON_INDEXNOW_ENDPOINT": "https://api.indexnow.org/indexnow",
+    "MARMEON_DEFAULT_CANONICAL": False,
+    "MARMEON_CACHE_PREFIX": None,
+    "MARMEON_SITEMAP_MEMORY": 64 * 1024 * 1024,
 }
 
 # BCP 47 in the shape apps use: a primary language subtag, then script,
@@ -69,6 +72,13 @@ class Settings:
     indexnow_key: Any = None
     #: MARMEON_INDEXNOW_ENDPOINT as configured, checked likewise.
     indexnow_endpoint: Any = DEFAULTS["MARMEON_INDEXNOW_ENDPOINT"]
+    #: Whether a page that sets no canonical gets its route's own address.
+    default_canonical: bool = False
+    #: What the shared cache's keys name (MARMEON_CACHE_PREFIX), or None:
+    #: APP_URL, the mount path and the app's import name.
+    cache_prefix: str | None = None
+    #: Bytes of built parts a process keeps without a shared cache.
+    sitemap_memory: int = 64 * 1024 * 1024
 
 
 def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
@@ -226,7 +236,24 @@ def load_settings(config: Mapping[str, Any]) -> Settings:
         robots_rules=_rules(config.get("MARMEON_ROBOTS_RULES")),
         indexnow_key=config["MARMEON_INDEXNOW_KEY"],
         indexnow_endpoint=config["MARMEON_INDEXNOW_ENDPOINT"],
+        default_canonical=parse_flag(
+            "MARMEON_DEFAULT_CANONICAL", config["MARMEON_DEFAULT_CANONICAL"]
+        ),
+        cache_prefix=_prefix(config["MARMEON_CACHE_PREFIX"]),
+        sitemap_memory=_number(config, "MARMEON_SITEMAP_MEMORY", integer=True),
     )
+
+
+def _prefix(value: Any) -> str | None:
+    """MARMEON_CACHE_PREFIX: None, or a non-empty text."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise TypeError(
+            "MARMEON_CACHE_PREFIX must be a non-empty string that names the app"
+            f" in the shared cache's keys, such as 'shop-production', not {value!r}."
+        )
+    return value
 
 
 def _rules(value: Any) -> Any:

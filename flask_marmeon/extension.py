@@ -10,9 +10,13 @@ from .audit import install as audit_install
 from .cli import marmeon_group
 from .config import apply_defaults, environ, load_settings
 from .head import render_head
-from .head.app import HeadState
+from .head import templates as head_templates
+from .head.app import HeadState, head_state
+from .i18n.errors import wrap_error_handlers
+from .i18n.own import own_page
 from .indexnow import key_file as indexnow_key_file
 from .og_images import install as og_images
+from .routing import problems as routing_problems
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
 from .sitemap import views as sitemap_views
@@ -62,9 +66,11 @@ class Marmeon:
         state.add(HeadState.for_settings(settings))
         app.extensions["marmeon"] = state
         app.jinja_env.globals["render_head"] = render_head
+        head_templates.install(app)  # head() in templates, {% do %}
         # The edge first: the other modules register their endpoints on it.
         _edge.install(app, state)
         routing_rule.init_app(app, state)
+        routing_problems.init_app(state)
         routing_redirects.init_app(app)
         app.cli.add_command(marmeon_group)  # test_cli_runner and custom CLIs
         i18n.init_app(app, state)
@@ -76,6 +82,15 @@ class Marmeon:
             return ()
 
         _edge.on_start(state, enforce)
+
+        def error_pages() -> tuple[()]:
+            # Every route's error pages name no address of their own.
+            wrap_error_handlers(app, state)
+            return ()
+
+        _edge.on_start(state, error_pages)
+        if settings.default_canonical:
+            head_state(state).own_page = own_page
         browser.init_app(app, state)
         og_images.init_app(app, state, shared)
         audit_install.init_app(app, state)

@@ -15,17 +15,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
 
+from .errors import install_hint
+
 try:
-    from sqlalchemy import ColumnElement, Select, case, literal, select
+    from sqlalchemy import (
+        ColumnElement,
+        Date,
+        DateTime,
+        Select,
+        func,
+        select,
+    )
     from sqlalchemy.orm import Session, scoped_session, sessionmaker
 except ImportError as error:  # pragma: no cover - the extra is missing
     raise ImportError(
-        "flask_marmeon.sqlalchemy needs SQLAlchemy: pip install"
-        " 'flask-marmeon[sqlalchemy]'."
+        f"flask_marmeon.sqlalchemy needs SQLAlchemy: {install_hint('sqlalchemy')}."
     ) from error
 
 from .sitemap.entries import shown
@@ -39,6 +48,7 @@ from .sqlalchemy_checks import (
     say_unindexed,
     unindexed,
 )
+from .sqlalchemy_ranges import bounded, starts_query
 
 __all__ = ["SqlPaged", "paged"]
 
@@ -69,11 +79,15 @@ class SqlPaged:
         key: object,
         entry: Callable[[Any], object],
         session: SessionSource | None,
+        last_modified: object = None,
     ) -> None:
         self.statement = statement
         self.key = key
         self.entry = entry
         self.session = session
+        self.last_modified = last_modified
+        #: The selected column of last_modified=, when given.
+        self._modified: ColumnElement[Any] | None = None
         self._problems: list[str] = []
         # Rows with a NULL key when last counted: said again only when
         # their number changes, not on every rebuild of the boundaries.
@@ -93,6 +107,17 @@ class SqlPaged:
                     f"has paged(..., key={shown(key)}), which is not a column of"
                     f" its statement (it selects {names}): pass one of them,"
                     " unique and ordered, such as key=Product.id"
+                )
+        if last_modified is not None and isinstance(statement, Select):
+            self._modified = _column_of(statement, last_modified)
+            if self._modified is None or not isinstance(
+                self._modified.type, Date | DateTime
+            ):
+                self._problems.append(
+                    f"has paged(..., last_modified={shown(last_modified)}), which"
+                    " is not a date or datetime column of its statement: select"
+                    " the column the entries' last_modified comes from, such as"
+                    " last_modified=Product.updated_at"
                 )
         if not callable(entry):
             self._problems.append(
@@ -126,7 +151,7 @@ class SqlPaged:
             )
         starts: list[Any] = []
         with self._session() as session:
-            query = _starts_query(statement, column, size, steps)
+            query = starts_query(statement, column, size, steps)
             while True:
                 found = list(session.execute(query).scalars())
                 # steps + 1 rows: the recursion may have been cut; its last
@@ -135,7 +160,7 @@ class SqlPaged:
                     starts += found
                     break
                 starts += found[:steps]
-                query = _starts_query(statement, column, size, steps, found[steps])
+                query = starts_query(statement, column, size, steps, found[steps])
             if may_be_null(statement, column):
                 nulls = count_null_keys(session, statement, column)
                 if nulls and nulls != self._null_keys:
@@ -152,7 +177,7 @@ class SqlPaged:
         your database: an index-only scan of the key, stepping ``size``
         entries at a time from one part's first key to the next."""
         statement, column = self._parts()
-        return _starts_query(statement, column, size, self.steps_per_query)
+        return starts_query(statement, column, size, self.steps_per_query)
 
     def entries(self, start: Any, stop: Any | None, limit: int) -> Iterator[object]:
         """The rows whose key is from ``start`` up to ``stop``, in key
@@ -160,7 +185,7 @@ class SqlPaged:
         statement, column = self._parts()
         key = bare(column)
         bounds = [key >= start] if stop is None else [key >= start, key < stop]
-        query = _bounded(statement, *bounds).order_by(None).order_by(key).limit(limit)
+        query = bounded(statement, *bounds).order_by(None).order_by(key).limit(limit)
         entry = self.entry
         with self._session() as session:
             rows = session.execute(query.execution_options(yield_per=_YIELD_PER))
@@ -170,6 +195,53 @@ class SqlPaged:
             finally:
                 # The server-side cursor, also when the writer stops early.
                 rows.close()
+
+    def changed(self, since: datetime) -> Iterator[object] | None:
+        """The entries of the rows whose ``last_modified=`` column is later
+        than ``since`` (aware, UTC), in key order: one query with that
+        bound in its WHERE, so only the changed rows are read (an index on
+        the column makes it a range scan). None without ``last_modified=``:
+        then every part is read (IndexNow's ``flask marmeon indexnow``)."""
+        if self._modified is None:
+            return None
+        return self._changed(since)
+
+    def _changed(self, since: datetime) -> Iterator[object]:
+        statement, column = self._parts()
+        modified = self._modified
+        assert modified is not None
+        kind = modified.type
+        changed: ColumnElement[bool]
+        if isinstance(kind, DateTime):
+            # A column without a time zone holds UTC as naive values.
+            bound = since if kind.timezone else since.replace(tzinfo=None)
+            changed = bare(modified) > bound
+        else:
+            # A date counts as its whole day (flask_marmeon.sitemap.changes).
+            changed = bare(modified) >= since.date()
+        key = bare(column)
+        query = bounded(statement, changed).order_by(None).order_by(key)
+        entry = self.entry
+        with self._session() as session:
+            rows = session.execute(query.execution_options(yield_per=_YIELD_PER))
+            try:
+                for row in rows:
+                    yield entry(row)
+            finally:
+                rows.close()
+
+    def count(self, start: Any, stop: Any | None) -> int:
+        """How many rows the range from ``start`` up to ``stop`` holds (one
+        ``COUNT``): asked only when a part's range holds more rows than the
+        part may, so that the log says how many wait."""
+        statement, column = self._parts()
+        key = bare(column)
+        bounds = [key >= start] if stop is None else [key >= start, key < stop]
+        rows = bounded(keys_only(statement, key), *bounds).order_by(None).subquery()
+        with self._session() as session:
+            return int(
+                session.execute(select(func.count()).select_from(rows)).scalar_one()
+            )
 
     @contextmanager
     def _session(self) -> Iterator[Any]:
@@ -205,106 +277,6 @@ class SqlPaged:
                 made.close()
 
 
-def _starts_query(
-    statement: Select[Any],
-    column: ColumnElement[Any],
-    size: int,
-    steps: int,
-    since: Any = None,
-) -> Select[Any]:
-    """Where parts begin, in one query: a recursive CTE whose rows are
-    (a part's first key, the key ``size`` rows on from it, its number),
-    from the smallest key (or the smallest from ``since``, a start found
-    before), at most ``steps`` steps::
-
-        WITH RECURSIVE starts(start, ahead, depth) AS (
-          SELECT key, (SELECT key FROM <statement> AND key >= first.key
-                       ORDER BY key OFFSET size LIMIT 1), 0
-          FROM (SELECT key FROM <statement> [AND key >= since]
-                ORDER BY key LIMIT 1) AS first
-          UNION ALL
-          SELECT next, (SELECT key FROM <statement> AND key >= next
-                        ORDER BY key OFFSET size LIMIT 1), depth + 1
-          FROM starts WHERE ahead IS NOT NULL AND depth < steps)
-        SELECT start FROM starts WHERE start IS NOT NULL ORDER BY start
-
-    where ``next`` is ``CASE WHEN ahead > start THEN ahead ELSE (SELECT
-    key FROM <statement> AND key > start ORDER BY key LIMIT 1) END``.
-
-    With an index on the key each step is one descent and ``size``
-    entries read from the index alone, against a sort or a window over
-    every row (benchmarks/scale.py: about four times less time); each
-    subquery has one bound on the key, which the index takes (SQLite,
-    given two, may read the other as a filter on every entry). The next
-    start is the key ``size`` rows on, so a part's range never holds more
-    than ``size`` rows, even with keys that repeat; when one key has more
-    rows than that, the next start is the next key, so the query always
-    ends, and each step finds one start: it returns ``steps + 1`` starts
-    when it was cut.
-    """
-    key = bare(column)
-    keys = keys_only(statement, key)
-    # The smallest key by ORDER BY ... LIMIT 1, not min(): PostgreSQL has no
-    # min(uuid). Both terms' columns are the key's, of its very type
-    # (varchar(40), not varchar): PostgreSQL wants the same types in both.
-    # (NULL keys, in no range, are left out: SQLite puts them first.)
-    smallest = keys.where(key.is_not(None))
-    if since is not None:
-        # ">=", not "==": the start may have been deleted since.
-        smallest = _bounded(smallest, key >= since)
-    lowest = smallest.order_by(key).limit(1).subquery("marmeon_first").c[0]
-
-    def ahead(start: ColumnElement[Any]) -> Select[Any]:
-        # The key size rows on from start: start itself when its rows are
-        # more than a part holds; NULL past the end.
-        return _bounded(keys, key >= start).order_by(key).offset(size).limit(1)
-
-    first = select(
-        lowest.label("start"),
-        ahead(lowest).scalar_subquery().label("ahead"),
-        literal(0).label("depth"),
-    ).cte("marmeon_starts", recursive=True)
-    start, probe, depth = first.c.start, first.c.ahead, first.c.depth
-    after = _bounded(keys, key > start).order_by(key).limit(1)
-    # Correlated with the CTE alone: the key's table is each subquery's own.
-    following = case(
-        (probe > start, probe), else_=after.correlate(first).scalar_subquery()
-    )
-    starts = first.union_all(
-        select(
-            following.label("start"),
-            ahead(following).correlate(first).scalar_subquery().label("ahead"),
-            (depth + 1).label("depth"),
-        )
-        .where(probe.is_not(None))
-        .where(depth < steps)
-    )
-    return (
-        select(starts.c.start)
-        .where(starts.c.start.is_not(None))
-        .order_by(starts.c.start)
-    )
-
-
-def _bounded(query: Select[Any], *bounds: ColumnElement[bool]) -> Select[Any]:
-    """``query.where(*bounds)``, the bounds first in its WHERE.
-
-    SQLite starts an index's range at the first bound on its column it
-    finds in the WHERE clause: after a statement's own (``.where(Product.id
-    > 10)``), every step and every part would scan the index from there
-    (400,000 rows: 14.9 s for the boundaries instead of 0.04 s).
-    SQLAlchemy has no public way to put a condition first, so the
-    statement's criteria are moved behind ours on the new statement (the
-    one ``.where()`` made, never the user's).
-    """
-    bounded = query.where(*bounds)
-    own = getattr(query, "_where_criteria", None)
-    added = getattr(bounded, "_where_criteria", None)
-    if isinstance(own, tuple) and isinstance(added, tuple) and own:
-        bounded._where_criteria = (*added[len(own) :], *own)
-    return bounded
-
-
 def _column_of(statement: Select[Any], key: object) -> ColumnElement[Any] | None:
     """The selected column that ``key`` names (a mapped attribute, a Column,
     or a selected column's name), or None."""
@@ -325,6 +297,7 @@ def paged(
     key: Any,
     entry: Callable[[Any], object],
     session: SessionSource | None = None,
+    last_modified: Any = None,
 ) -> SqlPaged:
     """A paged sitemap provider over ``statement``, a SQLAlchemy ``select()``.
 
@@ -349,6 +322,13 @@ def paged(
         ``scoped_session`` (a session made for each query, closed after it),
         or a function returning a new session (closed after use); by
         default Flask-SQLAlchemy's ``db.session`` of the app.
+    :param last_modified: the date or datetime column of ``statement`` that
+        the entries' ``last_modified`` comes from (``Product.updated_at``;
+        a datetime column without a time zone is read as UTC). With it,
+        ``flask marmeon indexnow`` reads only the rows changed since its
+        last run (a ``WHERE`` on it; an index on it helps) instead of every
+        part. A column that is not one of the statement's is an H10
+        problem of the route.
 
     Pass it as the route's ``sitemap=``. A ``statement`` that is not a
     ``select()``, or a ``key`` that is not one of its columns, is an H10
@@ -358,4 +338,4 @@ def paged(
     ranges of keys cannot keep (the message says what to write instead).
     The statement's own ``.order_by()`` is not used: parts are in key order.
     """
-    return SqlPaged(statement, key, entry, session)
+    return SqlPaged(statement, key, entry, session, last_modified)

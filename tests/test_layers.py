@@ -9,46 +9,86 @@ from pathlib import Path
 import flask_marmeon
 
 PACKAGE = Path(flask_marmeon.__file__).parent
-FOUNDATION = {"errors", "config", "page", "_log", "_state", "_context"}
-#: Per layer, the top-level parts of the package its modules may import.
-ALLOWED = {
-    "foundation": FOUNDATION,
+#: Each layer: the top-level modules and packages it is made of. Every module
+#: of the package belongs to one (test_every_module_has_a_layer).
+MEMBERS = {
+    "foundation": {"errors", "config", "page", "checks", "_log", "_state", "_context"},
+    "edge": {"_edge"},
+    "og_images": {"og_images"},
+    "head": {"head"},
+    "i18n": {"i18n"},
+    "routing": {"routing"},
+    "sitemap": {"sitemap"},
+    "sqlalchemy": {"sqlalchemy", "sqlalchemy_checks", "sqlalchemy_ranges"},
+    "audit": {"audit"},
+    "indexnow": {"indexnow"},
+    "wiring": {"__init__", "extension", "cli", "testing", "browser", "absolute"},
+}
+FOUNDATION = MEMBERS["foundation"]
+#: Per layer, the layers its modules may import (ARCHITECTURE.md, "Which
+#: layer may import which": the same table).
+MAY_IMPORT = {
+    "foundation": {"foundation"},
+    "edge": {"foundation"},
+    # Generated images draw, sign and serve on the edge; they know no head.
+    "og_images": {"foundation", "edge"},
     # The head takes an OgImage wherever an image goes and names the
     # generated image's address.
-    "head": FOUNDATION | {"head", "og_images"},
-    # Generated images draw, sign and serve on the edge; they know no head.
-    "og_images": FOUNDATION | {"og_images", "_edge"},
-    "i18n": FOUNDATION | {"i18n"},
+    "head": {"foundation", "og_images"},
+    "i18n": {"foundation"},
+    # routing.rule and sitemap.paged know each other (a rule's sitemap=
+    # holds a provider); the route checks read the sitemap's providers.
+    "routing": {"foundation", "edge", "i18n", "sitemap"},
+    # The sitemap registers its endpoints on the edge (add_front, on_start)
+    # and reads the head's URL policy.
+    "sitemap": {"foundation", "edge", "i18n", "head", "routing"},
+    "sqlalchemy": {"foundation", "sitemap"},
     # setup_checks.py builds the sitemap of an app with the extension.
-    "audit": FOUNDATION | {"audit", "routing", "sitemap"},
-    # problems.py collects every H10 problem, the images' set-up included.
-    "routing": FOUNDATION | {"routing", "i18n", "sitemap", "og_images"},
-    # The sitemap registers its endpoints on the edge (add_front, on_start).
-    "sitemap": FOUNDATION | {"sitemap", "routing", "i18n", "head", "_edge"},
+    "audit": {"foundation", "routing", "sitemap"},
     # IndexNow reads the sitemap's entries and serves its key on the edge.
-    "indexnow": FOUNDATION | {"indexnow", "sitemap", "routing", "_edge"},
+    "indexnow": {"foundation", "edge", "routing", "sitemap"},
+    "wiring": set(MEMBERS) - {"wiring"},
 }
+#: The top-level parts of the package each layer's modules may import.
+ALLOWED = {
+    layer: set().union(*(MEMBERS[other] for other in {layer} | others))
+    for layer, others in MAY_IMPORT.items()
+}
+#: The most modules an import loop may hold (the head's table and its
+#: writers know each other).
+LARGEST_LOOP = 5
 
 
 def _layer(path: Path) -> str | None:
-    parts = path.relative_to(PACKAGE).with_suffix("").parts
-    if parts[0] in FOUNDATION:
-        return "foundation"
-    return parts[0] if parts[0] in ALLOWED else None
+    top = path.relative_to(PACKAGE).with_suffix("").parts[0]
+    return next((layer for layer, tops in MEMBERS.items() if top in tops), None)
 
 
-def _imported(path: Path) -> set[str]:
-    """The top-level parts of the package that ``path`` imports."""
+def _module(path: Path) -> tuple[str, ...]:
     parts = path.relative_to(PACKAGE).with_suffix("").parts
-    package = parts[:-1] if parts[-1] != "__init__" else parts[:-1]
-    found = set()
+    return parts[:-1] if parts[-1] == "__init__" else parts
+
+
+def _exists(target: tuple[str, ...]) -> bool:
+    where = PACKAGE.joinpath(*target)
+    return where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()
+
+
+def _targets(path: Path, typing: bool = False) -> set[tuple[str, ...]]:
+    """The package's modules that ``path`` imports (as parts of their path
+    under the package; ``()`` is the package itself), at run time, and for
+    the type checker too when ``typing``."""
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    package = parts[:-1]
+    found: set[tuple[str, ...]] = set()
     tree = ast.parse(path.read_text())
     # Imports for the type checker only (under ``if TYPE_CHECKING:``) are
     # annotations, not a dependency at run time.
     typing_only = {
         id(inner)
         for node in ast.walk(tree)
-        if isinstance(node, ast.If)
+        if not typing
+        and isinstance(node, ast.If)
         and isinstance(node.test, ast.Name)
         and node.test.id == "TYPE_CHECKING"
         for inner in ast.walk(node)
@@ -56,29 +96,98 @@ def _imported(path: Path) -> set[str]:
     for node in ast.walk(tree):
         if id(node) in typing_only:
             continue
-        if isinstance(node, ast.ImportFrom) and node.level:
+        if isinstance(node, ast.Import):
+            found.update(
+                tuple(alias.name.split(".")[1:])
+                for alias in node.names
+                if alias.name.split(".")[0] == "flask_marmeon"
+            )
+            continue
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
             base = package[: len(package) - (node.level - 1)]
-            target = (*base, *(node.module or "").split(".")) if node.module else base
-            if target:
-                found.add(target[0])
-            else:  # from . import x
-                found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            if node.module.startswith("flask_marmeon."):
-                found.add(node.module.split(".")[1])
+            target = (*base, *node.module.split(".")) if node.module else base
+        elif node.module and node.module.split(".")[0] == "flask_marmeon":
+            target = tuple(node.module.split(".")[1:])
+        else:
+            continue
+        # from . import checks: the module named (its package's __init__
+        # has run already, as for any module of the package).
+        modules = {(*target, a.name) for a in node.names if _exists((*target, a.name))}
+        found.update(modules)
+        if len(modules) < len(node.names):
+            found.add(target)
     return found
+
+
+def _imported(path: Path) -> set[str]:
+    """The top-level parts of the package that ``path`` imports."""
+    return {target[0] for target in _targets(path) if target}
+
+
+def test_every_module_has_a_layer() -> None:
+    alone = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if _layer(path) is None
+    ]
+    assert alone == [], "add each to a layer in MEMBERS and to ARCHITECTURE.md"
 
 
 def test_each_layer_imports_only_what_it_may() -> None:
     wrong = []
     for path in sorted(PACKAGE.rglob("*.py")):
         layer = _layer(path)
-        if layer is None:
-            continue
+        assert layer is not None
         extra = _imported(path) - ALLOWED[layer]
         if extra:
             wrong.append(f"{path.relative_to(PACKAGE)} ({layer}) imports {extra}")
     assert wrong == []
+
+
+def _loops() -> list[set[tuple[str, ...]]]:
+    """The import loops among the package's modules, type-only imports
+    included (Tarjan's strongly connected components of more than one
+    module)."""
+    graph = {_module(path): _targets(path, True) for path in PACKAGE.rglob("*.py")}
+    for targets in graph.values():
+        targets.intersection_update(graph)
+    index: dict[tuple[str, ...], int] = {}
+    low: dict[tuple[str, ...], int] = {}
+    stack: list[tuple[str, ...]] = []
+    loops: list[set[tuple[str, ...]]] = []
+
+    def visit(node: tuple[str, ...]) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in graph[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            loop = set()
+            while True:
+                member = stack.pop()
+                loop.add(member)
+                if member == node:
+                    break
+            if len(loop) > 1:
+                loops.append(loop)
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return loops
+
+
+def test_no_import_loop_of_more_than_a_few_modules() -> None:
+    sizes = {
+        ", ".join(sorted(".".join(m) for m in loop)): len(loop) for loop in _loops()
+    }
+    assert all(size <= LARGEST_LOOP for size in sizes.values()), sizes
 
 
 def test_head_sitemap_reads_only_the_url_policy() -> None:
@@ -91,14 +200,15 @@ def test_head_sitemap_reads_only_the_url_policy() -> None:
 
 def test_the_per_app_state_names_no_subsystem_even_for_the_type_checker() -> None:
     # Each subsystem owns its part (MarmeonState.parts): the state's module
-    # imports nothing of theirs, not even under TYPE_CHECKING.
+    # imports nothing of theirs, not even under TYPE_CHECKING, nor the
+    # extension (the wiring) above them.
     tree = ast.parse((PACKAGE / "_state.py").read_text())
     named = {
         node.module
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom) and node.level and node.module
     }
-    assert named <= {"config", "extension"}
+    assert named <= {"config", "checks"}
 
 
 def test_each_subsystem_keeps_its_part_in_the_state() -> None:

@@ -26,7 +26,9 @@ def test_errors_fail_with_every_error_listed(site: Site) -> None:
     text = str(failure.value)
     assert f"error page-status: {ORIGIN}/a" in text
     assert f"error page-redirect: {ORIGIN}/b" in text
-    assert "2 errors" in text
+    # The home page links both: two broken links (/b redirects to /c, gone).
+    assert text.count(f"error link-broken: {ORIGIN}/\n") == 2
+    assert "4 errors" in text
 
 
 def test_warnings_fail_only_when_asked(site: Site) -> None:

@@ -10,7 +10,8 @@ app = Flask(__name__)
 app.config["APP_URL"] = "https://notes.example"
 Marmeon(app)
 
-PAGE = "<!doctype html><html><head>{{ render_head() }}</head><body></body></html>"
+PAGE = """<!doctype html><html><head>{{ render_head() }}</head>
+<body><a href="/">Notes</a> <a href="/about">About</a></body></html>"""
 
 
 @app.get("/", sitemap=True, authorize=everyone)

@@ -23,6 +23,7 @@ assert app.config["MARMEON_CSP_NONCE"] is None
 assert app.config["MARMEON_BROWSER_SCRIPT"] is True
 assert app.config["MARMEON_SITEMAP_WAIT"] == 20
 assert app.config["MARMEON_INDEXABLE"] is True
+assert app.config["MARMEON_DEFAULT_CANONICAL"] is False
 
 # A key set in the config wins over the environment.
 app = Flask(__name__)

@@ -1,21 +1,23 @@
-"""Quickstart: Marmeon(app), a layout, and a first head()."""
+"""Quickstart: Marmeon(app), a layout, and the page's head set in its template."""
 
-from flask import Flask, render_template_string
+from pathlib import Path
+
+from flask import Flask, render_template
 
 from flask_marmeon import Marmeon, head
 
-app = Flask(__name__)
+# templates/quickstart/base.html and note.html, beside this file.
+TEMPLATES = Path(__file__).parent / "templates" / "quickstart"
+app = Flask(__name__, template_folder=TEMPLATES)
 app.config["APP_URL"] = "https://notes.example"  # else the APP_URL variable
 Marmeon(app)
 
-PAGE = """<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  {{ render_head() }}
-</head>
-<body><h1>{{ heading }}</h1></body>
-</html>"""
+NOTE = {
+    "id": 1,
+    "title": "Sourdough",
+    "summary": "Flour, water and patience.",
+    "cover": "/notes/1/cover.png",
+}
 
 
 @app.before_request
@@ -26,19 +28,16 @@ def layout() -> None:
 
 @app.get("/notes/<int:note_id>")
 def show(note_id: int) -> str:
-    head(
-        title="Sourdough",
-        description="Flour, water and patience.",
-        canonical=f"/notes/{note_id}",
-        open_graph={"type": "article", "image": f"/notes/{note_id}/cover.png"},
-        twitter={"card": "summary_large_image"},
-    )
-    return render_template_string(PAGE, heading="Sourdough")
+    # The view may call head() too; the template's calls come after it.
+    head(canonical=f"/notes/{note_id}", twitter={"card": "summary_large_image"})
+    return render_template("note.html", note=NOTE)
 
 
 html = app.test_client().get("/notes/1").text
 assert "Sourdough · Notes</title>" in html
 assert 'content="Flour, water and patience."' in html
+# The call in the block after <head> is in the head.
+assert 'property="og:type" content="article"' in html
 # Relative URLs are made absolute against APP_URL, never the request's Host.
 assert 'href="https://notes.example/notes/1"' in html
 assert 'content="https://notes.example/notes/1/cover.png"' in html

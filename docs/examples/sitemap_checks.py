@@ -26,6 +26,9 @@ assert [(p.rule, p.code) for p in problems] == [
     ("/drafts/<int:draft_id>", "H10"),
     ("/drafts/<int:draft_id>", "H10"),
 ]
+# Each kind of problem has an id of its own, and a hint that says how to fix it.
+assert [p.id for p in problems] == ["routing.E004", "routing.E005", "routing.E007"]
+assert problems[1].hint == "add authorize=everyone"
 
 try:
     app.test_client().get("/")  # the app refuses to answer at all

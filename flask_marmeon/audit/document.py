@@ -6,7 +6,9 @@ the page's own URL, as a crawler resolves them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urljoin
 
 from ._deps import require
@@ -34,6 +36,9 @@ class Document:
     json_ld: tuple[str, ...]
     #: Scripts and stylesheets the page loads, resolved against the page.
     resources: tuple[str, ...]
+    #: The http(s) addresses of its ``<a href>`` links, resolved against the
+    #: page, without their fragment, each once; ``rel="nofollow"`` left out.
+    links: tuple[str, ...] = ()
 
     def values(self, key: str) -> list[str]:
         """Every content of the meta tags named ``key`` (``og:image``)."""
@@ -105,6 +110,7 @@ def parse(page: Fetched) -> Document:
             src = None
         if src and not src.strip().startswith("data:"):
             resources.append(_join(url, src))
+    links = dict.fromkeys(_links(root, url))
     return Document(
         url,
         title,
@@ -115,6 +121,44 @@ def parse(page: Fetched) -> Document:
         tuple(meta),
         tuple(json_ld),
         tuple(dict.fromkeys(resources)),
+        tuple(links),
+    )
+
+
+def _links(root: Any, url: str) -> Iterator[str]:
+    """The followed ``<a href>`` addresses of the page (a crawler follows
+    neither ``nofollow`` nor another scheme; a fragment is the same page)."""
+    origin = _origin(url)
+    for element in root.iter("a"):
+        href = element.get("href")
+        if not href or "nofollow" in (element.get("rel") or "").lower().split():
+            continue
+        href = href.strip()
+        if _plain(href) and href.startswith("/") and not href.startswith("//"):
+            # The commonest link, "/notes/1": urljoin's answer, without its
+            # cost (a third of the crawl's own time on a linked site).
+            address = origin + href
+        else:
+            address = _join(url, href)
+        if address.startswith(("http://", "https://")):
+            yield address.partition("#")[0]
+
+
+def _origin(url: str) -> str:
+    """``scheme://host`` of an absolute URL (the page's own)."""
+    scheme, sep, rest = url.partition("://")
+    return scheme + sep + rest.split("/", 1)[0] if sep else ""
+
+
+def _plain(href: str) -> bool:
+    """Whether ``href`` holds nothing that urljoin would change: no dot
+    segment, no backslash, no character that is not printable ASCII."""
+    return (
+        href.isascii()
+        and href.isprintable()
+        and "/." not in href
+        and "\\" not in href
+        and " " not in href
     )
 
 

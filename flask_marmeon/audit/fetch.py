@@ -252,7 +252,7 @@ class Fetcher:
         except Exception as error:
             # In testing or debug mode Flask lets the view's exception out:
             # a crawler would get a 500, and the audit goes on to the next page.
-            text = f"the view raised {type(error).__name__}: {shorten(str(error), 200)}"
+            text = f"the view raised {type(error).__name__}: {shorten(str(error))}"
             return Fetched(url, 500, Headers(), b"", text)
         return Fetched(url, int(status.split(None, 1)[0]), headers, body)
 

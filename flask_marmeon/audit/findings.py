@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from .junit import junit_xml
+
 Severity = Literal["error", "warning"]
 
 #: code -> (severity, what it means), in the order the docs list them.
@@ -27,6 +29,11 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "canonical-mismatch": ("error", "the canonical names another URL"),
     "canonical-multiple": ("error", "the page has more than one canonical"),
     "page-noindex": ("error", "a listed page is noindex"),
+    "canonical-not-ok": (
+        "error",
+        "the canonical names an address that does not answer 200, or a noindex page",
+    ),
+    "link-broken": ("error", "a page links to an address that answers 4xx or 5xx"),
     "hreflang-mismatch": (
         "error",
         "the head's hreflang set differs from the sitemap's",
@@ -42,6 +49,13 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "jsonld-invalid": ("error", "a JSON-LD block does not parse"),
     "jsonld-no-type": ("error", "a JSON-LD node has no @type"),
     "canonical-missing": ("warning", "the page has no canonical"),
+    "link-redirect": ("warning", "a page links to an address that redirects"),
+    "redirect-chain": ("warning", "an address redirects more than once"),
+    "page-orphan": ("warning", "a listed page that no page links to"),
+    "page-not-listed": (
+        "warning",
+        "an indexable page reached by links is not in the sitemap",
+    ),
     "title-missing": ("warning", "the page has no title"),
     "title-too-long": ("warning", "the title is over 60 characters"),
     "title-too-short": ("warning", "the title is under 10 characters"),
@@ -77,6 +91,15 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
+def quoted(value: str, limit: int = EXCERPT) -> str:
+    """A value taken from a page or an answer (a link, a canonical, a
+    Location, a header) as a message shows it, unquoted: whole when short,
+    else its first ``limit`` characters and its length."""
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}... ({len(value):,} characters)"
 
 
 def shorten(text: str, limit: int = EXCERPT) -> str:
@@ -125,11 +148,16 @@ class Report:
     pages: int
     #: Errors first, then warnings; by code, then URL.
     findings: tuple[Finding, ...]
+    #: Every address the audit fetched as a page (listed, then linked), in
+    #: the order it read them: the test cases of :meth:`junit`.
+    urls: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, pages: int, findings: Iterable[Finding]) -> Report:
+    def of(
+        cls, pages: int, findings: Iterable[Finding], urls: Iterable[str] = ()
+    ) -> Report:
         """A report with its findings in a stable order, exact repeats removed."""
-        return cls(pages, tuple(sorted(set(findings), key=_order)))
+        return cls(pages, tuple(sorted(set(findings), key=_order)), tuple(urls))
 
     @property
     def errors(self) -> tuple[Finding, ...]:
@@ -148,6 +176,13 @@ class Report:
     def to_json(self) -> str:
         """The report as JSON (what ``flask marmeon audit --json`` prints)."""
         return json.dumps(self.as_dict(), indent=2, ensure_ascii=False)
+
+    def junit(self) -> str:
+        """The report as JUnit XML (what ``flask marmeon audit --format junit``
+        prints): one test case per page the audit fetched, and per other
+        address a finding is about; its errors are its failure, its warnings
+        its ``<system-out>``."""
+        return junit_xml(self.urls, self.findings)
 
     def table(self) -> str:
         """The findings as text, grouped by code, with a summary line."""

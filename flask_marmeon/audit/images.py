@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ._deps import require
 from .document import Document
 from .fetch import Fetcher, split_url
-from .findings import Finding, finding
+from .findings import Finding, excerpt, finding, quoted
 
 OG_MIN = (200, 200)
 CARD_MIN = {"summary_large_image": (300, 157), "summary": (144, 144)}
@@ -27,10 +27,10 @@ class ImageInfo:
 
     status: int
     mimetype: str
-    #: (width, height) as Pillow reads them, or None when it cannot.
+    #: (width, height) as Pillow reads them, or None when it cannot. The
+    #: image itself is not kept: measured, then dropped, so that an audit of
+    #: pages of large images does not hold them all.
     size: tuple[int, int] | None
-    #: The image itself, for the preview page.
-    body: bytes = b""
 
 
 #: Image URL -> what the app answered, or None for another origin.
@@ -62,7 +62,7 @@ class Images:
                     size = (int(image.size[0]), int(image.size[1]))
             except (OSError, ValueError, pil.DecompressionBombError):
                 size = None
-        return ImageInfo(answer.status, answer.mimetype, size, answer.body)
+        return ImageInfo(answer.status, answer.mimetype, size)
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def check_images(url: str, doc: Document, images: ImageLookup) -> Iterator[Findi
             yield finding(
                 "image-not-absolute",
                 url,
-                f"{item.key} is {item.url!r}; link previews need an absolute"
+                f"{item.key} is {excerpt(item.url)}; link previews need an absolute"
                 " http(s) URL.",
             )
             continue
@@ -132,7 +132,8 @@ def check_images(url: str, doc: Document, images: ImageLookup) -> Iterator[Findi
             yield finding(
                 "image-size-mismatch",
                 item.url,
-                f"og:image:width/height say {item.width}x{item.height}, the image"
+                f"og:image:width/height say {quoted(str(item.width))}x"
+                f"{quoted(str(item.height))}, the image"
                 f" is {width}x{height}.",
             )
         if item.key.startswith("og:") and (width < OG_MIN[0] or height < OG_MIN[1]):

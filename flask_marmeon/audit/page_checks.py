@@ -15,7 +15,7 @@ from werkzeug.datastructures import Headers
 
 from .document import Document
 from .fetch import Fetched
-from .findings import Finding, excerpt, finding, shorten
+from .findings import Finding, excerpt, finding, quoted, shorten
 from .images import ImageLookup, check_images
 from .site import Listed
 
@@ -34,7 +34,8 @@ def check_answer(listed: Listed, answer: Fetched) -> Iterator[Finding]:
         yield finding(
             "page-redirect",
             url,
-            f"Answers {answer.status}, redirecting to {target}: list the address"
+            f"Answers {answer.status}, redirecting to {quoted(target)}: list"
+            " the address"
             " the redirect ends at, not this one.",
         )
     elif answer.status != 200:
@@ -51,10 +52,10 @@ def noindex_reason(headers: Headers, robots_meta: tuple[str, ...]) -> str | None
     """Where the page says noindex (header or meta), or None."""
     for value in headers.getlist("X-Robots-Tag"):
         if _says_noindex(value, header=True):
-            return f"X-Robots-Tag: {value}"
+            return f"X-Robots-Tag: {quoted(value)}"
     for content in robots_meta:
         if _says_noindex(content, header=False):
-            return f'<meta name="robots" content="{content}">'
+            return f'<meta name="robots" content="{quoted(content)}">'
     return None
 
 
@@ -111,14 +112,16 @@ def _canonical(listed: Listed, doc: Document) -> Iterator[Finding]:
             "canonical-multiple",
             listed.url,
             f"The page has {len(doc.canonicals)} canonicals"
-            f" ({', '.join(doc.canonicals)}); search engines then ignore them all."
+            f" ({_some([quoted(c) for c in doc.canonicals])}); search engines"
+            " then ignore them all."
             " Keep one.",
         )
     elif doc.canonicals[0] != listed.url:
         yield finding(
             "canonical-mismatch",
             listed.url,
-            f"The canonical names {doc.canonicals[0]}, not this listed URL: list"
+            f"The canonical names {quoted(doc.canonicals[0])}, not this listed"
+            " URL: list"
             " the canonical address in the sitemap, or fix the canonical.",
         )
 
@@ -176,7 +179,7 @@ def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
 
 def _some(items: list[str], shown: int = 5) -> str:
     """The first few items, each cut short, and how many more there are."""
-    text = ", ".join(shorten(item, 200) for item in items[:shown])
+    text = ", ".join(shorten(item) for item in items[:shown])
     more = len(items) - shown
     return text + (f" and {more:,} more" if more > 0 else "")
 
@@ -212,7 +215,7 @@ def _json_ld(url: str, doc: Document) -> Iterator[Finding]:
             yield finding(
                 "jsonld-invalid",
                 url,
-                f"JSON-LD block {number} does not parse: {shorten(str(error), 200)}.",
+                f"JSON-LD block {number} does not parse: {shorten(str(error))}.",
             )
             continue
         except RecursionError:

@@ -20,9 +20,11 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, abort, current_app, render_template, request
 from markupsafe import escape
 
+from .crawl import Crawl
 from .document import Document
 from .findings import Finding
 from .images import declared_images
+from .link_checks import canonical_findings, link_findings
 from .run import Auditor
 from .site import Listed
 
@@ -126,6 +128,15 @@ def _page(auditor: Auditor, headers: dict[str, str]) -> tuple[str, int, dict[str
     result = auditor.page(site, listed or Listed(url, {}))
     answer, doc = result.answer, result.document
     findings: list[Finding] = auditor.page_findings(result)
+    # The site's links, for this page's links in and out and their findings.
+    crawl = auditor.crawl(site)
+    crawl.add(url)
+    crawl.walk(auditor.fetcher)
+    findings += [
+        item
+        for item in (*link_findings(crawl), *canonical_findings(crawl))
+        if item.url == url
+    ]
     if listed is None:
         # What is wrong only for a listed URL (a noindex search page is
         # right) is left out for a page the sitemap does not list.
@@ -139,11 +150,23 @@ def _page(auditor: Auditor, headers: dict[str, str]) -> tuple[str, int, dict[str
         result=_search_result(url, doc),
         cards=_cards(auditor, url, doc) if doc is not None else [],
         findings=findings,
+        links_out=[_link(auditor, crawl, link) for link in crawl.links.get(url, ())],
+        links_in=[_link(auditor, crawl, page) for page in crawl.linking(url)],
         site_findings=auditor.site_findings(site),
         title_cut=TITLE_CUT,
         description_cut=DESCRIPTION_CUT,
     )
     return html, 200, headers
+
+
+def _link(auditor: Auditor, crawl: Crawl, url: str) -> dict[str, str]:
+    """A link of the page (or to it): its address, its preview's path, what
+    it answers."""
+    parts = urlsplit(url)
+    path = auditor.fetcher.own_path(url) or "/"
+    if parts.query:
+        path += "?" + parts.query
+    return {"url": url, "path": path, "answer": crawl.answer(url)}
 
 
 def _search_result(url: str, doc: Document | None) -> dict[str, str]:
@@ -214,5 +237,9 @@ def _image(
         return url, None
     if info.size is None:
         return None, None
-    data = base64.b64encode(info.body).decode("ascii")
+    # The audit keeps no image: the preview fetches the one it shows.
+    answer = auditor.fetcher.get(url)
+    if answer is None:
+        return None, None
+    data = base64.b64encode(answer.body).decode("ascii")
     return f"data:{info.mimetype};base64,{data}", info.size

@@ -8,10 +8,18 @@ from dataclasses import dataclass, field, replace
 
 from flask import Flask
 
+from .crawl import HTML_TYPES, Crawl
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
-from .findings import Finding, Report, excerpt, finding
+from .findings import Finding, Report, excerpt, finding, quoted
 from .images import Images
+from .link_checks import (
+    canonical_findings,
+    chain_findings,
+    link_findings,
+    orphan_findings,
+    unlisted_findings,
+)
 from .page_checks import check_answer, check_document
 from .setup_checks import setup_findings
 from .site import MAX_PAGES, MAX_SITEMAPS, Listed, Schemas, Site, read_site
@@ -107,10 +115,7 @@ class Auditor:
                 )
             )
         audit.findings.extend(check_answer(listed, answer))
-        if answer.status == 200 and answer.mimetype in (
-            "text/html",
-            "application/xhtml+xml",
-        ):
+        if _html(answer):
             audit.document = parse(answer)
             audit.findings.extend(
                 check_document(listed, answer, audit.document, self.images)
@@ -140,25 +145,64 @@ class Auditor:
         finally:
             self.close()
 
+    def crawl(self, site: Site) -> Crawl:
+        """The crawl's queue: the listed pages first, then the home page."""
+
+        def own(url: str) -> bool:
+            return self.fetcher.own_path(url) is not None
+
+        def allowed(url: str) -> bool:
+            return site.allowed(url, self.user_agent)
+
+        home = f"{self.fetcher.origin}{self.fetcher.root}/"
+        crawl = Crawl(own, allowed, self.max_pages, home)
+        for url in site.listed:
+            crawl.add(url, listed=True)
+        crawl.add(home)
+        return crawl
+
+    def visit(self, site: Site, crawl: Crawl, url: str) -> PageAudit:
+        """Fetch one address of the crawl: a listed page with every check, any
+        other for its links and its answer only."""
+        listed = site.listed.get(url)
+        if listed is not None:
+            audit = self.page(site, listed)
+        else:
+            answer = self.fetcher.get(url)
+            audit = PageAudit(Listed(url, {}), answer, None)
+            if answer is not None and _html(answer):
+                audit.document = parse(answer)
+        if audit.answer is not None:
+            crawl.record(url, audit.answer, audit.document)
+        return audit
+
     def _run(self, progress: Progress | None) -> Report:
         site = self.site()
         total = len(site.listed)
-        found: list[tuple[Finding, str | None]] = [(f, None) for f in site.findings]
         pages: dict[str, Summary] = {}
-        for done, listed in enumerate(site.listed.values(), 1):
-            audit = self.page(site, listed)
-            found += [(item, listed.url) for item in audit.findings]
+        crawl = self.crawl(site)
+        done = 0
+        found: list[tuple[Finding, str | None]] = []
+        for url in crawl:
+            audit = self.visit(site, crawl, url)
+            if url not in site.listed:
+                continue
+            found += [(item, url) for item in audit.findings]
             if audit.document is not None:
-                pages[listed.url] = Summary.of(audit.document)
+                pages[url] = Summary.of(audit.document)
             del audit  # the answer and the document go now
+            done += 1
             if progress is not None:
                 progress(done, total)
-        found += [(item, None) for item in self._across(pages)]
+        found += [(item, None) for item in self._across(pages, crawl, site)]
+        capped = crawl.capped(list(site.findings), site.robots_url)
+        found = [(f, None) for f in capped] + found
         found += [(item, None) for item in setup_findings(self.fetcher.app)]
         if not indexable(self.fetcher.app):
             found = [(f, p) for f, p in found if f.code not in NOT_INDEXABLE_CODES]
             found.insert(0, (not_indexable(site), None))
-        return Report.of(total, merge_linked(found))
+        urls = tuple(dict.fromkeys([*site.listed, *crawl.nodes]))
+        return Report.of(total, merge_linked(found), urls)
 
     def site_findings(self, site: Site) -> list[Finding]:
         """The findings about robots.txt and the sitemaps, as :meth:`run`
@@ -174,37 +218,49 @@ class Auditor:
             return list(audit.findings)
         return [f for f in audit.findings if f.code not in NOT_INDEXABLE_CODES]
 
-    def _across(self, pages: dict[str, Summary]) -> Iterator[Finding]:
+    def _across(
+        self, pages: dict[str, Summary], crawl: Crawl, site: Site
+    ) -> Iterator[Finding]:
         yield from duplicates(pages, "title", lambda d: d.title)
         yield from duplicates(pages, "description", lambda d: d.description)
-        yield from self._return_links(pages)
+        yield from return_links(pages, crawl)
+        yield from link_findings(crawl)
+        yield from chain_findings(crawl)
+        yield from orphan_findings(crawl, pages)
+        if site.complete:
+            yield from unlisted_findings(crawl, site.listed)
+        yield from canonical_findings(crawl)
 
-    def _return_links(self, pages: dict[str, Summary]) -> Iterator[Finding]:
-        linked: dict[str, Summary | int] = dict(pages)
-        for url, doc in pages.items():
-            for lang, target in doc.hreflang:
-                if lang == "x-default" or target == url:
-                    continue
-                if target not in linked:
-                    answer = self.fetcher.get(target)
-                    if answer is None:
-                        continue  # another origin: not fetched
-                    ok = answer.status == 200 and answer.mimetype == "text/html"
-                    linked[target] = Summary.of(parse(answer)) if ok else answer.status
-                other = linked[target]
-                if isinstance(other, int):
-                    yield finding(
-                        "hreflang-no-return",
-                        url,
-                        f"Its {lang!r} version {target} answers {other}.",
-                    )
-                elif url not in {href for _, href in other.hreflang}:
-                    yield finding(
-                        "hreflang-no-return",
-                        url,
-                        f"Its {lang!r} version {target} does not link back to it"
-                        " (hreflang links must go both ways).",
-                    )
+
+def _html(answer: Fetched) -> bool:
+    """An answer the audit reads as a page."""
+    return answer.status == 200 and answer.mimetype in HTML_TYPES
+
+
+def return_links(pages: Mapping[str, Summary], crawl: Crawl) -> Iterator[Finding]:
+    """``hreflang-no-return``: each listed page's language versions, as the
+    crawl fetched them (within the cap), must name it back."""
+    for url, doc in pages.items():
+        for lang, target in doc.hreflang:
+            if lang == "x-default" or target == url:
+                continue
+            node = crawl.nodes.get(target)
+            if node is None:
+                continue  # not fetched: another origin, robots.txt, the cap
+            if node.status != 200 or not node.html:
+                yield finding(
+                    "hreflang-no-return",
+                    url,
+                    f"Its {excerpt(lang)} version {quoted(target)} answers"
+                    f" {node.status}.",
+                )
+            elif url not in crawl.hreflang.get(target, ()):
+                yield finding(
+                    "hreflang-no-return",
+                    url,
+                    f"Its {excerpt(lang)} version {quoted(target)} does not"
+                    " link back to it (hreflang links must go both ways).",
+                )
 
 
 def indexable(app: Flask) -> bool:
@@ -249,7 +305,7 @@ def duplicates(
             yield finding(
                 f"{field}-duplicate",
                 url,
-                f"The {field} {excerpt(text)} is also on {others[0]}"
+                f"The {field} {excerpt(text)} is also on {quoted(others[0])}"
                 + (f" and {len(others) - 1} other pages" if len(others) > 1 else "")
                 + ": each page needs its own.",
             )
@@ -267,7 +323,8 @@ def merge_linked(found: Iterable[tuple[Finding, str | None]]) -> list[Finding]:
         if where:
             more = f" and {len(where) - 1} other pages" if len(where) > 1 else ""
             item = replace(
-                item, message=f"{item.message} Linked from {where[0]}{more}."
+                item,
+                message=f"{item.message} Linked from {quoted(where[0])}{more}.",
             )
         merged.append(item)
     return merged

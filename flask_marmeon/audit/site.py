@@ -16,7 +16,7 @@ from typing import Any
 
 from ._deps import require
 from .fetch import Fetched, Fetcher
-from .findings import Finding, finding, shorten
+from .findings import Finding, excerpt, finding, shorten
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
@@ -54,6 +54,20 @@ class Site:
     sitemaps_left_out: int = 0
     #: The sitemap files read (or asked for), each once.
     seen: set[str] = field(default_factory=set)
+    #: Sitemap files on another origin (not read).
+    elsewhere: int = 0
+
+    @property
+    def complete(self) -> bool:
+        """Whether every sitemap file was read whole and every URL listed: only
+        then does a page missing from :attr:`listed` miss from the sitemap."""
+        failed = {"sitemap-status", "sitemap-invalid", "sitemap-too-large"}
+        return not (
+            self.elsewhere
+            or self.pages_left_out
+            or self.sitemaps_left_out
+            or any(item.code in failed for item in self.findings)
+        )
 
     def allowed(self, url: str, user_agent: str) -> bool:
         """Whether robots.txt lets ``user_agent`` crawl ``url``."""
@@ -168,6 +182,7 @@ def _read_file(
     site.seen.add(url)
     answer = fetcher.get(url)
     if answer is None:
+        site.elsewhere += 1
         return  # another origin: not fetched, not judged
     report = _reporter(site, url)
     if answer.status != 200:
@@ -197,7 +212,7 @@ def _read_file(
     except etree.XMLSyntaxError as error:
         report(
             "sitemap-invalid",
-            f"The file is not well-formed XML: {shorten(str(error), 200)}.",
+            f"The file is not well-formed XML: {shorten(str(error))}.",
         )
         return
     if root.tag == f"{{{SITEMAP_NS}}}sitemapindex" and not nested:
@@ -210,7 +225,8 @@ def _read_file(
     else:
         report(
             "sitemap-invalid",
-            f"The root element is {root.tag!r}; a sitemap is a <urlset>, and only"
+            f"The root element is {excerpt(str(root.tag))}; a sitemap is a"
+            " <urlset>, and only"
             " robots.txt may name a <sitemapindex> (an index cannot hold one).",
         )
 
@@ -246,7 +262,7 @@ def _validate(schema: Any, root: Any, report: Callable[[str, str], None]) -> Non
     if schema.validate(root):
         return
     errors = [
-        f"line {e.line}: {shorten(e.message, 200)}" for e in list(schema.error_log)[:3]
+        f"line {e.line}: {shorten(e.message)}" for e in list(schema.error_log)[:3]
     ]
     more = len(schema.error_log) - len(errors)
     report(

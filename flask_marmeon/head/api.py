@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Request, current_app, has_app_context, has_request_context
 from markupsafe import Markup
 
-from .._context import current_request, request_state, state_of
+from .._context import RequestState, current_request, request_state, state_of
 from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
 from ..og_images.state import OgImagesState
@@ -23,7 +23,10 @@ from .elements import Slot
 from .fields import build_fragment
 from .generated import fill
 from .html import nonce_attribute, write_head
+from .late import late_call
+from .memo import HeadMemo
 from .merge import EMPTY, MergedHead, merge
+from .own import error_head, with_default_canonical
 from .resolve import resolve
 from .types import HeadFields
 from .urls import explain
@@ -41,9 +44,16 @@ def head(**fields: Unpack[HeadFields]) -> None:
     and ``json_ld``.
 
     Call it in a ``before_request`` hook of the app or a blueprint (a layout),
-    in a view, or in an error handler. Each call is one fragment; when the
-    head is written, the fragments merge in call order, so the page wins over
-    its layouts. ``None`` means "not set by this call".
+    in a view, in an error handler, or in the page's templates (``head`` is a
+    Jinja global: ``{% do head(title=post.title) %}``). Each call is one
+    fragment; when the head is written, the fragments merge in call order, so
+    the page wins over its layouts and its templates over the view. ``None``
+    means "not set by this call".
+
+    A call made after the page's head was written for good (a second render
+    of the page, an ``after_request`` hook) raises :class:`RuntimeError` in
+    development, naming where it was made; production leaves it out and logs
+    one warning per endpoint.
 
     Every argument and key is checked here: an unknown one or a wrong type
     raises :class:`TypeError` naming it (with the right spelling when one is
@@ -51,6 +61,9 @@ def head(**fields: Unpack[HeadFields]) -> None:
     request, :class:`RuntimeError` says where it may be called.
     """
     state = request_state("head()")
+    if state.written:
+        late_call()  # raises in development
+        return
     fragment = build_fragment(fields)
     blocks = fragment.get("json_ld")
     if blocks and current_app.debug:
@@ -135,9 +148,9 @@ def _warn_left_out(slot: Slot, raw: str, state: MarmeonState) -> None:
         warn_once(
             state,
             "head.hreflang-without-app-url",
-            "APP_URL is not set, so the head of a localized page leaves out its"
-            " hreflang links and its default canonical. Set APP_URL to the"
-            " site's public address.",
+            "APP_URL is not set, so the head leaves out a page's default"
+            " canonical and its hreflang links. Set APP_URL to the site's"
+            " public address.",
         )
         return
     logger.warning(
@@ -186,17 +199,37 @@ def _write(
 def render_head() -> Markup:
     """The merged head of the current request, as HTML.
 
-    A Jinja global: write ``{{ render_head() }}`` inside ``<head>``. In
-    development (``app.debug``) a JSON-LD block that JSON cannot write exactly
-    raises :class:`ValueError`; in production it is left out and logged once.
+    A Jinja global: write ``{{ render_head() }}`` inside ``<head>``. While a
+    page renders (``render_template``, ``render_template_string``), it
+    leaves a mark that is filled with the head once the page has rendered,
+    so that the ``head()`` calls of the page's templates count wherever they
+    are (flask_marmeon.head.templates). Called elsewhere (plain Python, a
+    streamed template), it writes the head at once. Either way the head is
+    then written for good: a later ``head()`` call is late.
+
+    In development (``app.debug``) a JSON-LD block that JSON cannot write
+    exactly raises :class:`ValueError`; in production it is left out and
+    logged once.
     """
     req = current_request()
     if req is not None:
         request_state_ = state_of(req)
-    elif has_app_context():
-        request_state_ = None
-    else:
-        return Markup("")
+        if request_state_ is not None and request_state_.rendering:
+            request_state_.marks += 1
+            flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
+            return str.__new__(Markup, head_state(get_state(flask_app)).mark)
+    # The text is HTML already: str.__new__ spares Markup's look for __html__.
+    return str.__new__(Markup, written_head(req))
+
+
+def written_head(req: Request | None) -> str:
+    """The head's text for the request ``req`` (or outside one), written for good."""
+    request_state_: RequestState | None = None
+    if req is not None:
+        request_state_ = request_state("render_head()")
+        request_state_.written = True
+    elif not has_app_context():
+        return ""
     flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
     state = get_state(flask_app)
     dev: bool = flask_app.debug
@@ -206,13 +239,18 @@ def render_head() -> Markup:
         blocks = merged.get("json_ld")
         json_ld = _json_ld(blocks, state, dev) if blocks else ()
         page = request_state_.page
+        if request_state_.error_page:
+            merged, page = error_head(merged, page)
+        else:
+            own_page = head_state(state).own_page
+            if own_page is not None:
+                page = with_default_canonical(
+                    merged, page, own_page, state.settings.indexable
+                )
     else:
         merged, json_ld, page = EMPTY, (), None
     nonce_attr = nonce_attribute(_nonce(state, req))
     if dev:
-        text = _write(nonce_attr, merged, page, json_ld, state, dev)
-    else:
-        pages = state.parts[HeadState].pages
-        text = pages.text(nonce_attr, _write, merged, page, json_ld, state)
-    # The text is HTML already: str.__new__ spares Markup's look for __html__.
-    return str.__new__(Markup, text)
+        return _write(nonce_attr, merged, page, json_ld, state, dev)
+    pages: HeadMemo = state.parts[HeadState].pages
+    return pages.text(nonce_attr, _write, merged, page, json_ld, state)

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .._state import MarmeonState
 from ..config import Settings
+from ..page import Page
 from .locales import OgLocales
 from .memo import HeadMemo
 from .urls import UrlPolicy
+
+
+def _new_mark() -> str:
+    # NUL is never in a page's own text that HTML could carry, and the
+    # random part is this app's and process's alone: no text a user writes
+    # into a page can be taken for it.
+    return f"\x00marmeon-head-{secrets.token_hex(8)}\x00"
+
 
 #: How many kinds of JSON-LD error (a block's description) production logs.
 JSON_LD_ERRORS_SIZE = 256
@@ -31,6 +42,13 @@ class HeadState:
     #: The browser module's path below the mount path (``/marmeon.<hash>.js``
     #: style), set by flask_marmeon.browser's init_app; the head writes it.
     module_path: str = ""
+    #: What render_head() writes while a page renders, where the head goes
+    #: once the page has rendered (flask_marmeon.head.templates).
+    mark: str = field(default_factory=_new_mark)
+    #: With MARMEON_DEFAULT_CANONICAL: the Page of a route that is not
+    #: localized, with its own address (the wiring sets it; the head knows
+    #: no routes). None: no default canonical there.
+    own_page: Callable[[], Page | None] | None = None
 
     @classmethod
     def for_settings(cls, settings: Settings) -> HeadState:

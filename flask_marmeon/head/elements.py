@@ -32,27 +32,47 @@ class Slot:
     from_page: bool = False
     #: A second varying attribute, between ``attrs`` and ``value_attr``.
     extra_attr: str | None = None
+    #: Optional varying attributes after ``value_attr`` (an icon's ``type``,
+    #: ``sizes``, ``media``): the element's extra is then a tuple of their
+    #: values in this order, None for one left out.
+    extras: tuple[str, ...] = ()
 
-    def attributes(self, value: str, extra: str | None) -> dict[str, str]:
+    def attributes(self, value: str, extra: Extra) -> dict[str, str]:
         """Every attribute in output order (for the browser data)."""
         out = dict(self.attrs)
-        if self.extra_attr is not None and extra is not None:
+        if self.extra_attr is not None and type(extra) is str:
             out[self.extra_attr] = extra
         if self.value_attr is not None:
             out[self.value_attr] = value
+        if type(extra) is tuple:
+            for name, item in zip(self.extras, extra, strict=True):
+                if item is not None:
+                    out[name] = item
         return out
 
 
+#: An element's varying attributes besides its value: the value of
+#: ``slot.extra_attr`` (the hreflang of a link), a tuple of the values of
+#: ``slot.extras``, or None.
+Extra: TypeAlias = "str | tuple[str | None, ...] | None"
+
 #: One managed element: its slot, its value (an attribute's or the text), and
-#: the value of ``slot.extra_attr`` (the hreflang of a link) or None. A plain
-#: tuple: a page makes a few dozen per request.
-Element: TypeAlias = "tuple[Slot, str, str | None]"
+#: its :data:`Extra`. A plain tuple: a page makes a few dozen per request.
+Element: TypeAlias = "tuple[Slot, str, Extra]"
 
 
-def meta(kind: str, key: str, field: str | None = None) -> Slot:
+def meta(
+    kind: str, key: str, field: str | None = None, extras: tuple[str, ...] = ()
+) -> Slot:
     """A ``<meta kind="key" content="...">`` slot; ``field`` names a URL's
     field (``open_graph.image``) for warnings and the browser data."""
-    return Slot("meta", ((kind, key),), "content", field)
+    return Slot("meta", ((kind, key),), "content", field, extras=extras)
+
+
+def link(rel: str, field: str, extras: tuple[str, ...] = (), **fixed: str) -> Slot:
+    """A ``<link rel="rel" ... href="...">`` slot for a URL of ``field``;
+    ``fixed`` attributes follow ``rel`` (a feed's ``type``)."""
+    return Slot("link", (("rel", rel), *fixed.items()), "href", field, extras=extras)
 
 
 TITLE = Slot("title")

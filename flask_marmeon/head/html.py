@@ -65,6 +65,15 @@ _JSON_LD_OPEN = (
 )
 
 
+def _extras(slot: Slot, values: tuple[str | None, ...]) -> str:
+    """`` name="value"`` for each of ``slot.extras`` that has a value."""
+    return "".join(
+        f' {name}="{_escape_str(value)}"'
+        for name, value in zip(slot.extras, values, strict=True)
+        if value is not None
+    )
+
+
 def escape_text(value: str) -> str:
     """markupsafe's escape of ``value``, as a plain ``str``.
 
@@ -127,6 +136,9 @@ def write_head(
         before, between, after = pieces[slot]
         if extra is None:
             append(f"{before}{escape(value)}{after}")
+        elif isinstance(extra, tuple):
+            # Optional attributes after the value (an icon's sizes): few.
+            append(f'{before}{escape(value)}"{_extras(slot, extra)} {MANAGED}>')
         else:
             append(f"{before}{escape(extra)}{between}{escape(value)}{after}")
     if head.missing:

@@ -4,10 +4,11 @@ How each field merges is declared in :mod:`flask_marmeon.head.table`:
 
 - a simple field (title, title_template, description, canonical, an image,
   a list of videos) is the one of the last call that sets it (``REPLACE``);
-- a nested table (``robots``, ``open_graph``, ``twitter``, and inside
-  ``open_graph`` ``article``, ``book`` and ``profile``) merges key by key,
-  the later call winning per key; a table set at all (even ``{}``) counts as
-  set (``KEYS``);
+- a nested table (``robots``, ``open_graph``, ``twitter``,
+  ``verification``, ``facebook``, and inside ``open_graph`` ``article``,
+  ``book``, ``profile`` and ``product``) merges key by key, the later call
+  winning per key, and so do ``other``'s names; a table set at all (even
+  ``{}``) counts as set (``KEYS``);
 - ``json_ld`` blocks accumulate in call order and never replace each other
   (``APPEND``).
 """
@@ -44,6 +45,7 @@ def merge_keys(
 
 
 _KEYED = HEAD.keyed
+_FLAT = HEAD.flat
 _APPENDED = HEAD.appended
 
 
@@ -66,6 +68,8 @@ def merge(fragments: Iterable[HeadFragment]) -> MergedHead:
                 merged[name] = value
             elif name in _KEYED:
                 merged[name] = merge_keys(_KEYED[name], old, value)
+            elif name in _FLAT:
+                merged[name] = {**old, **value}
             elif name in _APPENDED:
                 merged[name] = old + value
             else:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..page import Page
-from .elements import Element, Slot
+from .elements import Element, Extra, Slot
 from .locales import og_locale
 from .merge import MergedHead
 from .table import HEAD
@@ -91,20 +91,17 @@ class Builder:
         #: twitter's.
         self.title: str | None = merged.get("title")
         self.description: str | None = merged.get("description")
-        #: The page when it is localized, and when it has its own addresses
-        #: too (an error page on a localized URL has no canonical_path, and
-        #: no hreflang either).
+        #: The page when it is localized; and ``own``, the page when it has
+        #: its own addresses (an error page has no canonical_path, and no
+        #: hreflang either; a route that is not localized has only the
+        #: default canonical, with MARMEON_DEFAULT_CANONICAL).
         self.localized = page if page is not None and page.locale is not None else None
-        self.own = (
-            self.localized
-            if self.localized is not None and self.localized.canonical_path
-            else None
-        )
+        self.own = page if page is not None and page.canonical_path else None
         self.json_ld = json_ld
         self.indexable = indexable
         self.og_locales = og_locales
 
-    def url(self, slot: Slot, raw: str, extra: str | None = None) -> None:
+    def url(self, slot: Slot, raw: str, extra: Extra = None) -> None:
         """An element holding a URL: it starts a group."""
         self.group_number += 1
         href = self.policy(raw)

@@ -40,3 +40,8 @@ def robots_content(
             if value is not None and value is not False:
                 parts.append(form.format(value))
     return ", ".join(parts) if parts else None
+
+
+def noindex(robots: Mapping[str, Any] | None, *, indexable: bool = True) -> bool:
+    """Whether the robots meta says ``noindex`` (the page's or the site's)."""
+    return not indexable or (robots is not None and robots.get("index") is False)

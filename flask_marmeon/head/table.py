@@ -21,8 +21,10 @@ from typing import Any
 from flask import current_app
 
 from ..og_images.naming import check_secret_key
-from ..og_images.value import OgImage
+from ..og_images.value import OgImage, as_text
+from . import page_tags as tags
 from .elements import HREFLANG, Slot
+from .kinds import LineField, LinesField
 from .mistakes import unknown_argument, unknown_robots_key
 from .schema import (
     BoolField,
@@ -43,6 +45,7 @@ from .schema import (
     UrlField,
 )
 from .types import (
+    Facebook,
     HeadFields,
     JsonLd,
     OpenGraph,
@@ -50,22 +53,28 @@ from .types import (
     OpenGraphAudio,
     OpenGraphBook,
     OpenGraphImage,
+    OpenGraphProduct,
     OpenGraphProfile,
     OpenGraphVideo,
     Robots,
     Twitter,
     TwitterImage,
+    Verification,
 )
 from .writers import (
     Canonical,
     Description,
     Directive,
     Each,
+    Href,
     Keys,
     Locale,
+    Names,
     Nothing,
     Object,
+    Parts,
     Records,
+    Tags,
     Text,
     Title,
     Url,
@@ -98,6 +107,9 @@ class Key:
     merge: str = REPLACE
     #: The nested table, for a key whose value is one (merged key by key).
     table: Table | None = None
+    #: The value names the page's own address (canonical, og:url): an error
+    #: page leaves it out (flask_marmeon.head.own).
+    address: bool = False
 
 
 def nested(table: Table, write: Writer | None = None) -> Key:
@@ -138,6 +150,13 @@ class Table:
             for name, key in keys.items()
             if key.merge == KEYS and key.table is not None
         }
+        #: The keys that merge key by key without a table (``other``'s
+        #: names: any name, one level).
+        self.flat = frozenset(
+            name
+            for name, key in keys.items()
+            if key.merge == KEYS and key.table is None
+        )
         #: The keys whose tuples add up.
         self.appended = frozenset(
             name for name, key in keys.items() if key.merge == APPEND
@@ -236,12 +255,32 @@ PROFILE = Table(
     },
 )
 
+PRODUCT = Table(
+    OpenGraphProduct,
+    {
+        "price": Key(tags.PRICE_CHECK, Parts("product:price", tags.PRICE_PARTS)),
+        "availability": Key(tags.PRODUCT_AVAILABILITY, Text("product:availability")),
+        "condition": Key(tags.PRODUCT_CONDITION, Text("product:condition")),
+        "brand": Key(LineField(), Text("product:brand")),
+        "retailer_item_id": Key(LineField(), Text("product:retailer_item_id")),
+    },
+)
+VERIFICATION = Table(
+    Verification,
+    {
+        name: Key(LinesField(), Each(meta_name, "name"))
+        for name, meta_name in tags.VERIFICATION_NAMES.items()
+    },
+)
+FACEBOOK = Table(Facebook, {"app_id": Key(LineField(), Text("fb:app_id"))})
+
 
 def _generated(value: OgImage, path: str) -> OgImage:
-    """An OgImage is kept as it is: the head names it when it is written,
-    with the page's texts (flask_marmeon.head.generated)."""
+    """An OgImage is kept (its lazy strings made text now, in the request's
+    language): the head names it when it is written, with the page's texts
+    (flask_marmeon.head.generated)."""
     check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
-    return value
+    return as_text(value)
 
 
 #: The other kinds of value an image takes: a generated image.
@@ -290,9 +329,10 @@ OPEN_GRAPH = Table(
         "title": Key(TextField(), Text("og:title", default="title")),
         "description": Key(TextField(), Text("og:description", default="description")),
         "type": Key(
-            ChoiceField("website", "article", "book", "profile"), Text("og:type")
+            ChoiceField("website", "article", "book", "profile", "product"),
+            Text("og:type"),
         ),
-        "url": Key(UrlField(), Url("og:url", "open_graph.url")),
+        "url": Key(UrlField(), Url("og:url", "open_graph.url"), address=True),
         "site_name": Key(TextField(), Text("og:site_name")),
         "locale": Key(TextField(), Locale()),
         "image": Key(*_OG_IMAGE),
@@ -301,6 +341,7 @@ OPEN_GRAPH = Table(
         "article": nested(ARTICLE, Object("article", ARTICLE)),
         "book": nested(BOOK, Object("book", BOOK)),
         "profile": nested(PROFILE, Object("profile", PROFILE)),
+        "product": nested(PRODUCT, Object("product", PRODUCT)),
     },
 )
 TWITTER = Table(
@@ -332,14 +373,27 @@ HEAD = Table(
         "title": Key(TextField(), Title()),
         "title_template": Key(TemplateField(), Nothing()),
         "description": Key(TextField(), Description()),
-        "canonical": Key(UrlField(), Canonical()),
+        "canonical": Key(UrlField(), Canonical(), address=True),
         "robots": nested(ROBOTS, RobotsWriter(ROBOTS)),
+        "icons": Key(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE)),
+        "theme_color": Key(
+            tags.THEME_COLOR_CHECK, Tags(*tags.THEME_COLOR_WRITE, url=False)
+        ),
+        "manifest": Key(UrlField(), Href(tags.MANIFEST)),
+        "feeds": Key(tags.FEEDS_CHECK, Tags(*tags.FEEDS_WRITE)),
+        "verification": nested(VERIFICATION, Keys(VERIFICATION)),
+        "other": Key(tags.OTHER_CHECK, Names(), KEYS),
         "open_graph": nested(OPEN_GRAPH, Keys(OPEN_GRAPH)),
+        "facebook": nested(FACEBOOK, Keys(FACEBOOK)),
         "twitter": nested(TWITTER, Keys(TWITTER)),
         "json_ld": Key(JsonLdField(JsonLd), JsonLdWriter(), APPEND),
     },
     unknown=_unknown_argument,
 )
+
+
+# other= refuses the names the head writes itself.
+tags.OTHER_CHECK.taken = tags.taken_names(HEAD.keys)
 
 #: Every slot the head may write, for the HTML writer.
 ALL_SLOTS: tuple[Slot, ...] = tuple(dict.fromkeys((*HEAD.slots, HREFLANG)))

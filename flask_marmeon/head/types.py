@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Literal, Protocol, TypeAlias, TypedDict, Union
 
 from ..og_images.value import OgImage
@@ -149,6 +150,37 @@ class OpenGraphProfile(TypedDict, total=False):
     gender: Literal["male", "female"] | None
 
 
+class _ProductPriceAmount(TypedDict):
+    amount: Decimal | int | Text
+
+
+class ProductPrice(_ProductPriceAmount):
+    """``open_graph={"product": {"price": {...}}}``: an amount and its currency."""
+
+    currency: Text
+
+
+class OpenGraphProduct(TypedDict, total=False):
+    """``open_graph={"product": {...}}``: written only for type ``"product"``."""
+
+    price: ProductPrice | None
+    availability: (
+        Literal[
+            "in stock",
+            "out of stock",
+            "preorder",
+            "backorder",
+            "available for order",
+            "discontinued",
+            "pending",
+        ]
+        | None
+    )
+    condition: Literal["new", "refurbished", "used"] | None
+    brand: Text | None
+    retailer_item_id: Text | None
+
+
 class OpenGraph(TypedDict, total=False):
     """``open_graph=``: the ``og:*`` tags, merged key by key over layouts.
 
@@ -159,7 +191,7 @@ class OpenGraph(TypedDict, total=False):
 
     title: Text | None
     description: Text | None
-    type: Literal["website", "article", "book", "profile"] | None
+    type: Literal["website", "article", "book", "profile", "product"] | None
     url: Text | None
     site_name: Text | None
     locale: Text | None
@@ -175,6 +207,7 @@ class OpenGraph(TypedDict, total=False):
     article: OpenGraphArticle | None
     book: OpenGraphBook | None
     profile: OpenGraphProfile | None
+    product: OpenGraphProduct | None
 
 
 class Twitter(TypedDict, total=False):
@@ -188,6 +221,61 @@ class Twitter(TypedDict, total=False):
     image: Text | TwitterImage | OgImage | None
 
 
+class _IconUrl(TypedDict):
+    url: Text
+
+
+class Icon(_IconUrl, total=False):
+    """``icons=[{...}]``: ``<link rel="icon">`` (or ``apple-touch-icon``,
+    ``mask-icon``, whose ``color`` is its own)."""
+
+    rel: Literal["icon", "apple-touch-icon", "mask-icon"] | None
+    type: Text | None
+    sizes: Text | None
+    media: Text | None
+    color: Text | None
+
+
+class _ThemeColorColor(TypedDict):
+    color: Text
+
+
+class ThemeColor(_ThemeColorColor, total=False):
+    """``theme_color=[{...}]``: a color for the pages that match ``media``."""
+
+    media: Text | None
+
+
+class _FeedUrl(TypedDict):
+    url: Text
+    type: Literal[
+        "application/rss+xml", "application/atom+xml", "application/feed+json"
+    ]
+
+
+class Feed(_FeedUrl, total=False):
+    """``feeds=[{...}]``: ``<link rel="alternate">`` to an RSS, Atom or JSON feed."""
+
+    title: Text | None
+
+
+class Verification(TypedDict, total=False):
+    """``verification=``: each search engine's or site's proof of ownership,
+    a text or a list of texts (one ``<meta>`` each)."""
+
+    google: Text | Sequence[Text] | None
+    bing: Text | Sequence[Text] | None
+    yandex: Text | Sequence[Text] | None
+    pinterest: Text | Sequence[Text] | None
+    facebook: Text | Sequence[Text] | None
+
+
+class Facebook(TypedDict, total=False):
+    """``facebook=``: ``fb:app_id``."""
+
+    app_id: Text | None
+
+
 class HeadFields(TypedDict, total=False):
     """The keyword arguments of :func:`~flask_marmeon.head`: ``head(**fields)``."""
 
@@ -196,6 +284,13 @@ class HeadFields(TypedDict, total=False):
     description: Text | None
     canonical: Text | None
     robots: Robots | None
+    icons: Text | Icon | Sequence[Text | Icon] | None
+    theme_color: Text | ThemeColor | Sequence[Text | ThemeColor] | None
+    manifest: Text | None
+    feeds: Feed | Sequence[Feed] | None
+    verification: Verification | None
+    other: Mapping[str, Text | Sequence[Text]] | None
     open_graph: OpenGraph | None
+    facebook: Facebook | None
     twitter: Twitter | None
     json_ld: JsonLd | None

@@ -302,3 +302,81 @@ class JsonLd(Writer):
         elements = out.elements
         for text in out.json_ld:
             elements.append((JSON_LD, text, None))
+
+
+class Href(Writer):
+    """One ``<link>`` holding a URL (``rel="manifest"``), decided by the policy."""
+
+    def __init__(self, slot: Slot) -> None:
+        self.slot = slot
+        self.slots = (slot,)
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        out.url(self.slot, value)
+
+
+class Tags(Writer):
+    """One element per record (an icon, a feed, a theme color), in order.
+
+    The record's first value is the element's value (a URL when ``url``);
+    its field ``choose`` picks the slot in ``slots`` (an icon's ``rel``,
+    None for the first slot); the fields ``extras`` are the slot's
+    optional attributes (:attr:`~.elements.Slot.extras`).
+    """
+
+    def __init__(
+        self,
+        slots: Mapping[str, Slot],
+        choose: int | None,
+        extras: tuple[int, ...],
+        url: bool = True,
+    ) -> None:
+        self.by_choice = dict(slots)
+        self.first = next(iter(slots.values()))
+        self.choose = choose
+        self.extras = extras
+        self.is_url = url
+        self.slots = tuple(slots.values())
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        choose = self.choose
+        for record in value:
+            slot = self.first
+            if choose is not None and record[choose] is not None:
+                slot = self.by_choice[record[choose]]
+            extra = tuple([record[i] for i in self.extras])
+            if not any(item is not None for item in extra):
+                extra = None  # type: ignore[assignment]
+            if self.is_url:
+                out.url(slot, record[0], extra)
+            else:
+                out.elements.append((slot, record[0], extra))
+
+
+#: ``<meta name="..." content="...">`` of any name (``other``).
+NAMED = Slot("meta", (), "content", extra_attr="name")
+
+
+class Names(Writer):
+    """``other``: one ``<meta name content>`` per text of each name."""
+
+    slots = (NAMED,)
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        elements = out.elements
+        for name, texts in value.items():
+            elements.extend([(NAMED, text, name) for text in texts])
+
+
+class Parts(Writer):
+    """A record's fields, each its own ``<meta property="name:field">``
+    (a price's ``product:price:amount`` and ``:currency``)."""
+
+    def __init__(self, name: str, fields: tuple[str, ...]) -> None:
+        self.parts = tuple(meta("property", f"{name}:{field}") for field in fields)
+        self.slots = self.parts
+
+    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
+        out.elements.extend(
+            [(slot, item, None) for slot, item in zip(self.parts, value, strict=True)]
+        )

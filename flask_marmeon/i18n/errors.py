@@ -1,4 +1,5 @@
-"""Error pages of localized URLs: no canonical, no hreflang, the visitor's locale.
+"""Error pages: no canonical, no og:url, no hreflang; on localized URLs,
+the visitor's locale.
 
 A 404 for a missing note under ``/de/...``, or a 500, is rendered by one of
 the app's error handlers while the request still holds the page object of
@@ -11,9 +12,10 @@ the blueprints' included) and nothing else marks "an error handler is
 rendering". Flask's ``got_request_exception`` signal is sent for unhandled
 exceptions only (the 500s), not for a 404 from ``abort``; the request's
 ``routing_exception`` covers only a URL that no route matches. So each
-registered handler is wrapped, once per app, at the app's first request to
-a localized URL (handlers are complete by then: Flask refuses new ones
-after the first request). The wrapper replaces the page with
+registered handler is wrapped, once per app, when the app starts (the
+edge's start hook), and at the latest at its first request to a localized
+URL (handlers are complete by then: Flask refuses new ones after the first
+request). The wrapper replaces the page with
 :func:`~flask_marmeon.i18n.pages.error_page` before the handler runs, and
 calls the handler as Flask would (``app.ensure_sync``).
 """
@@ -26,7 +28,7 @@ from typing import Any
 
 from flask import Flask, request
 
-from .._context import RequestState, peek_request_state
+from .._context import RequestState, peek_request_state, request_state
 from .._state import MarmeonState
 from .app import i18n_state
 from .pages import error_page, set_page
@@ -57,7 +59,11 @@ def _wrap(
 ) -> Callable[[Any], Any]:
     @functools.wraps(handler)
     def error_page_handler(error: Any) -> Any:
-        enter_error_page(state)
+        code = getattr(error, "code", None)
+        # A handler of a redirect or of an exception of the app's own that
+        # says it is no error (code < 400) renders no error page.
+        if not isinstance(code, int) or code >= 400:
+            enter_error_page(state)
         return app.ensure_sync(handler)(error)
 
     setattr(error_page_handler, _MARK, True)
@@ -65,13 +71,18 @@ def _wrap(
 
 
 def enter_error_page(state: MarmeonState) -> None:
-    """Make the request's page an error page, if its URL is localized.
+    """Mark the request as an error page, and make its page an error page
+    if its URL is localized.
 
     A URL is localized when a localized route matched it, or when no route
     did and its first segment spells one of APP_LOCALES (``/de/no-such``):
     the visitor chose that language. A plain route's error page is left
     alone.
     """
+    # On every route: the head names no address of the page's own
+    # (flask_marmeon.head.own), whatever the view, the layouts or the
+    # handler set.
+    request_state("an error handler").error_page = True
     rule = request.url_rule
     if rule is not None and not is_localized_rule(rule):
         return

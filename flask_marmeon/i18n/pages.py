@@ -14,6 +14,7 @@ from .._context import peek_request_state, request_state
 from .._state import MarmeonState
 from ..page import Alternate, Page
 from .availability import available_locales
+from .own import dot_segment, warn_dot_segment
 from .urls import LOCALE_ARG, X_DEFAULT, build_path, root_adapter
 
 # Characters a query string may keep as they are; everything else (spaces,
@@ -83,6 +84,11 @@ def page_for(
     if locale not in available:
         return None
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    dotted = dot_segment(values)
+    if dotted is not None:
+        # Its addresses would name another page (flask_marmeon.i18n.own).
+        warn_dot_segment(app, state, endpoint, dotted, values[dotted])
+        return Page(locale=locale)
     root = state.settings.root
     adapter = root_adapter(app, root)
     # Built like url_for, so each address is the canonical spelling of the

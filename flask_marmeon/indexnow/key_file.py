@@ -20,6 +20,7 @@ from .._log import logger
 from .._state import MarmeonState
 from ..sitemap.addresses import own_host
 from ..sitemap.views import route_taking
+from . import checks
 
 ENDPOINT = "marmeon_indexnow_key"
 
@@ -73,3 +74,4 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
 def init_app(app: Flask, state: MarmeonState) -> None:
     """Serve the key file once the edge starts (when a key is set)."""
     _edge.on_start(state, lambda: _register(app, state))
+    checks.init_app(state)

@@ -6,12 +6,13 @@ font's characters take a moment to read), once per app and process.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from typing import TYPE_CHECKING, Any
 
 from .._log import logger, warn_once
-from .address import Texts, path_for, serializer
-from .card import HEIGHT, WIDTH, OgImageCard
+from .address import MAX_ADDRESS, Texts, fitted_path, serializer
+from .card import OgImageCard
 from .look import Look
 from .state import Loaded, OgImagesState
 
@@ -26,14 +27,22 @@ ADDRESSES_SIZE = 4096
 DRAWING = "1"
 
 
-def signer_of(og: OgImagesState, secret_key: Any) -> URLSafeSerializer | None:
-    """The signer for the app's current SECRET_KEY; None without one."""
+def signer_of(
+    og: OgImagesState, secret_key: Any, fallbacks: Any = ()
+) -> URLSafeSerializer | None:
+    """The signer for the app's SECRET_KEY (and SECRET_KEY_FALLBACKS, which
+    it still reads); None without a key."""
     if not secret_key:
         return None
-    known = og.signer
-    if known is None or known[0] != secret_key:
-        known = og.signer = (secret_key, serializer(secret_key))
-    return known[1]
+    older = tuple(key for key in fallbacks or () if key)
+    signer = og.signers.get((secret_key, older))
+    if signer is None:
+        if len(og.signers) >= 8:  # keys changed at run time: start again
+            og.signers.clear()
+        signer = og.signers[(secret_key, older)] = serializer(
+            secret_key, og.scope, older
+        )
+    return signer
 
 
 def _logo(look: Look) -> Image.Image | None:
@@ -87,17 +96,65 @@ def _load(look: Look) -> Loaded:
     return Loaded(fonts, _logo(look), digest.hexdigest()[:12])
 
 
-def texts_for(og: OgImagesState, title: str, description: str, site: str) -> Texts:
+def texts_for(
+    og: OgImagesState,
+    title: str,
+    description: str,
+    site: str,
+    page_path: str = "",
+    *,
+    square: bool = False,
+) -> Texts | None:
     """The texts cut to what the default card draws; characters that no
-    font has are left out, and named in a warning (once each)."""
-    from .draw import lay_out
+    font has are left out, and named in a warning (once each). None when
+    a letter or digit of the title has no font: a card is never drawn with
+    its title missing (the page gets no generated image, and the warning
+    says why)."""
+    from .draw import frame_of, lay_out
 
     fonts = loaded(og).fonts
-    layouts = lay_out(title, description, site, fonts.regular, fonts.bold)
+    layouts = lay_out(
+        title, description, site, fonts.regular, fonts.bold, frame_of(square)
+    )
+    if og.look.draw is None and _unreadable(layouts.title.missing):
+        _warn_no_image(layouts.title.missing, page_path)
+        return None
     missing = layouts.title.missing + layouts.description.missing + layouts.site.missing
     if missing:
         _warn_missing(missing)
-    return Texts(layouts.title.text, layouts.description.text, layouts.site.text)
+    return Texts(
+        layouts.title.text, layouts.description.text, layouts.site.text, square
+    )
+
+
+def _unreadable(missing: str) -> bool:
+    """Whether what is left out of a title holds a letter or a digit (an
+    emoji or a symbol left out leaves a title readable)."""
+    import unicodedata
+
+    return any(unicodedata.category(char)[0] in "LN" for char in missing)
+
+
+def _warn_no_image(missing: str, page_path: str) -> None:
+    from flask import current_app
+
+    from .._state import get_state
+
+    named = list(dict.fromkeys(missing))
+    chars = ", ".join(f"{c!r} (U+{ord(c[0]):04X})" for c in named[:8])
+    if len(named) > 8:
+        chars += f" and {len(named) - 8} more"
+    warn_once(
+        get_state(current_app._get_current_object()),  # type: ignore[attr-defined]
+        ("og-images.no-title", missing),
+        "The page %s gets no generated image: no font draws its title's %s,"
+        " among the package's fonts, MARMEON_OG_IMAGE_FONTS and the machine's"
+        " fonts. Install fonts for the script (Debian: fonts-noto-core,"
+        " fonts-noto-cjk) or give one in MARMEON_OG_IMAGE_FONTS (see the"
+        " docs' generated images page).",
+        page_path,
+        chars,
+    )
 
 
 def _warn_missing(missing: str) -> None:
@@ -122,11 +179,12 @@ def image_path(
     texts: tuple[str, str, str],
     *,
     page_path: str,
+    square: bool = False,
 ) -> str | None:
     """The image's path below the mount path, made once per texts; None when
     the app's drawing function fails for them (logged with the page's path:
     the page keeps no image rather than a broken one)."""
-    key = (texts, secret_key)
+    key = (_digest_of(texts), secret_key, square)
     known = og.addresses.get(key, False)
     if known is not False:
         return known  # type: ignore[return-value]
@@ -136,9 +194,37 @@ def image_path(
             "A generated image (OgImage) needs the app's SECRET_KEY, which signs"
             " its address: set app.config['SECRET_KEY']."
         )
-    cut = texts_for(og, *texts)
+    cut = texts_for(og, *texts, page_path=page_path, square=square)
+    path: str | None = None
+    if cut is not None:
+        path = _drawable_path(og, signer, cut, page_path)
+    if len(og.addresses) >= ADDRESSES_SIZE:
+        og.addresses.clear()
+    og.addresses[key] = path
+    return path
+
+
+def _digest_of(texts: tuple[str, str, str]) -> bytes:
+    """What the memo keys a page's texts by: their digest, so that it keeps
+    no page's whole texts (a 100 KB description), only the cut ones in the
+    addresses it holds."""
+    digest = hashlib.blake2b(digest_size=16)
+    for text in texts:
+        digest.update(text.encode("utf-8", "surrogatepass"))
+        digest.update(b"\xff")  # never in UTF-8: the texts' boundaries
+    return digest.digest()
+
+
+def _drawable_path(
+    og: OgImagesState, signer: URLSafeSerializer, cut: Texts, page_path: str
+) -> str | None:
+    """The address of ``cut`` (cut further when it would be too long); None
+    when the app's drawing function fails."""
     digest = loaded(og).digest
-    written = path_for(signer, cut, digest)
+    fitted = fitted_path(signer, cut, digest, MAX_ADDRESS - len(og.scope))
+    if fitted is None:
+        return None
+    cut, written = fitted
     path: str | None = written
     if og.look.draw is not None:
         # The app's function runs now, so that a page never names an image
@@ -155,9 +241,6 @@ def image_path(
                 page_path,
             )
             path = None
-    if len(og.addresses) >= ADDRESSES_SIZE:
-        og.addresses.clear()
-    og.addresses[key] = path
     return path
 
 
@@ -165,10 +248,11 @@ def render_png(og: OgImagesState, texts: Texts) -> bytes:
     """Draw the image for ``texts`` and encode it as PNG."""
     from PIL import Image
 
-    from .draw import draw_card, lay_out
+    from .draw import draw_card, frame_of, lay_out
 
     parts = loaded(og)
     look = og.look
+    frame = frame_of(texts.square)
     if look.draw is not None:
         card = OgImageCard(
             texts.title,
@@ -176,21 +260,32 @@ def render_png(og: OgImagesState, texts: Texts) -> bytes:
             texts.site,
             look.colors,
             parts.logo.copy() if parts.logo is not None else None,
+            frame.width,
+            frame.height,
         )
         image = look.draw(card)
-        if not isinstance(image, Image.Image) or image.size != (WIDTH, HEIGHT):
+        size = (frame.width, frame.height)
+        if not isinstance(image, Image.Image) or image.size != size:
             raise TypeError(
                 f"MARMEON_OG_IMAGE_DRAW returned {image!r}; it must return a"
-                f" {WIDTH}x{HEIGHT} PIL image."
+                f" {frame.width}x{frame.height} PIL image (the card's width"
+                " and height)."
             )
         if image.mode not in ("RGB", "RGBA", "P", "L"):
             image = image.convert("RGB")
     else:
         fonts = parts.fonts
         layouts = lay_out(
-            texts.title, texts.description, texts.site, fonts.regular, fonts.bold
+            texts.title,
+            texts.description,
+            texts.site,
+            fonts.regular,
+            fonts.bold,
+            frame,
         )
-        image = draw_card(layouts, fonts.regular, fonts.bold, look.colors, parts.logo)
+        image = draw_card(
+            layouts, fonts.regular, fonts.bold, look.colors, parts.logo, frame
+        )
     out = io.BytesIO()
     # The fastest zlib level: a quarter of the time of the default for a few
     # kilobytes more (flat colors compress well at any level).

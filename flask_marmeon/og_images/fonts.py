@@ -16,6 +16,7 @@ cluster by cluster (readable Hebrew, unjoined Arabic) with a warning.
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass, field
 from importlib.resources import as_file, files
 from pathlib import Path
@@ -23,10 +24,18 @@ from pathlib import Path
 from PIL import ImageFont, features
 
 from .look import FontFile, bitmap_size
+from .system import SystemFonts, quiet_load
 
 _SHIPPED = files("flask_marmeon.og_images").joinpath("fonts")
 SHIPPED_REGULAR = "NotoSans-Regular.ttf"
 SHIPPED_BOLD = "NotoSans-Bold.ttf"
+#: The other scripts' fonts shipped with the package (small enough to
+#: ship): script -> (regular, bold). An app's font for the script replaces
+#: them.
+SHIPPED_SCRIPTS = {
+    "arabic": ("NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf"),
+    "hebrew": ("NotoSansHebrew-Regular.ttf", "NotoSansHebrew-Bold.ttf"),
+}
 
 
 def shipped_path(name: str) -> Path:
@@ -117,14 +126,21 @@ def _is_emoji(cluster: str) -> bool:
 
 @dataclass(eq=False)
 class FontSet:
-    """The faces of one weight, the shipped one first."""
+    """The faces of one weight, the shipped one first; then, as they are
+    needed, faces found among the machine's fonts (system.py)."""
 
     faces: tuple[Face, ...]
     raqm: bool
+    #: The machine's fonts, looked through for a cluster no face has.
+    system: SystemFonts | None = None
+    bold: bool = False
 
     #: Whether the first face draws all of printable ASCII (the fast way
     #: of layout.fit).
     ascii: bool = field(init=False)
+    lock: threading.Lock = field(init=False, default_factory=threading.Lock)
+    #: Clusters that no face, not even the machine's, draws.
+    unfound: set[str] = field(init=False, default_factory=set)
 
     def __post_init__(self) -> None:
         first = self.faces[0]
@@ -155,7 +171,33 @@ class FontSet:
         for index, face in enumerate(faces):
             if face.has(cluster):
                 return index
+        return self._found(cluster)
+
+    def _found(self, cluster: str) -> int | None:
+        """A face of the machine's for ``cluster``, added to the set (the
+        indices of the faces before it stay as they are)."""
+        system = self.system
+        if system is None or cluster in self.unfound:
+            return None
+        for face in system.candidates(cluster, self.bold):
+            if face.has(cluster):
+                return self._add(face)
+        matched = system.matched(cluster, self.bold)
+        if matched is not None and matched.has(cluster):
+            return self._add(matched)
+        with self.lock:
+            if len(self.unfound) >= WIDTHS_SIZE:
+                self.unfound.clear()
+            self.unfound.add(cluster)
         return None
+
+    def _add(self, face: Face) -> int:
+        with self.lock:
+            for index, known in enumerate(self.faces):
+                if known is face:
+                    return index
+            self.faces = (*self.faces, face)
+            return len(self.faces) - 1
 
 
 def _letter(cluster: str) -> bool:
@@ -174,9 +216,12 @@ class Fonts:
     digest: str
 
     @classmethod
-    def load(cls, configured: tuple[FontFile, ...], raqm: bool) -> Fonts:
+    def load(
+        cls, configured: tuple[FontFile, ...], raqm: bool, *, system: bool = True
+    ) -> Fonts:
         """Load the shipped fonts and the app's (raises OSError naming none:
-        the start-up check names a file that cannot be read)."""
+        the start-up check names a file that cannot be read). ``system``:
+        look among the machine's fonts for what none of them draws."""
         layout = ImageFont.Layout.RAQM if raqm else ImageFont.Layout.BASIC
         digest = hashlib.sha256()
         regular = [Face.load(shipped_path(SHIPPED_REGULAR), "latin", layout)]
@@ -187,12 +232,24 @@ class Fonts:
         for font in configured:
             regular.append(Face.load(font.regular, font.script, layout))
             bold.append(Face.load(font.bold, font.script, layout))
+        chosen = {font.script for font in configured}
+        for script, (regular_name, bold_name) in SHIPPED_SCRIPTS.items():
+            if script not in chosen:
+                regular.append(Face.load(shipped_path(regular_name), script, layout))
+                bold.append(Face.load(shipped_path(bold_name), script, layout))
         for face in (*regular, *bold):
             digest.update(face.path.name.encode())
             digest.update(file_digest(face.path))
+        found = None
+        if system:
+
+            def load(path: Path, script: str) -> Face:
+                return Face.load(path, script, layout)
+
+            found = SystemFonts(quiet_load(load))
         return cls(
-            FontSet(tuple(regular), raqm),
-            FontSet(tuple(bold), raqm),
+            FontSet(tuple(regular), raqm, found),
+            FontSet(tuple(bold), raqm, found, bold=True),
             digest.hexdigest(),
         )
 

@@ -11,6 +11,7 @@ from flask import Flask
 
 from .._edge import add_front
 from .._state import MarmeonState
+from . import checks
 from .address import PREFIX
 from .look import DEFAULTS, read_look
 from .serve import ImageEndpoint
@@ -24,9 +25,16 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
         app.config.setdefault(key, value)
     look = read_look(app.config, app.root_path, app.static_folder)
     settings = state.settings
+    # The shared store only when asked: images of pages without end (a
+    # search page's titles) would crowd the sitemap's files out of it.
+    scope = f"{settings.app_url or ''}{settings.root}"
     store = ImageStore(
-        shared, f"{settings.app_url or ''}{settings.root}", app.app_context
+        shared if look.shared else None,
+        scope,
+        app.app_context,
+        memory_bytes=look.memory,
     )
-    og = OgImagesState(look, store)
+    og = OgImagesState(look, store, scope)
     state.add(og)
     add_front(state, PREFIX, ImageEndpoint(app, og))
+    checks.init_app(state)

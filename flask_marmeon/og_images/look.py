@@ -4,10 +4,12 @@
 ``accent``: ``"#rrggbb"``, ``"#rgb"`` or an ``(r, g, b)`` tuple),
 ``MARMEON_OG_IMAGE_LOGO`` (a file in the static folder),
 ``MARMEON_OG_IMAGE_FONTS`` (a dict of script to a font file, or to a
-``(regular, bold)`` pair) and ``MARMEON_OG_IMAGE_DRAW`` (the app's own
-drawing function). Wrong shapes raise at ``init_app``; files that are
-missing or unreadable are start-up problems (H10, :func:`problems`), so that
-every one of them is named at once.
+``(regular, bold)`` pair), ``MARMEON_OG_IMAGE_DRAW`` (the app's own
+drawing function), and where drawn images are kept
+(``MARMEON_OG_IMAGES_SHARED``, ``MARMEON_OG_IMAGES_MEMORY``). Wrong shapes
+raise at ``init_app``; files that are missing or unreadable are start-up
+problems (H10, :func:`problems`), so that every one of them is named at
+once.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from ..errors import install_hint
 from .card import RGB, Colors, DrawFunction
 
 #: Defaults written into ``app.config`` (so that users can see them).
@@ -28,6 +31,8 @@ DEFAULTS: dict[str, Any] = {
     "MARMEON_OG_IMAGE_LOGO": None,
     "MARMEON_OG_IMAGE_FONTS": {},
     "MARMEON_OG_IMAGE_DRAW": None,
+    "MARMEON_OG_IMAGES_SHARED": False,
+    "MARMEON_OG_IMAGES_MEMORY": 32 * 1024 * 1024,
 }
 
 #: The script names an app may give fonts for, in MARMEON_OG_IMAGE_FONTS.
@@ -58,6 +63,11 @@ class Look:
     #: The app's fonts, in the order given (after the shipped one).
     fonts: tuple[FontFile, ...]
     draw: DrawFunction | None
+    #: MARMEON_OG_IMAGES_SHARED: keep drawn images in the shared
+    #: sitemap_cache too (for a day).
+    shared: bool = False
+    #: MARMEON_OG_IMAGES_MEMORY: bytes of PNG a process keeps.
+    memory: int = 32 * 1024 * 1024
 
 
 def _did_you_mean(value: str, choices: tuple[str, ...]) -> str:
@@ -158,7 +168,24 @@ def read_look(config: Mapping[str, Any], root_path: str, static: str | None) -> 
         logo=logo_path,
         fonts=_fonts(config["MARMEON_OG_IMAGE_FONTS"], Path(root_path)),
         draw=draw,
+        shared=parse_flag(
+            "MARMEON_OG_IMAGES_SHARED", config["MARMEON_OG_IMAGES_SHARED"]
+        ),
+        memory=_memory(config["MARMEON_OG_IMAGES_MEMORY"]),
     )
+
+
+def _memory(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(
+            "MARMEON_OG_IMAGES_MEMORY must be a number of bytes (an int), such"
+            f" as 32 * 1024 * 1024, not {type(value).__name__} {value!r}."
+        )
+    if value < 0:
+        raise ValueError(
+            f"MARMEON_OG_IMAGES_MEMORY must be 0 or more bytes, not {value}."
+        )
+    return value
 
 
 def bitmap_size(path: Path) -> int | None:
@@ -191,7 +218,7 @@ def problems(look: Look, secret_key: object) -> list[str]:
         if look.enabled or look.logo or look.fonts:
             out.append(
                 f"generated images need Pillow and fontTools ({error}): install"
-                " the extra, pip install 'flask-marmeon[og-images]'"
+                f" the extra, {install_hint('og-images')}"
             )
         return out
     if look.enabled and not secret_key:

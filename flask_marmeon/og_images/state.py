@@ -38,11 +38,18 @@ class OgImagesState:
 
     look: Look
     store: ImageStore
+    #: APP_URL's origin and the mount path: part of what the addresses sign,
+    #: and where a redirect to the current look's address points.
+    scope: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
     loaded: Loaded | None = None
-    #: (texts given, key) -> the image's path, or None when it cannot be drawn.
+    #: (digest of the texts given, key) -> the image's path (the texts cut
+    #: to what is drawn), or None when it cannot be drawn.
     addresses: dict[Hashable, str | None] = field(default_factory=dict)
-    signer: tuple[Any, URLSafeSerializer] | None = None
+    #: (SECRET_KEY, SECRET_KEY_FALLBACKS) -> its signer.
+    signers: dict[tuple[Any, tuple[Any, ...]], URLSafeSerializer] = field(
+        default_factory=dict
+    )
 
 
 def og_images_of(app: Flask) -> OgImagesState:

@@ -1,4 +1,5 @@
-"""Drawn images, kept: in the process (bounded) and in the shared store.
+"""Drawn images, kept: in the process (bounded) and, with
+``MARMEON_OG_IMAGES_SHARED``, in the shared store (for a day).
 
 Each image is drawn once for the requests that arrive together: in a
 process, the first request draws and the others wait for it; across
@@ -21,11 +22,12 @@ from typing import Any
 
 from .._log import logger
 
-#: Bytes of PNG a process keeps (then the least recently served go).
+#: Bytes of PNG a process keeps (then the least recently served go); the
+#: default of MARMEON_OG_IMAGES_MEMORY.
 MEMORY_BYTES = 32 * 1024 * 1024
-#: How long the shared store keeps an image (a week; any process redraws
+#: How long the shared store keeps an image (a day; any process redraws
 #: one that is gone, from its address).
-KEEP = 7 * 24 * 3600
+KEEP = 24 * 3600
 #: Seconds another process's drawing is waited for, and its lock held.
 WAIT = 10.0
 _POLL = 0.05
@@ -77,7 +79,7 @@ class ImageStore:
                 return
             self.memory[key] = png
             self.size += len(png)
-            while self.size > self.memory_bytes and len(self.memory) > 1:
+            while self.size > self.memory_bytes and self.memory:
                 _, old = self.memory.popitem(last=False)
                 self.size -= len(old)
 

@@ -18,6 +18,16 @@ _VIRAMAS = frozenset(
 )
 
 
+#: The most combining marks drawn on one base character: what real text
+#: needs (a Hebrew letter with its point, vowel and accent; an Indic
+#: consonant with its vowel sign and nasal), not what stacked "zalgo" text
+#: piles up, which costs drawing time and address length.
+MAX_MARKS = 3
+#: The most characters of one cluster (a joiner sequence: an emoji family,
+#: a chain of conjuncts); what follows starts a new one.
+MAX_CLUSTER = 16
+
+
 #: The most characters of a text that are looked at: a text whose first
 #: this many characters all clean away draws nothing (a bound on the work
 #: one text can cost, whatever it holds).
@@ -43,10 +53,12 @@ def clean_prefix(text: str, limit: int | None) -> tuple[str, bool]:
     ``limit`` counts what is kept, not what is removed: the result stops at
     ``limit`` characters kept (cut: True), so a text that starts with any
     number of removed characters still gives what follows them. At most
-    :data:`SCAN` characters are looked at.
+    :data:`SCAN` characters are looked at. A base character keeps at most
+    :data:`MAX_MARKS` combining marks.
     """
     out: list[str] = []
     space = False
+    marks = 0  # on the last character kept
     cut = limit is not None and len(text) > SCAN
     category = unicodedata.category
     for char in text[:SCAN] if limit is not None else text:
@@ -54,6 +66,14 @@ def clean_prefix(text: str, limit: int | None) -> tuple[str, bool]:
         if kind[0] == "Z" or kind == "Cc":
             space = bool(out)
             continue
+        if kind[0] == "M":
+            # Stacked marks beyond what real text needs take no room in the
+            # limit (clusters() drops them as well).
+            if marks >= MAX_MARKS:
+                continue
+            marks += 1
+        else:
+            marks = 0
         if (
             kind in ("Cs", "Co", "Cn")
             or (kind == "Cf" and char not in _KEEP_FORMAT)
@@ -88,9 +108,16 @@ def _regional(char: str) -> bool:
     return 0x1F1E6 <= ord(char) <= 0x1F1FF
 
 
+def _is_mark(char: str) -> bool:
+    return unicodedata.category(char) in ("Mn", "Me", "Mc")
+
+
 def clusters(text: str) -> list[str]:
-    """``text`` split into grapheme clusters (a simplified UAX #29)."""
+    """``text`` split into grapheme clusters (a simplified UAX #29), with at
+    most :data:`MAX_MARKS` combining marks on each base character (the
+    rest are left out) and :data:`MAX_CLUSTER` characters in a cluster."""
     out: list[str] = []
+    marks = 0  # on the last base character
     for char in text:
         if out:
             last = out[-1]
@@ -100,9 +127,21 @@ def clusters(text: str) -> list[str]:
                 or last[-1] in _VIRAMAS
                 or (_regional(char) and len(last) == 1 and _regional(last))
             ):
-                out[-1] = last + char
-                continue
+                if _is_mark(char):
+                    if marks >= MAX_MARKS:
+                        continue
+                    marks += 1
+                elif _extends(char):
+                    pass
+                else:
+                    marks = 0  # a base character joined to the cluster
+                if len(last) < MAX_CLUSTER:
+                    out[-1] = last + char
+                    continue
+                if _extends(char):
+                    continue  # nothing to draw it on in a new cluster
         out.append(char)
+        marks = 1 if _is_mark(char) else 0
     return out
 
 

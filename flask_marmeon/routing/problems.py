@@ -1,8 +1,9 @@
-"""The H10 checks: one pure checker that returns every problem of an app.
+"""The routes' start-up checks (H10), registered by :func:`init_app`.
 
 Start-up (the first request, or an eager :func:`raise_on_problems`) and
-``flask marmeon check-routes`` use the same function, as Django's system
-checks do: a list of problems, each naming its route and the reason.
+``flask marmeon check-routes`` run the same registered checks
+(:mod:`flask_marmeon.checks`), as Django's system checks do: a list of
+problems, each naming its route, its id and how to fix it.
 """
 
 from __future__ import annotations
@@ -12,39 +13,30 @@ from dataclasses import dataclass
 from flask import Flask
 from werkzeug.routing import Rule
 
-from .._state import get_state
-from ..config import indexnow_problems
-from ..errors import StartupError
+from .._edge import check_app, raise_on_problems
+from .._state import MarmeonState, get_state
+from ..checks import Problem
 from ..i18n import locales_problems
-from ..og_images.look import problems as og_look_problems
-from ..og_images.state import og_images_of
+from ..i18n.urls import leftover_language
 from ..sitemap.entries import route_arguments
 from ..sitemap.paged import provider_problems
 from ..sitemap.providers import has_provider
-from ..sitemap.robots import rules_problems
 from .marks import api_blueprint, everyone, policy_name, policy_of_rule
 from .marks import requires_sign_in as _requires_sign_in
 from .rule import is_marked
 from .shadows import shadows
 
+#: The name this class had before the check registry: every start-up
+#: problem is a :class:`~flask_marmeon.checks.Problem`.
+RouteProblem = Problem
 
-@dataclass(frozen=True)
-class RouteProblem:
-    """One reason why the app cannot serve a correct sitemap (code H10)."""
-
-    #: The route's rule (``"/notes/<int:note_id>"``), or None for the app.
-    rule: str | None
-    #: The route's endpoint, or None for the app.
-    endpoint: str | None
-    #: Why, and how to fix it.
-    reason: str
-    #: The specification's code.
-    code: str = "H10"
-
-    def __str__(self) -> str:
-        if self.rule is None:
-            return self.reason
-        return f"route {self.rule!r} (endpoint {self.endpoint!r}) {self.reason}"
+#: A route's ``locales=`` that names no locale of APP_LOCALES, or is on a
+#: route that is not localized.
+LOCALES_ID = "i18n.E001"
+#: A paged provider's own problems (``problems()``: its statement).
+PROVIDER_ID = "sitemap.E001"
+#: A localized route that still has an old language prefix (``/<lang_code>``).
+OLD_PREFIX_ID = "i18n.E002"
 
 
 @dataclass(frozen=True)
@@ -52,121 +44,170 @@ class RouteStatus:
     """A marked route and its problems, for the check-routes table."""
 
     rule: Rule
-    problems: tuple[RouteProblem, ...]
+    problems: tuple[Problem, ...]
 
 
-def _problems_of_rule(app: Flask, rule: Rule) -> list[str]:
-    reasons: list[str] = []
+def _problems_of_rule(app: Flask, rule: Rule) -> list[Problem]:
+    here = {"rule": rule.rule, "endpoint": str(rule.endpoint)}
+    found: list[Problem] = []
     methods = rule.methods or set()
     if "GET" not in methods:
-        reasons.append(
-            "does not answer GET, and a crawler only GETs pages:"
-            " add 'GET' to methods, or remove sitemap="
+        found.append(
+            Problem(
+                "routing.E001",
+                "does not answer GET, and a crawler only GETs pages",
+                "add 'GET' to methods, or remove sitemap=",
+                **here,
+            )
         )
     if getattr(rule, "marmeon_internal", False):
-        reasons.append("is internal=True: remove sitemap=, or internal=")
+        found.append(
+            Problem(
+                "routing.E002",
+                "is internal=True",
+                "remove sitemap=, or internal=",
+                **here,
+            )
+        )
     endpoint = str(rule.endpoint)
     bp = api_blueprint(app, endpoint)
     if bp is not None:
-        reasons.append(
-            f"belongs to the api group (api() on the blueprint {bp.name!r}):"
-            " a sitemap lists pages, remove sitemap="
+        found.append(
+            Problem(
+                "routing.E003",
+                f"belongs to the api group (api() on the blueprint {bp.name!r}),"
+                " and a sitemap lists pages",
+                "remove sitemap=",
+                **here,
+            )
         )
     view_func = app.view_functions.get(endpoint)
     if _requires_sign_in(view_func):
-        reasons.append(
-            "requires a signed-in user (authenticate or login_required):"
-            " a sitemap lists pages anyone can open, remove sitemap="
+        found.append(
+            Problem(
+                "routing.E004",
+                "requires a signed-in user (authenticate or login_required),"
+                " and a sitemap lists pages anyone can open",
+                "remove sitemap=",
+                **here,
+            )
         )
     policy = policy_of_rule(app, rule)
     if policy is None:
-        reasons.append(
-            "has no policy: a sitemap lists pages anyone can open,"
-            " add authorize=everyone"
+        found.append(
+            Problem(
+                "routing.E005",
+                "has no policy, and a sitemap lists pages anyone can open",
+                "add authorize=everyone",
+                **here,
+            )
         )
     elif policy is not everyone:
-        reasons.append(
-            f"has the policy {policy_name(policy)!r} instead of everyone:"
-            " a sitemap lists pages anyone can open, use authorize=everyone"
-            " or remove sitemap="
+        found.append(
+            Problem(
+                "routing.E006",
+                f"has the policy {policy_name(policy)!r} instead of everyone,"
+                " and a sitemap lists pages anyone can open",
+                "use authorize=everyone or remove sitemap=",
+                **here,
+            )
         )
     arguments = route_arguments(rule)
+    old_language = leftover_language(rule)
     if arguments and not has_provider(rule, view_func):
         names = ", ".join(repr(name) for name in sorted(arguments))
         how = (
-            "give its View class a sitemap() method or pass sitemap=<function>"
+            # A provider would be the wrong fix: the old prefix must go.
+            _remove_old_prefix(old_language)
+            if old_language is not None
+            else "give its View class a sitemap() method or pass sitemap=<function>"
             if getattr(view_func, "view_class", None) is not None
             else "pass sitemap=<function> (a function view cannot have a"
             " sitemap() method)"
         )
-        reasons.append(f"has the parameters {names} but no sitemap provider: {how}")
-    reasons += locales_problems(rule, get_state(app).settings.locales)
-    reasons += provider_problems(rule)
-    return reasons
+        found.append(
+            Problem(
+                "routing.E007",
+                f"has the parameters {names} but no sitemap provider",
+                how,
+                **here,
+            )
+        )
+    if old_language is not None:
+        found.append(_old_prefix_problem(rule, old_language))
+    found += [
+        Problem(LOCALES_ID, reason, **here)
+        for reason in locales_problems(rule, get_state(app).settings.locales)
+    ]
+    found += [
+        Problem(PROVIDER_ID, reason, **here) for reason in provider_problems(rule)
+    ]
+    return found
+
+
+def _remove_old_prefix(name: str) -> str:
+    return (
+        f"remove the old language prefix '/<{name}>' (url_prefix= or the rule):"
+        " localized() adds the locale to every route itself; build its"
+        " addresses with url_for(..., locale=...)"
+    )
+
+
+def _old_prefix_problem(rule: Rule, name: str) -> Problem:
+    return Problem(
+        OLD_PREFIX_ID,
+        f"is localized but still has the old language prefix '/<{name}>', so"
+        " its addresses hold the language twice (/en/<" + name + ">/...)",
+        _remove_old_prefix(name),
+        rule=rule.rule,
+        endpoint=str(rule.endpoint),
+    )
 
 
 def route_statuses(app: Flask) -> list[RouteStatus]:
     """Every marked route of ``app`` with its problems, in the url_map's order."""
-    statuses: list[RouteStatus] = []
-    for rule in app.url_map.iter_rules():
-        if not is_marked(rule):
-            continue
-        problems = tuple(
-            RouteProblem(rule.rule, str(rule.endpoint), reason)
-            for reason in _problems_of_rule(app, rule)
-        )
-        statuses.append(RouteStatus(rule, problems))
-    return statuses
+    return [
+        RouteStatus(rule, tuple(_problems_of_rule(app, rule)))
+        for rule in app.url_map.iter_rules()
+        if is_marked(rule)
+    ]
 
 
-def app_problems(app: Flask, statuses: list[RouteStatus]) -> list[RouteProblem]:
-    """Problems beside the marked routes': ``locales=`` on a route that is
-    not marked, MARMEON_ROBOTS_RULES, a plain route that takes a localized
-    route's address, and APP_URL when some route is marked."""
-    settings = get_state(app).settings
-    locales = settings.locales
+def marked_routes_problems(app: Flask) -> list[Problem]:
+    """The problems of the routes marked for the sitemap (routing.E001 to
+    E007, a route's ``locales=`` and a paged provider's own)."""
+    return [problem for status in route_statuses(app) for problem in status.problems]
+
+
+def unmarked_routes_problems(app: Flask) -> list[Problem]:
+    """``locales=`` on a route that is not marked, and a plain route that
+    takes a localized route's address (routing.E008)."""
+    locales = get_state(app).settings.locales
     problems = [
-        RouteProblem(rule.rule, str(rule.endpoint), reason)
+        Problem(LOCALES_ID, reason, rule=rule.rule, endpoint=str(rule.endpoint))
         for rule in app.url_map.iter_rules()
         if not is_marked(rule)
         for reason in locales_problems(rule, locales)
     ]
     problems += [
-        RouteProblem(None, None, reason)
-        for reason in rules_problems(settings.robots_rules)
+        _old_prefix_problem(rule, name)
+        for rule in app.url_map.iter_rules()
+        if not is_marked(rule) and (name := leftover_language(rule)) is not None
     ]
     problems += [
-        RouteProblem(None, None, reason) for reason in indexnow_problems(settings)
-    ]
-    problems += [
-        RouteProblem(shadow.plain.rule, str(shadow.plain.endpoint), shadow.reason())
+        Problem(
+            "routing.E008",
+            shadow.reason(),
+            rule=shadow.plain.rule,
+            endpoint=str(shadow.plain.endpoint),
+        )
         for shadow in shadows(app, locales)
     ]
-    if statuses and get_state(app).settings.app_url is None:
-        return problems + [
-            RouteProblem(
-                None,
-                None,
-                "APP_URL is not set, and the sitemap's addresses are built from"
-                " it: set app.config['APP_URL'] (or the APP_URL environment"
-                " variable) to the site's public http(s) address, such as"
-                " 'https://example.com'",
-            )
-        ]
     return problems
 
 
-def og_images_problems(app: Flask) -> list[RouteProblem]:
-    """The generated images' problems: SECRET_KEY, the logo, the fonts."""
-    og = og_images_of(app)
-    return [
-        RouteProblem(None, None, reason)
-        for reason in og_look_problems(og.look, app.secret_key)
-    ]
-
-
-def check_routes(app: Flask) -> list[RouteProblem]:
-    """Return every H10 problem of ``app``'s marked routes; empty when none.
+def check_routes(app: Flask) -> list[Problem]:
+    """Return every H10 problem of ``app``; empty when none.
 
     A marked route must answer GET, not be ``internal=True``, not belong to
     the api group, not sit behind ``authenticate`` or ``login_required``, say
@@ -176,44 +217,25 @@ def check_routes(app: Flask) -> list[RouteProblem]:
     APP_LOCALES only, and no plain route may answer an address of a
     localized route (``/de/about`` beside a localized ``/about``).
     Generated images need SECRET_KEY (when MARMEON_OG_IMAGES is on), and a
-    logo and fonts that can be read.
+    logo and fonts that can be read. Every check that a subsystem
+    registered runs (:mod:`flask_marmeon.checks`).
     """
-    statuses = route_statuses(app)
-    problems = [problem for status in statuses for problem in status.problems]
-    return problems + app_problems(app, statuses) + og_images_problems(app)
+    return check_app(app)
 
 
-def startup_error(problems: list[RouteProblem]) -> StartupError:
-    """The StartupError that names every problem at once."""
-    count = len(problems)
-    lines = "\n".join(f"  - {problem}" for problem in problems)
-    noun = "problem" if count == 1 else "problems"
-    return StartupError(
-        f"The app cannot start: its routes and settings have {count} {noun}:\n{lines}",
-        code="H10",
-        problems=[str(problem) for problem in problems],
-    )
-
-
-def raise_on_problems(app: Flask) -> None:
-    """Raise :class:`~flask_marmeon.StartupError` (H10) naming every problem.
-
-    The extension calls it before the app answers its first request; call it
-    yourself once the routes are registered to stop the start earlier.
-    """
-    problems = check_routes(app)
-    if problems:
-        error = startup_error(problems)
-        # So that check-routes can print the table of an app whose factory
-        # ends with this call.
-        error.app = app
-        raise error
+def init_app(state: MarmeonState) -> None:
+    """Register the routes' start-up checks."""
+    state.checks.register(marked_routes_problems, tag="routing")
+    state.checks.register(unmarked_routes_problems, tag="routing")
 
 
 __all__ = [
     "RouteProblem",
     "RouteStatus",
     "check_routes",
+    "init_app",
+    "marked_routes_problems",
     "raise_on_problems",
     "route_statuses",
+    "unmarked_routes_problems",
 ]

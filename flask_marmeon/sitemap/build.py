@@ -42,8 +42,13 @@ from .xml import sitemap_index
 _T = TypeVar("_T")
 #: The files an index names at most (the format's limit, as its schema says).
 MAX_FILES = 50_000
+#: Ranges are decided one twentieth short of a full part (see _boundaries).
+ROOM = 20
 #: Says where each paged route's parts begin (raises when it cannot).
 Boundaries = Callable[[PagedRoute], Sequence[Any]]
+#: The ``<lastmod>`` of a part (its route, number and the starts of its
+#: route's parts) once it has been built, else None.
+Lastmod = Callable[[PagedRoute, int, tuple[Any, ...]], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -175,7 +180,10 @@ def _on_own_host(rule: Rule, origin: str) -> bool:
 
 
 def _site(
-    app: Flask, boundaries: Boundaries | None, files_listed: bool = True
+    app: Flask,
+    boundaries: Boundaries | None,
+    files_listed: bool = True,
+    lastmod: Lastmod | None = None,
 ) -> Sitemap:
     settings = get_state(app).settings
     paged = [
@@ -206,10 +214,13 @@ def _site(
         ]
     for route in paged:
         assert boundaries is not None
-        count = len(boundaries(route))
+        starts = tuple(boundaries(route))
         listed += [
-            (f"sitemap-{route.slug}-{number}.xml", None)
-            for number in range(1, count + 1)
+            (
+                f"sitemap-{route.slug}-{number}.xml",
+                None if lastmod is None else lastmod(route, number, starts),
+            )
+            for number in range(1, len(starts) + 1)
         ]
     if len(listed) > MAX_FILES:
         logger.warning(
@@ -236,17 +247,42 @@ def _size(app: Flask, route: PagedRoute) -> int:
 
 
 def _boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
-    given = route.provider.boundaries(_size(app, route))
+    # Ranges are decided with room for one row in twenty more: they are
+    # kept while every part fits (file_caches.py), so rows added here and
+    # there do not shift every range after them.
+    size = _size(app, route)
+    given = route.provider.boundaries(size - size // ROOM)
     return checked_starts(given, route.where)
 
 
+@dataclass(frozen=True)
+class Part:
+    """One part's build: its file, and whether its range held more entries
+    than a part may (rows added since the ranges were decided)."""
+
+    file: SitemapFile
+    overflowed: bool
+
+
+class _Counted:
+    """Items passed on, counted."""
+
+    def __init__(self, items: Iterable[object]) -> None:
+        self.items = iter(items)
+        self.count = 0
+
+    def __iter__(self) -> Iterator[object]:
+        for item in self.items:
+            self.count += 1
+            yield item
+
+
 def _part(
-    app: Flask, route: PagedRoute, number: int, starts: Sequence[Any]
-) -> SitemapFile:
+    app: Flask, route: PagedRoute, number: int, start: Any, stop: Any | None
+) -> Part:
     build = _Build(app, split=False)
+    build.writer.track = True  # the part's <lastmod> in the index
     compiled = build.compile(route.rule)
-    start = starts[number - 1]
-    stop = starts[number] if number < len(starts) else None
     size = _size(app, route)
     span = f"keys from {start!r} {'to the end' if stop is None else f'up to {stop!r}'}"
     try:
@@ -259,14 +295,39 @@ def _part(
             lambda: route.provider.entries(start, stop, size + 1), route.where
         )
         with _closed_after(entries):
-            build.route(compiled, islice(entries, size + 1))
+            counted = _Counted(islice(entries, size + 1))
+            build.route(compiled, counted)
     except Exception as error:
         raise RuntimeError(
             f"Part {number} of {route.where} ({span}) failed: {error}"
         ) from error
     (file,) = build.writer.finish()
-    build.over.log(build.max_urls, build.max_bytes, split=False, waiting=span)
-    return file
+    if counted.count > size:
+        # The log says how many wait: the rest of the range is counted (up
+        # to a bound), not read into the file.
+        rest, capped = _rest(route, start, stop, size)
+        build.over.beyond(rest, capped)
+    waiting = f"{route.where} ({span})"
+    build.over.log(build.max_urls, build.max_bytes, split=False, waiting=waiting)
+    return Part(file, counted.count > size or bool(build.over.urls))
+
+
+def _rest(
+    route: PagedRoute, start: Any, stop: Any | None, size: int
+) -> tuple[int, bool]:
+    """Entries of the range past the ``size + 1`` read: how many, when the
+    provider can count its range (``count(start, stop)``: paged() does, in
+    one ``COUNT``), and whether that is only a floor (it cannot: at least
+    the one read past the part). The rest is never read into memory."""
+    count = getattr(route.provider, "count", None)
+    if callable(count):
+        try:
+            total = count(start, stop)
+        except Exception:  # the count is for the log only
+            total = None
+        if isinstance(total, int) and not isinstance(total, bool):
+            return max(0, total - size - 1), False
+    return 0, True
 
 
 @contextmanager
@@ -290,19 +351,41 @@ def _alone(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
     return contextvars.Context().run(run)
 
 
+def in_own_context(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
+    """``call(app, *args)`` as a build runs it: in a fresh context with the
+    app's own app context (a fresh ``g``, no request of the caller)."""
+    return _alone(app, call, *args)
+
+
+def listed_rules(app: Flask) -> list[Rule]:
+    """The marked rules whose pages the sitemap lists: those on APP_URL's
+    host, in the url_map's order."""
+    origin = get_state(app).settings.app_url or ""
+    return [
+        rule
+        for rule in app.url_map.iter_rules()
+        if is_marked(rule) and not _elsewhere(rule, origin)
+    ]
+
+
 def build_sitemap(
-    app: Flask, boundaries: Boundaries | None = None, *, files_listed: bool = True
+    app: Flask,
+    boundaries: Boundaries | None = None,
+    *,
+    files_listed: bool = True,
+    lastmod: Lastmod | None = None,
 ) -> Sitemap:
     """Build the site's files in a context of their own (a fresh ``g``, no
     request). ``boundaries`` says where each paged route's parts begin
     (default: asked of each provider); ``files_listed=False`` leaves the
-    files of the other routes (``sitemap-<n>.xml``) out of the index."""
+    files of the other routes (``sitemap-<n>.xml``) out of the index;
+    ``lastmod`` gives the index's ``<lastmod>`` of a part built before."""
     if boundaries is None:
 
         def boundaries(route: PagedRoute) -> Sequence[Any]:
             return _boundaries(app, route)
 
-    return _alone(app, _site, boundaries, files_listed)
+    return _alone(app, _site, boundaries, files_listed, lastmod)
 
 
 def build_boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
@@ -311,8 +394,9 @@ def build_boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
 
 
 def build_part(
-    app: Flask, route: PagedRoute, number: int, starts: Sequence[Any]
-) -> SitemapFile:
-    """Build part ``number`` (from 1) of a paged route, whose parts begin at
-    ``starts``: the entries of its own range of keys, in one file."""
-    return _alone(app, _part, route, number, starts)
+    app: Flask, route: PagedRoute, number: int, start: Any, stop: Any | None
+) -> Part:
+    """Build part ``number`` (from 1) of a paged route: the entries of its
+    range of keys, from ``start`` up to ``stop`` (None: to the end), in one
+    file."""
+    return _alone(app, _part, route, number, start, stop)

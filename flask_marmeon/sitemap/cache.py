@@ -23,16 +23,20 @@ waits.
 from __future__ import annotations
 
 import math
-import secrets
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from .._log import logger
+from .build_slots import BuildSlots
+from .cache_shared import SharedSide
 from .files import Files
-from .report import failure
+from .health import Health
 from .shared_store import SharedFiles, Stamp
+
+#: Retry-After of a request told not to wait for a build (seconds).
+BUILDING_RETRY = 5
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,7 @@ class Lookup:
     retry_after: int = 0
 
 
-class SitemapCache:
+class SitemapCache(SharedSide):
     """The files of one app's sitemap, refreshed by one background thread.
 
     :param build: makes the files; an exception is a failed build.
@@ -54,12 +58,17 @@ class SitemapCache:
         called again (by any process sharing ``shared``).
     :param wait: seconds a request waits when there is no file yet.
     :param shared: the store shared with other processes, or None.
-    :param lock_timeout: seconds a builder holds the shared lock at most; a
-        dead holder's lock frees itself after it.
+    :param lock_timeout: seconds a builder's shared lock lives unless
+        renewed (a heartbeat renews it while the build runs): a dead
+        holder's lock frees itself after it.
+    :param slots: the process's places for builds, shared by the caches
+        of parts (at most two build at once); None: no limit.
     :param poll: seconds between looks at the store while another builds.
     :param clock: returns seconds (the wall clock, so machines agree).
     :param name: what the files are, for the log ("the sitemap", "part 3 of
         the route ...").
+    :param health: what the app's caches said in the log, shared by them.
+    :param group: what a failure is logged once for (the route).
     """
 
     def __init__(
@@ -71,17 +80,25 @@ class SitemapCache:
         wait: float = 20,
         shared: SharedFiles | None = None,
         lock_timeout: int = 60,
+        slots: BuildSlots | None = None,
         poll: float = 0.05,
         clock: Callable[[], float] = time.time,
         name: str = "the sitemap",
+        health: Health | None = None,
+        group: str | None = None,
     ) -> None:
         self.build = build
         self.name = name
+        #: What the app's caches have said in the log (shared by them).
+        self.health = health if health is not None else Health()
+        #: What the log groups this file's failures by: its route.
+        self.group = group if group is not None else name
         self.ttl = ttl
         self.retry_after = retry_after
         self.wait = wait
         self.shared = shared
         self.lock_timeout = lock_timeout
+        self.slots = slots
         self.poll = poll
         self.clock = clock
         self._cond = threading.Condition(threading.Lock())
@@ -95,10 +112,16 @@ class SitemapCache:
         # The request's thread and the builder's both meet the store: one
         # of them says that it went down (or came back), never both.
         self._down_lock = threading.Lock()
+        # When a request last looked at a store known to be down.
+        self._probed = 0.0
         # Whether the store refused a build (logged once).
         self._refused = False
         # The last stamp seen in the store, to tell a flush from a first start.
         self._seen: Stamp | None = None
+        # Set by expire(): the value is stale whatever its age.
+        self._expired = False
+        # Whether the refresh waits for a place among the process's builds.
+        self._queued = False
         #: Builds this process made (read by tests and benchmarks).
         self.builds = 0
 
@@ -109,13 +132,15 @@ class SitemapCache:
             return max(1, math.ceil(self._failed_until - now))
         return None
 
-    def get(self) -> Lookup:
+    def get(self, wait: float | None = None) -> Lookup:
         """The newest files at once; the first files, waited for at most
-        ``wait`` seconds. A stale or missing value starts a refresh."""
+        ``wait`` seconds (default: the cache's). A stale or missing value
+        starts a refresh."""
+        wait = self.wait if wait is None else wait
         with self._cond:
             now = self.clock()
             value = self._value
-            if value is not None and now - value.built_at < self.ttl:
+            if value is not None and self._fresh(value, now):
                 return Lookup(value)
             retry = self._retry(now)
             if retry is not None:
@@ -124,7 +149,7 @@ class SitemapCache:
                 self._start()
             if value is not None:
                 return Lookup(value)
-            deadline = time.monotonic() + self.wait
+            deadline = time.monotonic() + wait
             while self._value is None and self._thread is not None:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -135,14 +160,22 @@ class SitemapCache:
             retry = self._retry(self.clock())
             if retry is not None:
                 return Lookup(None, retry)
+            if wait <= 0:
+                # Asked not to wait (a worker that serves one request at a
+                # time): come back when a build usually is done.
+                return Lookup(None, BUILDING_RETRY)
             if not self._late:
                 self._late = True
                 logger.warning(
                     "Building %s has taken more than %s seconds"
                     " (MARMEON_SITEMAP_WAIT); requests are answered with 503"
-                    " until it is done. Is a sitemap provider hanging?",
+                    " until it is done. %s",
                     self.name,
-                    self.wait,
+                    wait,
+                    "Other parts are being built in this process meanwhile"
+                    " (two at once at most)."
+                    if self._queued
+                    else "Is a sitemap provider hanging?",
                 )
             return Lookup(None, max(1, math.ceil(self.retry_after)))
 
@@ -150,6 +183,14 @@ class SitemapCache:
     def busy(self) -> bool:
         """Whether a refresh runs now."""
         return self._thread is not None
+
+    def expire(self) -> None:
+        """Make the files stale now, here and in the shared store: the next
+        request starts a rebuild (and gets these files meanwhile)."""
+        with self._cond:
+            self._expired = True
+        if self.shared is not None:
+            self._quietly(self.shared.expire)
 
     def clear(self) -> None:
         """Forget the files and the pause, so the next request refreshes."""
@@ -193,6 +234,7 @@ class SitemapCache:
     def _install(self, files: Files) -> None:
         with self._cond:
             self._value = files
+            self._expired = False
             self._failed_until = None
             self._cond.notify_all()
 
@@ -201,8 +243,21 @@ class SitemapCache:
             self._failed_until = until
             self._cond.notify_all()
 
-    def _build_here(self) -> tuple[Files | None, float | None]:
-        """Build in this process: (the files, None) or (None, paused until)."""
+    def _build_here(self, held: bool = False) -> tuple[Files | None, float | None]:
+        """Build in this process, in one of its places for builds (``held``:
+        taken already): (the files, None) or (None, paused until)."""
+        slots = self.slots
+        if slots is not None and not held:
+            self._queued = True
+            slots.take()
+            self._queued = False
+        try:
+            return self._build()
+        finally:
+            if slots is not None:
+                slots.give()
+
+    def _build(self) -> tuple[Files | None, float | None]:
         self.builds += 1
         try:
             bodies = self.build()
@@ -210,137 +265,27 @@ class SitemapCache:
                 raise TypeError(f"the build gave {type(bodies).__name__}, not files")
         except Exception as error:
             had = self._value is not None
-            logger.error(
-                "Building %s failed (%s); the provider is not called"
-                " again for %s seconds, and meanwhile %s.",
+            self.health.failed(
+                self.group,
                 self.name,
-                failure(error),
-                self.retry_after,
-                "the last good file is served"
-                if had
-                else "requests are answered with 503",
-                exc_info=True,
+                error,
+                f"the provider is not called again for {self.retry_after} seconds,"
+                " and meanwhile "
+                + (
+                    "the last good file is served"
+                    if had
+                    else "requests are answered with 503"
+                ),
             )
             until = self.clock() + self.retry_after
             self._pause(until)
             return None, until
         files = Files(bodies, self.clock())
         self._install(files)
+        self.health.worked(self.group, self.name)
         return files, None
 
-    def _refresh_shared(self, shared: SharedFiles) -> bool:
-        """Refresh through the store; False when it cannot be reached before
-        a build started (then this process builds its own)."""
-        token = secrets.token_hex(8)
-        give_up = time.monotonic() + 2 * self.lock_timeout
-        try:
-            while True:
-                stamp = shared.stamp()
-                now = self.clock()
-                if self._fresh_from(shared, stamp, now):
-                    self._reachable()
-                    return True
-                until = shared.paused_until()
-                if until is not None and until > now:
-                    self._pause(until)
-                    self._reachable()
-                    return True
-                if shared.lock(token, self.lock_timeout, now):
-                    # Another process may have stored a build between our
-                    # look and the lock: look again before building.
-                    stamp = shared.stamp()
-                    now = self.clock()
-                    until = shared.paused_until()
-                    fresh = self._fresh_from(shared, stamp, now)
-                    if fresh or (until is not None and until > now):
-                        shared.unlock(token)
-                        if not fresh and until is not None:
-                            self._pause(until)
-                        self._reachable()
-                        return True
-                    break
-                if time.monotonic() > give_up:
-                    return False  # the store answers, but nobody finishes
-                time.sleep(self.poll)
-        except Exception:
-            self._unreachable()
-            return False
-        self._reachable()
-        try:
-            files, until = self._build_here()
-            # Stored (or the pause said) before the lock is released, so a
-            # process that takes it next finds them.
-            if files is not None:
-                put = self._quietly(lambda: shared.put(files.bodies, files.built_at))
-                if isinstance(put, Stamp):
-                    if stamp is not None:
-                        old = stamp
-                        self._quietly(lambda: shared.forget(old))
-                    self._seen = put
-                elif put is None and not self._down and not self._refused:
-                    self._refused = True
-                    logger.warning(
-                        "The shared cache refused to store the sitemap (is it"
-                        " full?); each process builds its own.",
-                    )
-            elif until is not None:
-                self._quietly(lambda: shared.pause(until, self.retry_after))
-        finally:
-            self._quietly(lambda: shared.unlock(token))
-        return True
-
-    def _fresh_from(self, shared: SharedFiles, stamp: Stamp | None, now: float) -> bool:
-        """Take the store's build when it is newer than ours; True when the
-        files are then fresh."""
-        if stamp is None:
-            if self._seen is not None:
-                self._seen = None
-                logger.warning(
-                    "The sitemap is gone from the shared cache (flushed or"
-                    " evicted): it is built again.",
-                )
-            return False
-        self._seen = stamp
-        local = self._value
-        if local is None or stamp.built_at > local.built_at:
-            bodies = shared.bodies(stamp)
-            if bodies is not None:
-                # Even a stale build: cold requests get it at once.
-                self._install(Files(bodies, stamp.built_at))
-                local = self._value
-        return local is not None and now - local.built_at < self.ttl
-
-    def _quietly(self, call: Callable[[], object]) -> object:
-        """Call the store after a build: a failure there loses nothing here."""
-        try:
-            result = call()
-        except Exception:
-            self._unreachable()
-            return None
-        return result
-
-    def _unreachable(self) -> None:
-        with self._down_lock:
-            said, self._down = self._down, True
-        if not said:
-            # Named by the app's address: one process may serve several apps.
-            logger.warning(
-                "The shared cache cannot be reached for %s of %s; this"
-                " process keeps its own copy, built here, until it can.",
-                self.name,
-                self._scope(),
-                exc_info=True,
-            )
-
-    def _reachable(self) -> None:
-        with self._down_lock:
-            said, self._down = self._down, False
-        if said:
-            logger.info(
-                "The shared cache for %s of %s is reachable again.",
-                self.name,
-                self._scope(),
-            )
-
-    def _scope(self) -> str:
-        return self.shared.scope if self.shared is not None else "this app"
+    @property
+    def last(self) -> Files | None:
+        """The newest files here (fresh or not), without starting anything."""
+        return self._value

@@ -24,7 +24,7 @@ from flask import Flask
 
 from ..routing.problems import raise_on_problems
 from .build import Sitemap, build_boundaries, build_part, build_sitemap
-from .paged import PagedRoute, paged_routes
+from .paged import PagedRoute, paged_routes, part_range
 from .report import failure
 
 #: The names an export gives its files.
@@ -188,7 +188,8 @@ def _write_files(
             name = f"sitemap-{route.slug}-{number}.xml"
             if name in named:
                 try:
-                    file = build_part(app, route, number, starts[route.slug])
+                    start, stop = part_range(starts[route.slug], number)
+                    file = build_part(app, route, number, start, stop).file
                 except Exception as error:
                     # Its message names the route and the range.
                     raise ExportError(str(error)) from error

@@ -10,13 +10,15 @@
 Each is a :class:`~.cache.SitemapCache` like any other (TTL, the shared
 store with its own keys, single flight, the pause after a failure, stale
 while rebuilding), so a part that fails is that part's 503 alone. A process
-keeps at most :data:`PARTS_KEPT` parts in its memory (the least recently
-asked for go first; with a shared store they are read back from it), so a
-crawler walking every part does not hold the whole site in one worker.
+keeps its parts within ``MARMEON_SITEMAP_MEMORY`` bytes, compressed (the
+least recently asked for go first; with a shared store they are read back
+from it), so a crawler walking every part does not hold the whole site in
+one worker.
 """
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 import threading
 from collections import OrderedDict
@@ -26,18 +28,18 @@ from typing import Any
 from flask import Flask
 
 from .._state import MarmeonState
-from .build import build_boundaries, build_part, build_sitemap
+from .build import MAX_FILES, build_boundaries, build_part, build_sitemap
+from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
-from .paged import PagedRoute
+from .health import Health
+from .paged import PagedRoute, part_range
 from .shared_store import Backend, SharedFiles
 
-#: Seconds a process building for all the others holds the shared lock at
-#: most: a longer build lets a second process build too, a dead holder's
-#: lock frees itself after it.
-LOCK_TIMEOUT = 60
-#: Parts a process keeps in memory at once.
-PARTS_KEPT = 8
+#: Seconds the shared lock of a process building for all the others lives
+#: unless renewed (a heartbeat renews it every third of that while the build
+#: runs): a killed builder's lock is taken over after it.
+LOCK_TIMEOUT = 6
 
 
 class StartsUnknown(Exception):
@@ -62,10 +64,13 @@ class FileCaches:
         #: Whether the index names /sitemap-<n>.xml (the endpoints serve
         #: them: no route of the app takes their address).
         self.files_listed = True
+        settings = state.settings
+        #: What the app's caches said in the log (once per route and cause).
+        self.health = Health(f"{settings.app_url or ''}{settings.root}")
         self.site = self._cache(
             "sitemap",
             lambda: build_sitemap(
-                app, self._listed, files_listed=self.files_listed
+                app, self._listed, files_listed=self.files_listed, lastmod=self._lastmod
             ).bodies(),
             "the sitemap",
         )
@@ -75,24 +80,34 @@ class FileCaches:
         self._lock = threading.Lock()
         self._starts: dict[str, SitemapCache] = {}
         self._decoded: dict[str, tuple[Files, tuple[Any, ...]]] = {}
-        self._parts: OrderedDict[tuple[str, int], SitemapCache] = OrderedDict()
+        self._parts: OrderedDict[tuple[str, int, str], SitemapCache] = OrderedDict()
+        # Each built part's <lastmod>, by route and range.
+        self._lastmods: dict[tuple[str, str], str | None] = {}
+        # At most two parts build at once in this process.
+        self._slots = BuildSlots()
+        # Routes whose ranges are to be decided again (a part outgrew its own).
+        self._redo: set[str] = set()
 
     def _cache(
-        self, slot: str, build: Callable[[], tuple[bytes, ...]], name: str
+        self,
+        slot: str,
+        build: Callable[[], tuple[bytes, ...]],
+        name: str,
+        slots: BuildSlots | None = None,
+        group: str | None = None,
     ) -> SitemapCache:
         settings = self.state.settings
-        shared = None
-        if self.backend is not None:
-            scope = f"{settings.app_url or ''}{settings.root}"
-            shared = SharedFiles(self.backend, scope, self.app.app_context, slot)
         return SitemapCache(
             build,
             ttl=settings.sitemap_ttl,
             retry_after=settings.sitemap_retry_after,
             wait=settings.sitemap_wait,
-            shared=shared,
+            shared=self._shared(slot),
             lock_timeout=LOCK_TIMEOUT,
+            slots=slots,
             name=name,
+            health=self.health,
+            group=group,
         )
 
     def add_routes(self, routes: Sequence[PagedRoute]) -> None:
@@ -101,55 +116,179 @@ class FileCaches:
             self.routes[route.slug] = route
             self._starts[route.slug] = self._cache(
                 f"starts:{route.slug}",
-                lambda route=route: (  # type: ignore[misc]
-                    pickle.dumps(build_boundaries(self.app, route)),
-                ),
+                lambda route=route: (pickle.dumps(self._decide(route)),),  # type: ignore[misc]
                 f"where the parts of {route.where} begin",
+                group=route.where,
             )
+
+    def _decide(self, route: PagedRoute) -> tuple[Any, ...]:
+        """Where the route's parts begin: the ranges decided before, kept
+        while every part fits, so that rows added and removed change only
+        the parts whose ranges hold them; asked of the store again when
+        none are known, when it had no entries, or when a part's range
+        outgrew it (:meth:`_outgrown`)."""
+        cache = self._starts[route.slug]
+        try:
+            last = cache.last
+            kept = self._decoded_of(route, last) if last is not None else None
+        except StartsUnknown:
+            kept = None
+        if kept and not self._redo_asked(route, cache):
+            return kept
+        starts = build_boundaries(self.app, route)
+        self._redo.discard(route.slug)
+        if cache.shared is not None:
+            shared = cache.shared
+            cache.quietly(lambda: shared.unmark("redo"))
+        if kept is not None and starts != kept:
+            # The index names the new ranges (their number may differ).
+            self.site.expire()
+        return starts
+
+    def _redo_asked(self, route: PagedRoute, cache: SitemapCache) -> bool:
+        if route.slug in self._redo:
+            return True
+        shared = cache.shared
+        if shared is None:
+            return False
+        return cache.quietly(lambda: shared.marked("redo")) is True
+
+    def _outgrown(self, route: PagedRoute) -> None:
+        """A part's range held more entries than a part may: the ranges are
+        decided again (by whichever process next asks for them)."""
+        self._redo.add(route.slug)
+        cache = self._starts[route.slug]
+        if cache.shared is not None:
+            shared = cache.shared
+            cache.quietly(lambda: shared.mark("redo"))
+        cache.expire()
 
     def _listed(self, route: PagedRoute) -> tuple[Any, ...]:
         # A route whose parts the endpoints do not serve (the app's own
         # route takes their address) has none in the index.
         return self.starts(route) if route.slug in self.routes else ()
 
-    def starts(self, route: PagedRoute) -> tuple[Any, ...]:
-        """Where the route's parts begin (the first key of each); raises
-        :class:`StartsUnknown` when it cannot be known now."""
-        lookup = self._starts[route.slug].get()
-        files = lookup.value
-        if files is None:
-            raise StartsUnknown(route, lookup.retry_after)
+    def _decoded_of(self, route: PagedRoute, files: Files) -> tuple[Any, ...]:
         known = self._decoded.get(route.slug)
         if known is not None and known[0] is files:
             return known[1]
-        # Written by build_boundaries in this app (here or in another
-        # process sharing the store), as the store keeps every value.
-        starts: tuple[Any, ...] = pickle.loads(files.bodies[0])
+        # Written by _decide in this app (here or in another process
+        # sharing the store); another version's value, or one that is not
+        # ours, counts as missing: decided again.
+        try:
+            starts = pickle.loads(files.body(0) or b"")
+            if not isinstance(starts, tuple):
+                raise TypeError(f"{type(starts).__name__}, not a tuple")
+        except Exception:
+            cache = self._starts[route.slug]
+            cache.clear()
+            cache.expire()
+            raise StartsUnknown(route, 1) from None
         self._decoded[route.slug] = (files, starts)
         return starts
 
-    def part(self, route: PagedRoute, number: int) -> SitemapCache:
-        """The cache of part ``number`` (from 1) of ``route``, made when
-        first asked for."""
-        key = (route.slug, number)
+    def starts(self, route: PagedRoute) -> tuple[Any, ...]:
+        """Where the route's parts begin (the first key of each): with a
+        shared store, the ranges it holds now, the same in every process;
+        raises :class:`StartsUnknown` when they cannot be known now."""
+        cache = self._starts[route.slug]
+        cache.newest()
+        lookup = cache.get()
+        files = lookup.value
+        if files is None:
+            raise StartsUnknown(route, lookup.retry_after)
+        return self._decoded_of(route, files)
+
+    def part(
+        self, route: PagedRoute, number: int, starts: tuple[Any, ...]
+    ) -> SitemapCache:
+        """The cache of part ``number`` (from 1) of ``route`` whose parts
+        begin at ``starts``, made when first asked for. It is kept under its
+        range of keys, not only its number: once the ranges change, a part
+        of the old ones is never served (nor its stored copy read)."""
+        digest = _digest(starts, number)
+        key = (route.slug, number, digest)
         with self._lock:
             cache = self._parts.get(key)
             if cache is not None:
                 self._parts.move_to_end(key)
+                # Parts built since the last look count now.
+                self._forget_some(key)
                 return cache
+
+            def build() -> tuple[bytes, ...]:
+                part = build_part(self.app, route, number, start, stop)
+                if part.overflowed:
+                    self._outgrown(route)
+                self._built(route, digest, part.file.lastmod)
+                return (part.file.body,)
+
+            start, stop = part_range(starts, number)
             cache = self._cache(
-                f"part:{route.slug}:{number}",
-                lambda: (build_part(self.app, route, number, self.starts(route)).body,),
+                f"part:{route.slug}:{number}:{digest}",
+                build,
                 f"part {number} of {route.where}",
+                self._slots,
+                route.where,
             )
             self._parts[key] = cache
-            self._forget_some()
+            self._forget_some(key)
             return cache
 
-    def _forget_some(self) -> None:
-        # The least recently asked for first; one being built stays.
+    def _built(self, route: PagedRoute, digest: str, lastmod: str | None) -> None:
+        """Note a part's ``<lastmod>`` (the newest of its entries) for the
+        index, here and in the shared store (a day or a time: a short text)."""
+        self._lastmods[(route.slug, digest)] = lastmod
+        shared = self._notes(route, digest)
+        if shared is not None and lastmod is not None:
+            self.site.quietly(lambda: shared.mark("lastmod", lastmod))
+
+    def _lastmod(
+        self, route: PagedRoute, number: int, starts: tuple[Any, ...]
+    ) -> str | None:
+        """The ``<lastmod>`` of a part built before (here or, with a shared
+        store, by any process), else None."""
+        digest = _digest(starts, number)
+        key = (route.slug, digest)
+        if key in self._lastmods:
+            return self._lastmods[key]
+        shared = self._notes(route, digest)
+        if shared is None:
+            return None
+        found = self.site.quietly(lambda: shared.value("lastmod"))
+        return found if isinstance(found, str) and len(found) <= 40 else None
+
+    def _notes(self, route: PagedRoute, digest: str) -> SharedFiles | None:
+        # The notes of a part's range, beside its files in the store.
+        return self._shared(f"notes:{route.slug}:{digest}")
+
+    def _shared(self, slot: str) -> SharedFiles | None:
+        """The shared store's keys of ``slot``, None without a store."""
+        if self.backend is None:
+            return None
+        settings = self.state.settings
+        scope = f"{settings.app_url or ''}{settings.root}"
+        # Keys name the app too: two apps with one APP_URL (production and
+        # staging) on one store never read each other's files.
+        keys = settings.cache_prefix or f"{scope} {self.app.import_name}"
+        return SharedFiles(self.backend, scope, self.app.app_context, slot, name=keys)
+
+    def _forget_some(self, asked: tuple[str, int, str]) -> None:
+        """Keep the parts within MARMEON_SITEMAP_MEMORY bytes (as kept:
+        compressed), the least recently asked for going first; one being
+        built stays, and so does the one just asked for."""
+        budget = self.state.settings.sitemap_memory
+        kept = sum(cache.last.size for cache in self._parts.values() if cache.last)
         for key, cache in list(self._parts.items()):
-            if len(self._parts) <= PARTS_KEPT:
+            if kept <= budget and len(self._parts) <= MAX_FILES:
                 return
-            if not cache.busy:
-                del self._parts[key]
+            if cache.busy or key == asked:
+                continue
+            if cache.last is not None:
+                kept -= cache.last.size
+            del self._parts[key]
+
+
+def _digest(starts: tuple[Any, ...], number: int) -> str:
+    """What names part ``number``'s range of keys (in its caches' keys)."""
+    return hashlib.sha256(pickle.dumps(part_range(starts, number))).hexdigest()[:16]

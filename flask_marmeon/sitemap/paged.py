@@ -8,7 +8,9 @@ a part is the entries of its own range of keys
 
 A part's address names the route and the part's number; its range is the
 ``n``-th of the boundaries, which any process can ask of the store (or of
-the shared cache), so any process answers any part's address.
+the shared cache), so any process answers any part's address. A part is
+kept under its range, not only its number (file_caches.py), and the ranges
+are kept until a part outgrows its own.
 """
 
 from __future__ import annotations
@@ -64,7 +66,9 @@ class PagedProvider(Protocol):
     def boundaries(self, size: int) -> Iterable[Any]:
         """The key each part begins with, in order: the first key, then
         every ``size``-th one after it (nothing when there are no entries).
-        Asked once per ``MARMEON_SITEMAP_TTL``, never for the entries."""
+        Asked when no ranges are known (or none were found, then once per
+        ``MARMEON_SITEMAP_TTL``) and when a part's range has outgrown it;
+        the ranges are kept meanwhile. Never asked for the entries."""
         ...
 
     def entries(self, start: Any, stop: Any | None, limit: int) -> Iterable[object]:
@@ -159,3 +163,9 @@ def checked_starts(given: object, where: str) -> tuple[Any, ...]:
                 " one after it, each once."
             )
     return starts
+
+
+def part_range(starts: tuple[Any, ...], number: int) -> tuple[Any, Any | None]:
+    """The range of keys of part ``number`` (from 1): its start, and the
+    next part's (None for the last part: to the end)."""
+    return starts[number - 1], starts[number] if number < len(starts) else None

@@ -65,7 +65,7 @@ def write_entries(
     xhtml = bool(compiled.locales)
     add = writer.add
     # The day of each file's latest entry is for the index only.
-    track = writer.split
+    track = writer.track
     # A shortcut's text is ASCII when its route's is, and at most `most`
     # long: as many entries as the writer's lane grants go into its batch
     # directly, without a call per entry (see UrlsetWriter.lane); any other
@@ -151,7 +151,7 @@ def write_entries(
     for item in source:
         entry = item if type(item) is entry_type else normalize(item, where)
         try:
-            urls = len(_addresses_of(compiled, entry, report).locs)
+            urls = len(entry_addresses(compiled, entry, report).locs)
         except Refused as refused:
             report.refuse(refused)
             continue
@@ -228,17 +228,19 @@ def _general(
 ) -> tuple[str, int, bool]:
     """An entry off the shortcut: its elements, how many URLs they are, and
     whether they list images."""
-    found = _addresses_of(compiled, entry, report)
+    found = entry_addresses(compiled, entry, report)
     pictures = (
         absolute_images(entry.images, policy, report.images) if entry.images else ()
     )
     return url_elements(found, day, pictures), len(found.locs), bool(pictures)
 
 
-def _addresses_of(
+def entry_addresses(
     compiled: CompiledRule, entry: SitemapEntry, report: RouteReport
 ) -> Addresses:
-    """An entry's addresses, in the locales it names that its route allows."""
+    """An entry's addresses, in the locales it names that its route allows
+    (every ``<loc>`` the sitemap writes for it; :class:`Refused` when it
+    writes none)."""
     locales = None
     if compiled.locales:
         locales, unknown, refused = compiled.chosen_locales(entry.params, entry.locales)

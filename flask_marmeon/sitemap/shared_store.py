@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+import pickle
 import secrets
+import zlib
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -36,7 +38,21 @@ CHUNK = 512 * 1024
 KEEP = 7 * 24 * 3600
 # Raise it when the stored form changes, so an older release's keys are
 # never read.
-_FORMAT = "v1"
+_FORMAT = "v2"
+
+
+# What reading a value written by something else may raise while it is
+# unpickled (cachelib's serializers turn only pickle's own errors into None).
+_UNREADABLE = (
+    pickle.UnpicklingError,
+    AttributeError,
+    ImportError,
+    EOFError,
+    IndexError,
+    TypeError,
+    ValueError,
+    UnicodeDecodeError,
+)
 
 
 class Backend(Protocol):
@@ -66,17 +82,21 @@ class Stamp:
     build: str
     built_at: float
     chunks: tuple[int, ...]
+    #: Each file's CRC-32: a file read back is checked against it.
+    tags: tuple[int, ...]
 
 
 class SharedFiles:
     """One app's sitemap in a shared backend.
 
     :param backend: a Flask-Caching ``Cache`` (or anything with its calls).
-    :param scope: APP_URL's origin and the mount path: what the keys name.
+    :param scope: APP_URL's origin and the mount path, as the log names them.
     :param context: entered around every call, so that a ``Cache`` made
         without an app (``Cache()`` then ``init_app``) finds it.
     :param slot: which files: ``sitemap`` (the site's build), or a paged
         route's boundaries or part (each its own stamp, lock and pause).
+    :param name: what the keys name (hashed): ``MARMEON_CACHE_PREFIX``, or
+        ``scope`` and the app's import name; default ``scope``.
     """
 
     def __init__(
@@ -85,12 +105,15 @@ class SharedFiles:
         scope: str,
         context: Callable[[], AbstractContextManager[object]],
         slot: str = "sitemap",
+        name: str | None = None,
     ) -> None:
         self.backend = backend
         self.context = context
-        #: What the keys name, for the log (an app's address, not a secret).
+        #: The app's address, for the log (not a secret).
         self.scope = scope
-        digest = hashlib.sha256(scope.encode()).hexdigest()[:16]
+        # What the keys name: MARMEON_CACHE_PREFIX, or the address and the
+        # app's import name.
+        digest = hashlib.sha256((name or scope).encode()).hexdigest()[:16]
         if slot != "sitemap":
             # A fixed length, whatever the route's name (Memcached's keys
             # hold at most 250 bytes).
@@ -98,29 +121,38 @@ class SharedFiles:
         self.prefix = f"flask_marmeon:{_FORMAT}:{digest}:{slot}:"
 
     def stamp(self) -> Stamp | None:
-        """The newest build's stamp, None when there is none (or it is not ours)."""
-        with self.context():
-            value = self.backend.get(self.prefix + "stamp")
-        if not isinstance(value, tuple) or len(value) != 3:
+        """The newest build's stamp, None when there is none (or it is not
+        one of ours: another version's, garbage)."""
+        value = self._get("stamp")
+        if not isinstance(value, tuple) or len(value) != 4:
             return None
-        build, built_at, chunks = value
+        build, built_at, chunks, tags = value
         ok = isinstance(build, str) and isinstance(built_at, (int, float))
-        if not ok or not isinstance(chunks, tuple):
+        if not ok or not math.isfinite(built_at):
             return None
-        return Stamp(build, float(built_at), chunks)
+        counts = isinstance(chunks, tuple) and all(
+            type(count) is int and 0 < count < 10_000 for count in chunks
+        )
+        tagged = isinstance(tags, tuple) and all(type(tag) is int for tag in tags)
+        if not counts or not tagged or len(tags) != len(chunks):
+            return None
+        return Stamp(build, float(built_at), chunks, tags)
 
     def bodies(self, stamp: Stamp) -> tuple[bytes, ...] | None:
-        """The build's files, or None when a key is gone (flushed, evicted)."""
+        """The build's files, or None when a key is gone (flushed, evicted)
+        or a file is not what the stamp says (its CRC-32 differs)."""
         files: list[bytes] = []
-        with self.context():
-            for number, count in enumerate(stamp.chunks):
-                pieces: list[bytes] = []
-                for chunk in range(count):
-                    piece = self.backend.get(self._file_key(stamp.build, number, chunk))
-                    if not isinstance(piece, bytes):
-                        return None
-                    pieces.append(piece)
-                files.append(b"".join(pieces))
+        for number, count in enumerate(stamp.chunks):
+            pieces: list[bytes] = []
+            for chunk in range(count):
+                piece = self._get(self._file_key(stamp.build, number, chunk), full=True)
+                if not isinstance(piece, bytes):
+                    return None
+                pieces.append(piece)
+            body = b"".join(pieces)
+            if zlib.crc32(body) != stamp.tags[number]:
+                return None
+            files.append(body)
         return tuple(files)
 
     def put(self, bodies: tuple[bytes, ...], built_at: float) -> Stamp | None:
@@ -135,11 +167,24 @@ class SharedFiles:
                     if self.backend.set(key, piece, timeout=KEEP) is False:
                         return None
                 chunks.append(max(1, len(pieces)))
-            stamp = Stamp(build, built_at, tuple(chunks))
-            value = (stamp.build, stamp.built_at, stamp.chunks)
+            tags = tuple(zlib.crc32(body) for body in bodies)
+            stamp = Stamp(build, built_at, tuple(chunks), tags)
+            value = (stamp.build, stamp.built_at, stamp.chunks, stamp.tags)
             if self.backend.set(self.prefix + "stamp", value, timeout=KEEP) is False:
                 return None
         return stamp
+
+    def _get(self, name: str, full: bool = False) -> Any:
+        """The value at ``name`` (after the prefix; ``full``: a whole key);
+        None when there is none or it cannot be read as a value (written by
+        something else: its unpickling failed). A backend that cannot be
+        reached still raises."""
+        key = name if full else self.prefix + name
+        try:
+            with self.context():
+                return self.backend.get(key)
+        except _UNREADABLE:
+            return None
 
     def forget(self, stamp: Stamp) -> None:
         """Delete an older build's files (the stamp no longer names them)."""
@@ -156,7 +201,7 @@ class SharedFiles:
         with self.context():
             if self.backend.add(key, value, timeout=timeout):
                 return True
-            held = self.backend.get(key)
+            held = self._get(key, full=True)
             expired = (
                 not isinstance(held, tuple)
                 or len(held) != 2
@@ -169,11 +214,19 @@ class SharedFiles:
             self.backend.delete(key)
             return bool(self.backend.add(key, value, timeout=timeout))
 
+    def renew(self, token: str, timeout: int, now: float) -> None:
+        """Hold the lock ``timeout`` seconds more, if this process holds it."""
+        key = self.prefix + "lock"
+        with self.context():
+            held = self._get(key, full=True)
+            if isinstance(held, tuple) and held and held[0] == token:
+                self.backend.set(key, (token, now + timeout), timeout=timeout)
+
     def unlock(self, token: str) -> None:
         """Release the lock if this process still holds it."""
         key = self.prefix + "lock"
         with self.context():
-            held = self.backend.get(key)
+            held = self._get(key, full=True)
             if isinstance(held, tuple) and held and held[0] == token:
                 self.backend.delete(key)
 
@@ -186,9 +239,38 @@ class SharedFiles:
 
     def paused_until(self) -> float | None:
         """Until when builds are paused after a failure, or None."""
-        with self.context():
-            value = self.backend.get(self.prefix + "pause")
+        value = self._get("pause")
         return float(value) if isinstance(value, (int, float)) else None
+
+    def expire(self) -> None:
+        """Date the newest build back to the epoch: every process that looks
+        next finds it stale and rebuilds (one of them, under the lock),
+        while the files are still served meanwhile."""
+        stamp = self.stamp()
+        if stamp is None:
+            return
+        with self.context():
+            value = (stamp.build, 0.0, stamp.chunks, stamp.tags)
+            self.backend.set(self.prefix + "stamp", value, timeout=KEEP)
+
+    def mark(self, name: str, value: object = 1) -> None:
+        """Set the flag (or note) ``name`` for every process (kept a week at
+        most)."""
+        with self.context():
+            self.backend.set(self.prefix + "flag:" + name, value, timeout=KEEP)
+
+    def value(self, name: str) -> object:
+        """The value of the flag (or note) ``name``, None when unset."""
+        return self._get("flag:" + name)
+
+    def marked(self, name: str) -> bool:
+        """Whether the flag ``name`` is set."""
+        return bool(self._get("flag:" + name) == 1)
+
+    def unmark(self, name: str) -> None:
+        """Clear the flag ``name``."""
+        with self.context():
+            self.backend.delete(self.prefix + "flag:" + name)
 
     def _file_key(self, build: str, number: int, chunk: int) -> str:
         return f"{self.prefix}files:{build}:{number}:{chunk}"

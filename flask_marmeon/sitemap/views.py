@@ -29,6 +29,7 @@ from .._log import logger
 from .._state import MarmeonState
 from ..i18n.urls import is_localized_rule
 from ..routing.rule import is_marked
+from . import checks
 from .addresses import own_host
 from .cache import SitemapCache
 from .file_caches import FileCaches, StartsUnknown
@@ -87,7 +88,7 @@ def _not_modified(tag: str, modified: int, exact: bool) -> bool:
 
 
 def send(
-    body: bytes,
+    body: bytes | Callable[[], bytes],
     *,
     etag: str,
     modified: float,
@@ -115,8 +116,10 @@ def send(
         return Response(status=304, headers=headers)
     if use_gzip and gzipped is not None:
         headers["Content-Encoding"] = "gzip"
-        body = gzipped()
-    return Response(body, mimetype=mimetype, headers=headers)
+        return Response(gzipped(), mimetype=mimetype, headers=headers)
+    # Kept compressed: decompressed only for a client that takes no gzip.
+    text = body() if callable(body) else body
+    return Response(text, mimetype=mimetype, headers=headers)
 
 
 def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
@@ -147,16 +150,15 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             exact_since=True,
         )
 
-    def serve(cache: SitemapCache, number: int) -> Response:
-        lookup = cache.get()
+    def serve(cache: SitemapCache, number: int, wait: float | None = None) -> Response:
+        lookup = cache.get(wait)
         files = lookup.value
         if files is None:
             return _unavailable(lookup.retry_after)
-        body = files.body(number)
-        if body is None:
+        if not files.has(number):
             return _not_found()
         return send(
-            body,
+            lambda: files.body(number) or b"",
             etag=files.etag(number),
             modified=files.built_at,
             ttl=ttl,
@@ -183,7 +185,11 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             return _unavailable(unknown.retry_after)
         if number > len(starts):
             return _not_found()
-        return serve(caches.part(route, number), 0)
+        part = caches.part(route, number, starts)
+        # With a shared store, another process's newer build of this range
+        # first: every process serves the same part.
+        part.newest()
+        return serve(part, 0, None if _may_wait() else 0)
 
     free: list[_edge.CookieFree] = []
     views: list[tuple[str, str, Callable[..., Response]]] = [
@@ -258,6 +264,15 @@ def _free(app: Flask, path: str, origin: str, indexed: bool, what: str) -> bool:
     return taker is None
 
 
+def _may_wait() -> bool:
+    """Whether the server may answer other requests while this one
+    waits: not so with workers that each serve one request at a time
+    (gunicorn's sync workers), where a request waiting for a part's build
+    holds a whole worker, and with it the app's ordinary pages."""
+    environ = request.environ
+    return bool(environ.get("wsgi.multithread")) or not environ.get("wsgi.multiprocess")
+
+
 def _as_written(number: int) -> bool:
     # Werkzeug's int converter also takes "01": one file, one address.
     return request.path.endswith(f"-{number}.xml")
@@ -271,4 +286,5 @@ def init_app(app: Flask, state: MarmeonState, sitemap_cache: Backend | None) -> 
     """Make the app's sitemap cache (shared through ``sitemap_cache`` when
     given) and add the endpoints when the edge starts."""
     state.add(SitemapState(FileCaches(app, state, sitemap_cache)))
+    checks.init_app(state)
     _edge.on_start(state, lambda: _register(app, state))

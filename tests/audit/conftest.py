@@ -99,6 +99,10 @@ class Site:
     #: Requests the app answered, by path (to prove what was not fetched).
     hits: list[str] = field(default_factory=list)
     config: dict[str, Any] = field(default_factory=dict)
+    #: Paths the home page links, when no file is put at "/" (the audit
+    #: follows links: a listed page that nothing links to is an orphan). The
+    #: home page has no canonical: it is no page the sitemap must list.
+    nav: list[str] = field(default_factory=list)
 
     def put(
         self,
@@ -129,6 +133,8 @@ class Site:
             status, mimetype, body, headers = self.files.get(
                 "/" + path, (404, "text/plain", "not here", {})
             )
+            if path == "" and "/" not in self.files and self.nav:
+                status, mimetype, body = 200, "text/html", self.home()
             response = Response(body, status=status, content_type=mimetype)
             response.headers.update(headers)
             if request.args:
@@ -136,6 +142,11 @@ class Site:
             return response
 
         return app
+
+    def home(self) -> str:
+        """The home page: a link to each path of ``nav``."""
+        links = "".join(f'<a href="{path}">{path}</a>' for path in self.nav)
+        return document("<title>Notes</title>", f"<nav>{links}</nav>")
 
     def audit(self, **options: Any) -> Report:
         return audit(self.app(), **options)
@@ -148,8 +159,9 @@ def site() -> Site:
 
 
 def clean_site() -> Site:
-    """robots.txt, a sitemap of two pages, a cover, a stylesheet: all right."""
-    site = Site()
+    """robots.txt, a sitemap of two pages, a home page that links them, a
+    cover, a stylesheet: all right."""
+    site = Site(nav=["/a", "/b"])
     site.put(
         "/robots.txt",
         f"User-agent: *\nDisallow: /private/\n\nSitemap: {ORIGIN}/sitemap.xml\n",

@@ -57,7 +57,7 @@ after = memory()
 time.sleep(settle)
 later = memory()
 print(json.dumps({
-    "report": report.as_dict(),
+    "report": {**report.as_dict(), "urls": list(report.urls)},
     "before": before, "after": after, "later": later,
     "threads": threading.active_count(),
 }))
@@ -122,8 +122,9 @@ def test_robots_sitemap_lines_are_capped() -> None:
     app.before_request(lambda: requests.append("x") and None)
     report = audit(app, max_sitemaps=10)
     assert sum(f.code == "audit-capped" for f in report.findings) == 1
-    # robots.txt, 10 sitemap files and the one page they list.
-    assert len(requests) == 12
+    # robots.txt, 10 sitemap files, the one page they list and the home
+    # page (where the crawl starts).
+    assert len(requests) == 13
 
 
 def test_the_default_caps() -> None:
@@ -177,3 +178,40 @@ def test_the_cli_takes_the_caps() -> None:
     assert "audit-capped" in [f["code"] for f in report["findings"]]
     done = runner.invoke(marmeon_group, ["audit", "--max-sitemaps", "0"])
     assert done.exit_code == 2 and "max-sitemaps" in done.output
+
+
+def test_hreflang_return_checks_count_toward_max_pages() -> None:
+    # Issue 28, L10: 30 pages naming 1,000 hreflang pages each made 30,032
+    # requests. Each return check is an address the audit fetches, within
+    # max_pages; what the cap leaves out is said.
+    app = create_app("hreflang", 30)
+    requests: list[str] = []
+    app.before_request(lambda: requests.append("x") and None)
+    report = audit(app, max_pages=100)
+    # robots.txt, the sitemap, then at most 100 addresses.
+    assert len(requests) <= 102
+    (capped,) = [f for f in report.findings if f.code == "audit-capped"]
+    assert "max_pages" in capped.message
+
+
+def test_images_are_measured_and_dropped() -> None:
+    # Issue 28, L11: 30 pages of twenty 5 MB images reached 3.1 GB. Here 10
+    # pages of ten images of 5 MB (500 MB of answers, each a new one): the
+    # audit keeps each image's size, not the image.
+    result = audit_in_subprocess("images", 10, timeout=30)
+    assert result["report"]["pages"] == 10
+    peak = result["after"]["VmHWM"] - result["before"]["VmRSS"]
+    assert peak < 60 * MB, f"the audit's peak is {peak} kB over its start"
+
+
+def test_memory_stays_flat_over_many_linked_pages() -> None:
+    # Issue 31: 1,000 pages of 100 KB reached by links alone, each linking
+    # the next ten: each fetched once, and the audit keeps the link graph,
+    # not the pages.
+    result = audit_in_subprocess("linked", 1000, timeout=30)
+    assert result["report"]["pages"] == 1
+    assert len(result["report"]["urls"]) == 1001  # the pages and the home page
+    found = codes(result)
+    assert "audit-capped" not in found and "link-broken" not in found
+    peak = result["after"]["VmHWM"] - result["before"]["VmRSS"]
+    assert peak < 40 * MB, f"the audit's peak is {peak} kB over its start"

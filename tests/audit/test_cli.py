@@ -54,11 +54,17 @@ def test_json(site: Site) -> None:
         "pages": 2,
         "findings": [
             {
+                "code": "link-broken",
+                "severity": "error",
+                "url": f"{ORIGIN}/",  # the home page links /b
+                "message": data["findings"][0]["message"],
+            },
+            {
                 "code": "page-status",
                 "severity": "error",
                 "url": f"{ORIGIN}/b",
-                "message": data["findings"][0]["message"],
-            }
+                "message": data["findings"][1]["message"],
+            },
         ],
     }
 

@@ -42,7 +42,7 @@ def test_each_page_gets_a_fresh_app_context_even_inside_one(site: Site) -> None:
         # The caller's context is untouched.
         assert g.mark == "the caller's"
     assert report.findings == ()
-    assert len(seen) == 5  # robots.txt, sitemap, two pages, the cover
+    assert len(seen) == 6  # robots.txt, sitemap, two pages, the cover, the home
     assert all(mark is None for _, mark in seen)
 
 
@@ -76,6 +76,7 @@ def test_an_app_under_a_mount_path_is_called_with_it(site: Site) -> None:
         urlset(f"{blog}/a", f"{blog}/b", f"{ORIGIN}/elsewhere"),
         type="application/xml",
     )
+    site.nav = ["/blog/a", "/blog/b"]
     site.page("/a", canonical=f"{blog}/a", image=None)
     site.page(
         "/b",
@@ -88,7 +89,8 @@ def test_an_app_under_a_mount_path_is_called_with_it(site: Site) -> None:
     assert app_root(app) == "/blog"
     report = audit(app)
     assert codes(report) == []
-    assert site.hits == ["/robots.txt", "/sitemap.xml", "/a", "/b"]
+    # The crawl starts from the home page too: the mount path's own.
+    assert site.hits == ["/robots.txt", "/sitemap.xml", "/a", "/b", "/"]
     assert report.pages == 3
 
 
@@ -149,9 +151,12 @@ def test_a_page_that_never_answers_is_reported_and_the_audit_goes_on(
             release.wait()  # no answer, until the test ends
 
     report = audit(app, timeout=0.5)
-    (finding,) = report.findings
+    broken, finding = report.findings
     assert (finding.code, finding.url) == ("page-status", f"{ORIGIN}/a")
     assert "Answers 504 (no answer within 0.5 s)" in finding.message
+    # The home page links /a: a broken link, with the status and reason.
+    assert (broken.code, broken.url) == ("link-broken", f"{ORIGIN}/")
+    assert "answers 504 (no answer within 0.5 s)" in broken.message
     # The other page, the cover and the rest were fetched and checked.
     assert report.pages == 2 and "/b" in site.hits and "/cover.png" in site.hits
 
@@ -181,8 +186,13 @@ def test_a_view_that_raises_is_still_its_own_500_on_the_audits_thread(
         if request.path == "/b":
             raise KeyError("gone")
 
-    (finding,) = audit(app, timeout=5).findings
+    link, finding = audit(app, timeout=5).findings
+    assert finding.code == "page-status"
     assert "500 (the view raised KeyError: 'gone')" in finding.message
+    # The home page links /b: link-broken with the status, and the audit
+    # went on.
+    assert (link.code, link.url) == ("link-broken", f"{ORIGIN}/")
+    assert "answers 500 (the view raised KeyError: 'gone')" in link.message
 
 
 @pytest.mark.parametrize("timeout", [0, -1.0])

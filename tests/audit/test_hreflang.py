@@ -27,6 +27,7 @@ def localized(site: Site, head: dict[str, dict[str, str]] | None = None) -> None
         f"<url><loc>{url}</loc>{links(LINKS, 'map')}</url>" for url in (EN, DE)
     )
     site.put("/sitemap.xml", urlset(extra=entries), type="application/xml")
+    site.nav = ["/en/about", "/de/about"]  # a language switcher
     titles = {EN: "About the notes site", DE: "Über die Notizen"}
     for url in (EN, DE):
         site.page(
@@ -75,7 +76,8 @@ def test_a_target_that_does_not_answer_is_an_error(site: Site) -> None:
         type="application/xml",
     )
     site.page("/en/about", title="About the notes site", extra=links(LINKS, "head"))
-    (finding,) = site.audit().findings
+    site.nav = []
+    (finding,) = [f for f in site.audit().findings if f.code.startswith("hreflang")]
     assert (finding.code, finding.url) == ("hreflang-no-return", EN)
     assert "404" in finding.message
 

@@ -14,7 +14,10 @@ from flask_marmeon.audit import audit
 from .conftest import png
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
-{{ render_head() }}</head><body><p>{{ text }}</p></body></html>"""
+{{ render_head() }}</head><body><p>{{ text }}</p>
+<nav><a href="/notes/1">1</a> <a href="/notes/2">2</a> <a href="/notes/3">3</a>
+<a href="/en-us/about">About</a> <a href="/de-de/about">Über</a></nav>
+</body></html>"""
 
 
 def build(make_app: Callable[..., Flask], **config: object) -> Flask:

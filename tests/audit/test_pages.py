@@ -13,16 +13,20 @@ A, B = f"{ORIGIN}/a", f"{ORIGIN}/b"
 
 def test_a_listed_page_that_is_not_found_is_an_error(site: Site) -> None:
     del site.files["/b"]
-    (finding,) = site.audit().findings
+    broken, finding = site.audit().findings
     assert (finding.code, finding.url) == ("page-status", B)
     assert "404" in finding.message
+    # The home page links it.
+    assert (broken.code, broken.url) == ("link-broken", f"{ORIGIN}/")
 
 
 def test_a_listed_page_that_redirects_is_an_error(site: Site) -> None:
     site.put("/b", "", status=301, headers={"Location": f"{ORIGIN}/c"})
-    (finding,) = site.audit().findings
+    broken, finding = site.audit().findings
     assert (finding.code, finding.url) == ("page-redirect", B)
     assert f"{ORIGIN}/c" in finding.message
+    # The home page links /b, which redirects to /c, which is not found.
+    assert (broken.code, broken.url) == ("link-broken", f"{ORIGIN}/")
 
 
 def test_a_listed_page_that_robots_txt_disallows_is_an_error(site: Site) -> None:
@@ -177,7 +181,8 @@ def test_a_view_that_raises_is_a_500_and_the_audit_goes_on(site: Site) -> None:
             raise ZeroDivisionError("division by zero")
 
     report = audit(app)
-    (finding,) = report.findings
+    link, finding = report.findings
+    assert (link.code, link.url) == ("link-broken", f"{ORIGIN}/")
     assert (finding.code, finding.url) == ("page-status", A)
     assert "500 (the view raised ZeroDivisionError: division by zero)" in (
         finding.message

@@ -122,3 +122,36 @@ def test_without_app_url_the_preview_says_what_to_set() -> None:
     response = app.test_client().get("/_marmeon/preview")
     assert response.status_code == 200
     assert "APP_URL" in html.document_fromstring(response.data).text_content()
+
+
+def test_a_page_shows_its_links_in_and_out(preview_app: Flask, site: Site) -> None:
+    # Issue 31: the home page links /a, /b and a page that is gone; /a is
+    # linked by the home page only.
+    site.nav.append("/gone")
+    client = preview_app.test_client()
+    home = html.document_fromstring(client.get("/_marmeon/preview?path=/").data)
+    out = [
+        (li.find("a").text, li.findtext("span"))
+        for li in home.xpath("//section[@class='links-out']//li")
+    ]
+    assert out == [
+        (f"{ORIGIN}/a", "200"),
+        (f"{ORIGIN}/b", "200"),
+        (f"{ORIGIN}/gone", "404"),
+    ]
+    codes = [li.get("data-code") for li in home.xpath("//li[@data-code]")]
+    assert "link-broken" in codes
+    page = html.document_fromstring(client.get("/_marmeon/preview?path=/a").data)
+    linked = [
+        (a.get("href"), a.text) for a in page.xpath("//section[@class='links-in']//a")
+    ]
+    assert linked == [("?path=/", f"{ORIGIN}/")]
+    assert not page.xpath("//section[@class='links-out']//a")
+
+
+def test_an_orphan_says_no_page_links_it(preview_app: Flask, site: Site) -> None:
+    site.nav = ["/a"]
+    client = preview_app.test_client()
+    page = html.document_fromstring(client.get("/_marmeon/preview?path=/b").data)
+    (none,) = page.xpath("//section[@class='links-in']//li")
+    assert "page-orphan" in none.text_content()

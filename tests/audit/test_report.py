@@ -10,8 +10,10 @@ from flask_marmeon.audit.run import merge_linked
 
 def test_every_code_has_a_severity_and_a_meaning() -> None:
     # Issue 20: og-url-missing dropped; jsonld-relative-url, sitemap-route-empty
-    # and robots-under-path added. Issue 21: audit-capped.
-    assert len(CODES) == 37
+    # and robots-under-path added. Issue 21: audit-capped. Issue 31: link-broken,
+    # link-redirect, redirect-chain, page-orphan, page-not-listed and
+    # canonical-not-ok.
+    assert len(CODES) == 43
     assert "og-url-missing" not in CODES
     for code, (severity, meaning) in CODES.items():
         assert code == code.lower() and " " not in code

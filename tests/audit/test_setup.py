@@ -16,10 +16,16 @@ from .conftest import ORIGIN, Site, codes, document
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 {{ render_head() }}</head><body><p>Text.</p></body></html>"""
+#: The home page: it links the first recipe (no canonical, so it is no page
+#: the sitemap must list).
+HOME = '<!doctype html><title>Recipes</title><a href="/r/1">Bread</a>'
 
 
 def recipes(
-    make_app: Callable[..., Flask], entries: list[object], **config: object
+    make_app: Callable[..., Flask],
+    entries: list[object],
+    home: bool = False,
+    **config: object,
 ) -> Flask:
     app = make_app(
         APP_URL="https://recipes.example", MARMEON_BROWSER_SCRIPT=False, **config
@@ -35,6 +41,8 @@ def recipes(
         )
         return render_template_string(PAGE)
 
+    if home:
+        app.add_url_rule("/", "home", lambda: HOME)
     return app
 
 
@@ -55,7 +63,9 @@ def test_a_route_whose_entries_are_all_left_out_is_a_finding(
 def test_a_route_with_some_entries_listed_is_no_finding(
     make_app: Callable[..., Flask],
 ) -> None:
-    app = recipes(make_app, [SitemapEntry({"recipe_id": 1}), SitemapEntry({"id": 2})])
+    app = recipes(
+        make_app, [SitemapEntry({"recipe_id": 1}), SitemapEntry({"id": 2})], home=True
+    )
     report = audit(app)
     assert report.pages == 1
     assert report.findings == ()

@@ -17,8 +17,16 @@ def test_a_clean_site_has_no_finding(site: Site) -> None:
     report = site.audit()
     assert report.findings == ()
     assert report.pages == 2
-    # Every file was read through the app: robots, sitemap, pages, the cover.
-    assert set(site.hits) == {"/robots.txt", "/sitemap.xml", "/a", "/b", "/cover.png"}
+    # Every file was read through the app: robots, sitemap, pages, the cover,
+    # and the home page, where the crawl starts.
+    assert set(site.hits) == {
+        "/robots.txt",
+        "/sitemap.xml",
+        "/a",
+        "/b",
+        "/cover.png",
+        "/",
+    }
 
 
 def test_robots_txt_that_does_not_answer_is_an_error(site: Site) -> None:
@@ -88,7 +96,8 @@ def test_over_50000_urls_is_too_large(site: Site) -> None:
     report = site.audit(max_pages=60_000)
     assert codes(report) == [("sitemap-too-large", SITEMAP)]
     assert report.pages == 50_001
-    assert site.hits == ["/robots.txt", "/sitemap.xml"]
+    # None of the listed URLs; the home page and the pages it links.
+    assert site.hits == ["/robots.txt", "/sitemap.xml", "/", "/a", "/b"]
     # By default the audit stops listing at 10,000 URLs, and says so.
     report = site.audit()
     assert report.pages == 10_000
@@ -146,7 +155,8 @@ def test_a_sitemap_on_another_origin_is_not_fetched(site: Site) -> None:
     )
     report = site.audit()
     assert report.findings == () and report.pages == 0
-    assert site.hits == ["/robots.txt"]
+    # Not the sitemap; the home page and the pages it links.
+    assert site.hits == ["/robots.txt", "/", "/a", "/b"]
 
 
 def test_a_sitemap_that_starts_as_gzip_but_does_not_inflate_is_invalid(
@@ -175,7 +185,14 @@ def test_entities_in_a_sitemap_are_not_read(site: Site, tmp_path: Path) -> None:
     assert codes(report) == [("sitemap-invalid", SITEMAP)]
     assert "SECRET" not in report.findings[0].message
     assert report.pages == 2
-    assert set(site.hits) == {"/robots.txt", "/sitemap.xml", "/a", "/b", "/cover.png"}
+    assert set(site.hits) == {
+        "/robots.txt",
+        "/sitemap.xml",
+        "/a",
+        "/b",
+        "/cover.png",
+        "/",
+    }
 
 
 @pytest.mark.parametrize("bad", ["https://[::1/", "http://[notes.example]/a"])

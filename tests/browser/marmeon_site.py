@@ -76,6 +76,7 @@ def make_site(
     router: str = "",
     csp: str | None = None,
     trusted_types: bool = False,
+    icons: bool = True,
     **config: Any,
 ) -> Flask:
     """Build the site.
@@ -86,7 +87,8 @@ def make_site(
     the head's scripts carry that nonce. ``trusted_types`` sends
     ``require-trusted-types-for 'script'`` and gives the page the default
     policy a router needs to parse pages (HTML only: no script text passes).
-    Other keywords go into ``app.config``.
+    ``icons=False`` leaves the pages' icons out (the browser fetches an
+    icon itself). Other keywords go into ``app.config``.
     """
     if trusted_types:
         csp = "script-src 'nonce-{nonce}'; require-trusted-types-for 'script'"
@@ -150,6 +152,31 @@ def make_site(
                 },
             },
             twitter={"image": {"url": f"/img/{name}-card.png", "alt": title}},
+            # The rest of a page's head: each page its own icons, colors,
+            # manifest, feed and names, carried over on client visits.
+            icons=[
+                {"url": f"/icons/{name}.png", "sizes": "32x32"},
+                {"url": f"/icons/{name}-touch.png", "rel": "apple-touch-icon"},
+            ]
+            if icons
+            else None,
+            theme_color=[
+                {"color": "#ffffff" if name == "about" else "#111111"},
+                {
+                    "color": f"#{locale}{locale}00",
+                    "media": "(prefers-color-scheme: dark)",
+                },
+            ],
+            manifest=f"/{locale}/{name}.webmanifest",
+            feeds=[
+                {
+                    "url": f"/{locale}/feed.xml",
+                    "type": "application/rss+xml",
+                    "title": title,
+                }
+            ],
+            verification={"google": f"proof-{locale}"},
+            other={"rating": name},
             json_ld={
                 "@context": "https://schema.org",
                 "@type": "WebPage",

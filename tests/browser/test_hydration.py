@@ -315,7 +315,11 @@ def test_module_and_data_carry_the_csp_nonce(page: Any, under_csp: LiveServer) -
     assert not [m.text for m in page.console if "Content Security Policy" in m.text]
 
 
-def test_no_request_beyond_the_module(page: Any, with_app_url: LiveServer) -> None:
+def test_no_request_beyond_the_module(
+    page: Any, serve: Callable[..., LiveServer]
+) -> None:
+    # The pages without icons: the browser fetches an icon itself.
+    with_app_url = serve(lambda origin: make_site(app_url=origin, icons=False))
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
     before = dict(with_app_url.hits)

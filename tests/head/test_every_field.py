@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flask_marmeon import Marmeon, head, render_head
-from flask_marmeon.head import schema, table
+from flask_marmeon.head import kinds, schema, table
 from flask_marmeon.head.fields import make_fragment
 from flask_marmeon.head.memo import head_key
 from flask_marmeon.head.merge import merge
@@ -32,7 +32,7 @@ def _leaves(obj: schema.ObjectField, path: tuple[str, ...]) -> Iterator[Any]:
         here = (*path, key)
         if isinstance(field, schema.ObjectField):
             yield from _leaves(field, here)
-        elif isinstance(field, schema.RecordField):
+        elif isinstance(field, (schema.RecordField, kinds.PriceField)):
             yield from _leaves(field.obj, here)
         else:
             yield here, field
@@ -43,6 +43,20 @@ LEAVES = list(_leaves(table.HEAD.check, ()))
 
 def strategy(field: schema.Field) -> st.SearchStrategy[Any]:
     """Valid values of one field (plain ones: the checks have their own tests)."""
+    if isinstance(field, kinds.CurrencyField):
+        return st.sampled_from(["EUR", "USD", "JPY"])
+    if isinstance(field, kinds.AmountField):
+        return st.one_of(
+            st.integers(0, 10**6),
+            st.decimals(0, 10**6, places=2).map(str),
+            st.decimals(0, 10**6, places=2),
+        )
+    # Lists only: a text and the list of it write the same head.
+    if isinstance(field, kinds.LinesField):
+        return st.lists(WORD, min_size=1, max_size=3)
+    if isinstance(field, kinds.NamesField):
+        name = WORD.filter(lambda w: field.taken(w) is None)
+        return st.dictionaries(name, st.lists(WORD, min_size=1, max_size=2), min_size=1)
     if isinstance(field, schema.TemplateField):
         return WORD.map(lambda w: f"{w} %s")
     if isinstance(field, schema.UrlField):
@@ -84,12 +98,27 @@ def call_with(path: tuple[str, ...], value: Any) -> dict[str, Any]:
     if path[0] == "title_template":
         call["title"] = "Page"
     if path[0] == "open_graph" and len(path) == 3:
-        if path[1] in ("article", "book", "profile"):
+        if path[1] in ("article", "book", "profile", "product"):
             call["open_graph"]["type"] = path[1]
         elif path[2] != "url":
             call["open_graph"][path[1]]["url"] = "/media"
     if path[0] == "twitter" and path[1] == "image" and path[2] != "url":
         call["twitter"]["image"]["url"] = "/media"
+    if path[:2] == ("open_graph", "product"):
+        call["open_graph"]["type"] = "product"
+        if path[2] == "price":
+            call["open_graph"]["product"]["price"].update(
+                {"amount": 1, "currency": "EUR", path[3]: value}
+            )
+    # The keys a page's tag needs beside the one set (an icon's URL).
+    if path[0] in ("icons", "feeds") and len(path) == 2:
+        call[path[0]].setdefault("url", "/media")
+    if path[0] == "feeds" and len(path) == 2:
+        call["feeds"].setdefault("type", "application/rss+xml")
+    if path == ("icons", "color"):
+        call["icons"]["rel"] = "mask-icon"
+    if path[0] == "theme_color" and len(path) == 2:
+        call["theme_color"].setdefault("color", "#fff")
     return call
 
 
@@ -153,6 +182,15 @@ def test_every_leaf_of_the_table_is_covered() -> None:
         "open_graph.book.isbn",
         "open_graph.profile.gender",
         "twitter.image.alt",
+        "icons.sizes",
+        "theme_color.media",
+        "manifest",
+        "feeds.title",
+        "verification.pinterest",
+        "other",
+        "facebook.app_id",
+        "open_graph.product.price.amount",
+        "open_graph.product.retailer_item_id",
         "json_ld",
     ):
         assert expected in names

@@ -9,6 +9,7 @@ from typing import Any, Optional, get_type_hints
 
 from flask_marmeon import head
 from flask_marmeon.head import html, table, types
+from flask_marmeon.head.kinds import PriceField
 from flask_marmeon.head.schema import JsonLdField, ObjectField, RecordField
 from flask_marmeon.head.writers import Writer
 
@@ -19,7 +20,7 @@ def _tables(start: ObjectField) -> list[ObjectField]:
     for field in start.fields.values():
         if isinstance(field, ObjectField):
             found += _tables(field)
-        elif isinstance(field, RecordField):
+        elif isinstance(field, (RecordField, PriceField)):
             found += _tables(field.obj)
     return found
 
@@ -76,8 +77,15 @@ def test_every_slot_is_prepared_by_the_html_writer() -> None:
 
 
 def test_nested_tables_merge_key_by_key_and_the_rest_whole() -> None:
-    assert set(table.HEAD.keyed) == {"robots", "open_graph", "twitter"}
-    assert set(table.OPEN_GRAPH.keyed) == {"article", "book", "profile"}
+    assert set(table.HEAD.keyed) == {
+        "robots",
+        "open_graph",
+        "twitter",
+        "verification",
+        "facebook",
+    }
+    assert table.HEAD.flat == {"other"}
+    assert set(table.OPEN_GRAPH.keyed) == {"article", "book", "profile", "product"}
     assert table.HEAD.appended == {"json_ld"}
     for name in ("image", "video", "audio"):
         assert table.OPEN_GRAPH.keys[name].merge == table.REPLACE

@@ -3,6 +3,7 @@
 - ``MARMEON_TEST_DIR``: a directory; ``draws`` there gets one line per
   image drawn (the process's pid).
 - ``MARMEON_TEST_REDIS``: a Redis URL for ``sitemap_cache``; else none.
+- ``MARMEON_TEST_SHARED``: ``1`` turns ``MARMEON_OG_IMAGES_SHARED`` on.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def config() -> dict[str, object]:
         "SECRET_KEY": "shared by every worker",
         "MARMEON_OG_IMAGES": True,
         "MARMEON_OG_IMAGE_DRAW": draw,
+        "MARMEON_OG_IMAGES_SHARED": os.environ.get("MARMEON_TEST_SHARED") == "1",
     }
 
 

@@ -14,7 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flask_marmeon import Marmeon, head, render_head
-from flask_marmeon.og_images.address import serializer, texts_of, token_of
+from flask_marmeon.og_images.address import texts_of, token_of
+from flask_marmeon.og_images.app import signer_of
+from flask_marmeon.og_images.state import og_images_of
 
 #: Characters the image code removes: a break, NUL, ZWSP, a soft hyphen,
 #: an unassigned code point, a private-use one.
@@ -55,7 +57,9 @@ def _drawn(metas: dict[str, list[str]]) -> Any:
     [url] = metas["og:image"]
     token = token_of(url.removeprefix("https://notes.example"))
     assert token is not None
-    return texts_of(serializer("a secret"), token)
+    signer = signer_of(og_images_of(APP), "a secret")
+    assert signer is not None
+    return texts_of(signer, token)
 
 
 def test_a_long_run_of_removed_characters_before_the_title_draws_the_title() -> None:
@@ -91,4 +95,6 @@ TEXT = st.one_of(
 @given(title=TEXT, description=TEXT)
 def test_render_head_never_fails_for_any_text(title: str, description: str) -> None:
     metas = _head(title, description)
-    assert _drawn(metas) is not None
+    # A title whose letters no font draws gets no image (test_scripts.py).
+    if "og:image" in metas:
+        assert _drawn(metas) is not None

@@ -103,16 +103,24 @@ def test_emoji_are_drawn_in_color(script_app: Flask) -> None:
 
 
 def test_without_a_font_the_characters_are_left_out_and_named(
-    og_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+    og_app: Callable[..., Flask],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # A machine without fonts of its own; in a title, letters no font has
+    # mean no image at all (test_scripts.py), in a description they are
+    # left out.
+    from .test_scripts import no_machine_fonts
+
+    no_machine_fonts(monkeypatch)
     app = og_app()
     with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
-        mixed = drawn(app, "Notes 日本")
+        mixed = drawn(app, "Title", "Notes 日本")
     assert any(
         "'日'" in r.getMessage() and "'本'" in r.getMessage() for r in caplog.records
     )
     # No box where the letters would be: the image is that of the rest.
-    plain = drawn(app, "Notes")
+    plain = drawn(app, "Title", "Notes")
     assert (
         ImageChops.difference(mixed.convert("RGB"), plain.convert("RGB")).getbbox()
         is None

@@ -28,5 +28,13 @@ def test_the_wheel_holds_the_fonts_and_their_license(tmp_path: Path) -> None:
     )
     [wheel] = tmp_path.glob("flask_marmeon-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for name in ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "OFL.txt"):
+    for name in (
+        "NotoSans-Regular.ttf",
+        "NotoSans-Bold.ttf",
+        "NotoSansArabic-Regular.ttf",
+        "NotoSansArabic-Bold.ttf",
+        "NotoSansHebrew-Regular.ttf",
+        "NotoSansHebrew-Bold.ttf",
+        "OFL.txt",
+    ):
         assert f"flask_marmeon/og_images/fonts/{name}" in names

@@ -8,6 +8,7 @@ import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -97,6 +98,7 @@ def test_with_a_shared_store_requests_together_draw_once(
         **os.environ,
         "MARMEON_TEST_DIR": str(tmp_path),
         "MARMEON_TEST_REDIS": redis_server.url,
+        "MARMEON_TEST_SHARED": "1",
         "PYTHONPATH": str(ROOT),
     }
     with gunicorn(
@@ -109,3 +111,27 @@ def test_with_a_shared_store_requests_together_draw_once(
         # Kept in the store: later requests to any worker draw nothing.
         fetch_together(port, path, 8)
         assert len(draws(tmp_path)) - written == 1
+    # For one day.
+    client: Any = redis_server.client()
+    [key] = [k for k in client.keys("*") if b"/og/" in k and b"/png/" in k]
+    assert 86_000 < client.ttl(key) <= 86_400
+
+
+def test_without_the_setting_no_image_goes_into_the_shared_store(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    paths = addresses(tmp_path, 3)
+    env = {
+        **os.environ,
+        "MARMEON_TEST_DIR": str(tmp_path),
+        "MARMEON_TEST_REDIS": redis_server.url,
+        "PYTHONPATH": str(ROOT),
+    }
+    with gunicorn(
+        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=2
+    ) as port:
+        for path in paths:
+            results = fetch_together(port, path, 4)
+            assert [status for status, _ in results] == [200] * 4
+    client: Any = redis_server.client()
+    assert [k for k in client.keys("*") if b"/og/" in k] == []

@@ -120,7 +120,8 @@ def test_an_address_signed_with_another_key_is_404(
 ) -> None:
     app = og_app()
     digest = loaded(og_images_of(app)).digest
-    forged = path_for(serializer("another key"), Texts("Buy pills", "", ""), digest)
+    signer = serializer("another key", og_images_of(app).scope)
+    forged = path_for(signer, Texts("Buy pills", "", ""), digest)
     assert app.test_client().get(forged).status_code == 404
     assert drawn(app) == 0
 

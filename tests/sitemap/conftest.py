@@ -80,10 +80,13 @@ def start(tmp_path: Path) -> Iterator[Start]:
     """Start gunicorn with the test app; ``mode`` and ``builds`` in tmp_path."""
     servers: list[Gunicorn] = []
 
-    def run(workers: int = 4, **env: object) -> Gunicorn:
+    def run(workers: int = 4, worker_class: str = "gthread", **env: object) -> Gunicorn:
         values = {f"MARMEON_TEST_{k.upper()}": str(v) for k, v in env.items()}
         server = Gunicorn(
-            tmp_path, {"MARMEON_TEST_DIR": str(tmp_path), **values}, workers
+            tmp_path,
+            {"MARMEON_TEST_DIR": str(tmp_path), **values},
+            workers,
+            worker_class=worker_class,
         )
         servers.append(server)
         return server

@@ -15,7 +15,7 @@ benchmarks/sitemap_load.py), configured by environment variables:
   the SQLite file ``shop.db`` in the directory (a table ``p`` of ids, made
   by the test), 10 ids a part; each query of a part's range adds a line to
   ``part_reads`` there (and waits the build delay, so concurrent requests
-  meet it).
+  meet it; while ``part_mode`` there says ``hang``, 30 s at most).
 """
 
 from __future__ import annotations
@@ -37,6 +37,13 @@ def _mode(directory: Path) -> str:
         return (directory / "mode").read_text().strip() or "ok"
     except FileNotFoundError:
         return "ok"
+
+
+def _hangs(path: Path) -> bool:
+    try:
+        return path.read_text().strip() == "hang"
+    except FileNotFoundError:
+        return False
 
 
 def create() -> Flask:
@@ -128,6 +135,9 @@ def _add_paged(app: Flask, directory: Path, delay: float) -> None:
             with (directory / "part_reads").open("a") as log:
                 log.write(f"{os.getpid()}\n")
             time.sleep(delay)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and _hangs(directory / "part_mode"):
+                time.sleep(0.05)
 
     provider = paged(
         table.select(),

@@ -118,10 +118,16 @@ class MemcachedServer:
 
 class Gunicorn:
     """gunicorn serving ``tests.sitemap.gunicorn_app:create()`` with gthread
-    workers; ``env`` configures the app (see that module)."""
+    workers (or ``worker_class="sync"``: one request at a time each);
+    ``env`` configures the app (see that module)."""
 
     def __init__(
-        self, directory: Path, env: dict[str, str], workers: int = 4, threads: int = 8
+        self,
+        directory: Path,
+        env: dict[str, str],
+        workers: int = 4,
+        threads: int = 8,
+        worker_class: str = "gthread",
     ) -> None:
         sock = listening_socket()
         self.port = sock.getsockname()[1]
@@ -130,8 +136,9 @@ class Gunicorn:
         self._log_file = self.log.open("wb")
         self.process = subprocess.Popen(
             gunicorn_command(sock, "--workers", str(workers))
-            + ["--worker-class", "gthread"]
-            + ["--threads", str(threads), "--graceful-timeout", "2", "--preload"]
+            + ["--worker-class", worker_class]
+            + (["--threads", str(threads)] if worker_class == "gthread" else [])
+            + ["--graceful-timeout", "2", "--preload"]
             + ["tests.sitemap.gunicorn_app:create()"],
             cwd=ROOT,
             env={**os.environ, **env, "PYTHONPATH": str(ROOT)},

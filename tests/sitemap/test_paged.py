@@ -6,6 +6,7 @@ import gzip
 import logging
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
+from datetime import date
 from typing import Any
 
 import pytest
@@ -13,7 +14,6 @@ from flask import Flask
 from lxml import etree
 
 from flask_marmeon import PagedProvider, SitemapEntry, StartupError, everyone
-from flask_marmeon.sitemap.file_caches import PARTS_KEPT
 from flask_marmeon.sitemap.state import sitemap_of
 
 from .conftest import SM
@@ -176,15 +176,36 @@ def test_parts_are_conditional_and_gzipped(make_app: Callable[..., Flask]) -> No
     assert "Set-Cookie" not in plain.headers
 
 
-def test_a_process_keeps_a_few_parts(make_app: Callable[..., Flask]) -> None:
+def test_a_process_keeps_parts_within_its_byte_budget(
+    make_app: Callable[..., Flask],
+) -> None:
     provider = Keys(list(range(1, 101)))
-    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app = make_app(
+        APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5, MARMEON_SITEMAP_MEMORY=1500
+    )
     app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
     client = app.test_client()
     for number in range(1, 21):
         assert client.get(f"/sitemap-p-{number}.xml").status_code == 200
-    files = sitemap_of(app).files
-    assert len(files._parts) <= PARTS_KEPT
+    parts = sitemap_of(app).files._parts.values()
+    # Counted as kept: compressed (a part of five URLs, about 200 bytes).
+    sizes = [cache.last.size for cache in parts if cache.last is not None]
+    assert 0 < max(sizes) < 400 and sum(sizes) <= 1500 + max(sizes)
+    assert len(sizes) < 20
+
+
+def test_a_part_asked_again_is_not_rebuilt_while_the_budget_holds_it(
+    make_app: Callable[..., Flask],
+) -> None:
+    provider = Keys(list(range(1, 101)))
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
+    client = app.test_client()
+    for _ in range(3):
+        for number in range(1, 21):
+            assert client.get(f"/sitemap-p-{number}.xml").status_code == 200
+    # Twenty parts (more than the 8 a process kept before), each read once.
+    assert len([call for call in provider.asked if call[0] == "entries"]) == 20
 
 
 def test_sitemap_option_refuses_other_objects(make_app: Callable[..., Flask]) -> None:
@@ -419,3 +440,42 @@ def test_entries_take_what_a_sitemap_provider_may_return(
             assert response.status_code == 503, name
             said = "\n".join(caplog.messages)
             assert "'/p/<int:n>'" in said and "expected a list" in said, said
+
+
+class Dated(Keys):
+    """Keys whose entries were each last modified on day ``key % 28 + 1``."""
+
+    def entries(self, start: int, stop: int | None, limit: int) -> Iterator[object]:
+        for entry in super().entries(start, stop, limit):
+            assert isinstance(entry, SitemapEntry)
+            key = entry.params["n"]
+            yield SitemapEntry({"n": key}, last_modified=date(2024, 3, key % 28 + 1))
+
+
+def test_the_index_gives_a_built_part_the_newest_lastmod_of_its_entries(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    provider = Dated(list(range(1, 24)))
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
+    client = app.test_client()
+    root = etree.fromstring(client.get("/sitemap.xml").data)
+    assert not root.findall(f"{SM}sitemap/{SM}lastmod")  # nothing built yet
+    for number in (1, 3):
+        assert client.get(f"/sitemap-p-{number}.xml").status_code == 200
+    sitemap_of(app).files.site.clear()  # the next index is built now
+    root = etree.fromstring(client.get("/sitemap.xml").data)
+    dates = {
+        (item.findtext(f"{SM}loc") or "").removeprefix(ORIGIN): item.findtext(
+            f"{SM}lastmod"
+        )
+        for item in root.iter(f"{SM}sitemap")
+    }
+    # Part 1 holds keys 1 to 5 (days 2 to 6), part 3 keys 11 to 15.
+    assert dates == {
+        "/sitemap-p-1.xml": "2024-03-06",
+        "/sitemap-p-2.xml": None,
+        "/sitemap-p-3.xml": "2024-03-16",
+        "/sitemap-p-4.xml": None,
+        "/sitemap-p-5.xml": None,
+    }

@@ -1,0 +1,222 @@
+"""Fonts found among the machine's own, for what no other font draws.
+
+When a cluster has no face among the shipped fonts and the app's
+(``MARMEON_OG_IMAGE_FONTS``), the machine's fonts are looked through once
+for its script: first Noto's files by name (``NotoSans<Script>-Bold.ttf``,
+``NotoSansCJK-Bold.ttc``, ``NotoColorEmoji.ttf``: Debian's fonts-noto-core,
+fonts-noto-cjk and fonts-noto-color-emoji install them) in the usual font
+folders and wherever fontconfig knows of fonts, then what fontconfig's
+``fc-match`` picks for the character. A file is taken only when it has
+every character of the cluster. The script is the first word of the
+character's Unicode name (``DEVANAGARI LETTER KA``), so every script that
+Noto names after itself is found without a table.
+
+What is found is the same in every process of one machine, so the address
+(which carries the texts as they are drawn) is drawn alike by any of them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import threading
+import unicodedata
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .._log import logger
+
+if TYPE_CHECKING:
+    from .fonts import Face
+
+#: Where fonts are installed when fontconfig does not say.
+FONT_DIRS = (
+    "/usr/share/fonts",
+    "/usr/local/share/fonts",
+    "~/.local/share/fonts",
+    "~/.fonts",
+    "/Library/Fonts",
+    "/System/Library/Fonts",
+)
+#: The first words of the Unicode names that Noto's CJK fonts draw.
+_CJK = frozenset(
+    (
+        "CJK",
+        "HIRAGANA",
+        "KATAKANA",
+        "HANGUL",
+        "BOPOMOFO",
+        "IDEOGRAPHIC",
+        "KANGXI",
+        "HALFWIDTH",
+        "FULLWIDTH",
+    )
+)
+#: At most this many fc-match calls a process makes (a text of many rare
+#: characters costs a bounded number of them).
+FC_MATCH_CALLS = 64
+
+
+def script_of(cluster: str) -> str | None:
+    """The script a cluster is looked up by: ``emoji``, ``cjk``, or the first
+    word of its first character's Unicode name (None for a nameless one)."""
+    char = cluster[0]
+    code = ord(char)
+    if "\ufe0f" in cluster or "\u200d" in cluster or code >= 0x1F000:
+        return "emoji"
+    word = unicodedata.name(char, "").split(" ", 1)[0]
+    if not word:
+        return None
+    return "cjk" if word in _CJK else word.lower()
+
+
+def file_names(script: str, bold: bool) -> list[str]:
+    """The Noto files that draw ``script``, the weight asked for first."""
+    if script == "emoji":
+        return ["NotoColorEmoji.ttf"]
+    weights = ["Bold", "Regular"] if bold else ["Regular"]
+    if script == "cjk":
+        return [
+            name
+            for weight in weights
+            for name in (
+                f"NotoSansCJK-{weight}.ttc",
+                f"NotoSansCJKjp-{weight}.otf",
+                f"NotoSansCJKsc-{weight}.otf",
+            )
+        ]
+    family = script.capitalize()
+    return [
+        name
+        for weight in weights
+        for name in (
+            f"NotoSans{family}-{weight}.ttf",
+            f"NotoSans{family}-{weight}.otf",
+            f"NotoSans{family}UI-{weight}.ttf",
+            f"NotoSerif{family}-{weight}.ttf",
+        )
+    ]
+
+
+def _walk(folders: Iterable[str]) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for folder in folders:
+        for root, _dirs, files in os.walk(os.path.expanduser(folder)):
+            for name in sorted(files):
+                found.setdefault(name, Path(root) / name)
+    return found
+
+
+def _fontconfig_files() -> list[str]:
+    """The folders of every font fontconfig knows ([] without fontconfig)."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return []
+    try:
+        done = subprocess.run(
+            [fc_list, "--format", "%{file}\n"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return sorted({os.path.dirname(line) for line in done.stdout.splitlines() if line})
+
+
+def _fc_match(char: str, bold: bool) -> Path | None:
+    fc_match = shutil.which("fc-match")
+    if fc_match is None:
+        return None
+    weight = 200 if bold else 80
+    try:
+        done = subprocess.run(
+            [
+                fc_match,
+                "--format",
+                "%{file}",
+                f":charset={ord(char):x}:weight={weight}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(done.stdout) if done.stdout else None
+
+
+class SystemFonts:
+    """The machine's font files, looked through once, and the faces found.
+
+    ``load`` makes a face of a file (``fonts.Face.load`` with the layout);
+    a file that cannot be read is passed over. Safe across threads.
+    """
+
+    def __init__(self, load: Callable[[Path, str], Face | None]) -> None:
+        self.load = load
+        self.lock = threading.Lock()
+        self.files: dict[str, Path] | None = None
+        #: (script, bold) -> the faces tried for it, in order.
+        self.by_script: dict[tuple[str, bool], list[Face]] = {}
+        self.fc_calls = 0
+
+    def _files(self) -> dict[str, Path]:
+        if self.files is None:
+            self.files = _walk((*FONT_DIRS, *_fontconfig_files()))
+        return self.files
+
+    def candidates(self, cluster: str, bold: bool) -> list[Face]:
+        """The faces found for the cluster's script (loaded once each)."""
+        script = script_of(cluster)
+        if script is None:
+            return []
+        with self.lock:
+            known = self.by_script.get((script, bold))
+            if known is None:
+                files = self._files()
+                known = []
+                for name in file_names(script, bold):
+                    path = files.get(name)
+                    face = self.load(path, script) if path is not None else None
+                    if face is not None:
+                        known.append(face)
+                self.by_script[(script, bold)] = known
+            return list(known)
+
+    def matched(self, cluster: str, bold: bool) -> Face | None:
+        """What fontconfig picks for the cluster's first character (a bounded
+        number of calls a process)."""
+        script = script_of(cluster) or "other"
+        with self.lock:
+            if self.fc_calls >= FC_MATCH_CALLS:
+                return None
+            self.fc_calls += 1
+        path = _fc_match(cluster[0], bold)
+        if path is None or not path.is_file():
+            return None
+        face = self.load(path, script)
+        if face is None:
+            return None
+        with self.lock:
+            self.by_script.setdefault((script, bold), []).append(face)
+        return face
+
+
+def quiet_load(
+    load: Callable[[Path, str], Face],
+) -> Callable[[Path, str], Face | None]:
+    """``load``, None (logged) for a file that cannot be read as a font."""
+
+    def attempt(path: Path, script: str) -> Face | None:
+        try:
+            return load(path, script)
+        except Exception:  # noqa: BLE001 - fontTools and Pillow raise many kinds
+            logger.debug("The font %s cannot be read; passed over.", path)
+            return None
+
+    return attempt

@@ -1,0 +1,179 @@
+"""The addresses of the pages that changed after a moment: what IndexNow sends.
+
+The same entries as the sitemap's, read the same way: every marked route's
+provider (a paged one by its parts, or by its own ``changed(since)`` when it
+has one, which reads only the changed rows), each entry normalised
+(:mod:`.entries`) and its addresses made as the sitemap makes its ``<loc>``
+(:func:`.route_writer.entry_addresses`: every locale of a localized page).
+An entry without ``last_modified`` is never among them.
+
+A ``last_modified`` that is a datetime is compared as it is (a naive one is
+taken as UTC); one that is a date has no time, so it counts as changed after
+any moment of that day (UTC): it may be sent by each run of its day, but a
+change is never missed.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date, datetime, timezone
+from typing import Any
+
+from flask import Flask
+from werkzeug.routing import Rule
+
+from .._state import get_state
+from ..i18n.urls import LOCALE_ARG
+from .addresses import CompiledRule, Refused, compile_rule
+from .build import in_own_context, listed_rules
+from .entries import SitemapEntry, lastmod, normalize
+from .paged import PagedProvider, is_paged
+from .providers import find_provider, provider_items
+from .report import RouteReport
+from .route_writer import entry_addresses
+
+#: Entries per range when a paged route is read by its parts.
+_PART = 50_000
+
+
+class FindingFailed(Exception):
+    """A provider failed while changes were being found; the message names
+    its route."""
+
+
+def utc(moment: datetime) -> datetime:
+    """``moment`` as an aware datetime in UTC (a naive one is taken as UTC)."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        return moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+def changed_after(when: object, since: datetime, where: str) -> bool:
+    """Whether an entry's ``last_modified`` is later than ``since`` (aware,
+    UTC); a date counts as its whole day. TypeError (naming the route) for
+    a value that is neither."""
+    if when is None:
+        return False
+    if isinstance(when, datetime):
+        return utc(when) > since
+    if isinstance(when, date):
+        return when >= since.date()
+    lastmod(when, where)  # raises the sitemap's own TypeError
+    return False  # pragma: no cover - lastmod raised
+
+
+def changed_addresses(app: Flask, since: datetime) -> list[str]:
+    """Every address of the sitemap whose entry's ``last_modified`` is later
+    than ``since``, in the sitemap's order, each once. Raises
+    :class:`FindingFailed` when a provider fails."""
+    return in_own_context(app, _changed, utc(since))
+
+
+def _changed(app: Flask, since: datetime) -> list[str]:
+    settings = get_state(app).settings
+    origin = settings.app_url
+    assert origin is not None  # the H10 checks ran first
+    found: dict[str, None] = {}
+    entry_type = SitemapEntry
+    for rule in listed_rules(app):
+        where = f"the route {rule.rule!r} (endpoint {rule.endpoint!r})"
+        compiled = compile_rule(rule, origin, settings.locales, settings.root)
+        report = RouteReport(rule)
+        try:
+            # One loop per entry of the whole site: what it does to an
+            # entry that did not change is the cost (benchmarks/indexnow.py).
+            for item in _items(app, rule, compiled, since, where):
+                try:
+                    # An entry with an aware datetime: its slot, compared
+                    # as it is (whatever the zone), and most go no further.
+                    if item._last_modified <= since:  # type: ignore[attr-defined]
+                        continue
+                except (AttributeError, TypeError):
+                    # A dict, no date, a date, a naive datetime, a mistake.
+                    pass
+                entry = item if type(item) is entry_type else normalize(item, where)
+                if not changed_after(entry.last_modified, since, where):
+                    continue
+                found.update(dict.fromkeys(_locs(compiled, entry, report)))
+        except Exception as error:
+            raise FindingFailed(
+                f"Finding the changed pages failed in {where}: {error}"
+            ) from error
+    return list(found)
+
+
+def _locs(
+    compiled: CompiledRule, entry: SitemapEntry, report: RouteReport
+) -> tuple[str, ...]:
+    try:
+        return entry_addresses(compiled, entry, report).locs
+    except Refused:
+        # Not in the sitemap either (its build's warning says why).
+        return ()
+
+
+def _items(
+    app: Flask, rule: Rule, compiled: CompiledRule, since: datetime, where: str
+) -> Iterable[object]:
+    """A route's items as its provider gives them (the provider's own
+    iterator: no layer between it and the loop)."""
+    option: object = getattr(rule, "marmeon_sitemap", None)
+    if is_paged(option):
+        return _paged(option, since, where)  # type: ignore[arg-type]
+    provider = find_provider(rule, app.view_functions.get(str(rule.endpoint)))
+    if provider is None:
+        return ()  # a page without a provider has no date
+    items = provider_items(provider, where)
+    if compiled.names - {LOCALE_ARG}:
+        return items
+    return (_single(items, where),)
+
+
+def _single(items: Iterable[object], where: str) -> SitemapEntry:
+    """A route without parameters is one page: the latest date counts and
+    the locales add up, as in the sitemap (route_writer.write_single)."""
+    latest: date | None = None
+    locales: list[str] | None = None
+    for item in items:
+        entry = normalize(item, where)
+        when = entry.last_modified
+        if when is not None and (latest is None or _later(when, latest)):
+            latest = when
+        if entry.locales is not None:
+            locales = [*(locales or ()), *entry.locales]
+    return SitemapEntry({}, latest, locales)
+
+
+def _later(when: date, than: date) -> bool:
+    return _moment(when) > _moment(than)
+
+
+def _moment(when: date) -> datetime:
+    if isinstance(when, datetime):
+        return utc(when)
+    return datetime(when.year, when.month, when.day, tzinfo=timezone.utc)
+
+
+def _paged(provider: PagedProvider, since: datetime, where: str) -> Iterator[object]:
+    """A paged route's entries: only the changed ones when its provider can
+    say which (``changed(since)``), else every part's."""
+    changed: Callable[[datetime], Iterable[object] | None] | None
+    changed = getattr(provider, "changed", None)
+    given = changed(since) if callable(changed) else None
+    if given is not None:
+        yield from given
+        return
+    starts = list(provider.boundaries(_PART))
+    for number, start in enumerate(starts):
+        stop: Any = starts[number + 1] if number + 1 < len(starts) else None
+        yield from provider_items(_part(provider, start, stop), where)
+
+
+def _part(provider: PagedProvider, start: Any, stop: Any) -> Callable[[], Any]:
+    def entries() -> Iterable[object]:
+        # Every entry of the range: it was just decided, so it holds about
+        # a part, but a row added meanwhile is not left out.
+        return provider.entries(start, stop, sys.maxsize)
+
+    return entries
