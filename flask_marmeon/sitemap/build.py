@@ -302,8 +302,32 @@ def _part(
             f"Part {number} of {route.where} ({span}) failed: {error}"
         ) from error
     (file,) = build.writer.finish()
-    build.over.log(build.max_urls, build.max_bytes, split=False, waiting=span)
+    if counted.count > size:
+        # The log says how many wait: the rest of the range is counted (up
+        # to a bound), not read into the file.
+        rest, capped = _rest(route, start, stop, size)
+        build.over.beyond(rest, capped)
+    waiting = f"{route.where} ({span})"
+    build.over.log(build.max_urls, build.max_bytes, split=False, waiting=waiting)
     return Part(file, counted.count > size or bool(build.over.urls))
+
+
+def _rest(
+    route: PagedRoute, start: Any, stop: Any | None, size: int
+) -> tuple[int, bool]:
+    """Entries of the range past the ``size + 1`` read: how many, when the
+    provider can count its range (``count(start, stop)``: paged() does, in
+    one ``COUNT``), and whether that is only a floor (it cannot: at least
+    the one read past the part). The rest is never read into memory."""
+    count = getattr(route.provider, "count", None)
+    if callable(count):
+        try:
+            total = count(start, stop)
+        except Exception:  # the count is for the log only
+            total = None
+        if isinstance(total, int) and not isinstance(total, bool):
+            return max(0, total - size - 1), False
+    return 0, True
 
 
 @contextmanager
