@@ -16,8 +16,9 @@ SHARED = {"CACHE_TYPE": "FileSystemCache", "CACHE_DIR": tempfile.mkdtemp()}
 
 
 def create_app(name: str) -> Flask:
-    """What each worker process runs at start (here, two in one process)."""
-    app = Flask(name)
+    """What each worker process runs at start (here, two in one process):
+    one app, one import name (the cache's keys name it)."""
+    app = Flask("notes")
     app.config["APP_URL"] = "https://notes.example"
     Marmeon(app, sitemap_cache=Cache(app, config=SHARED))
 

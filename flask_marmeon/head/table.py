@@ -21,7 +21,7 @@ from typing import Any
 from flask import current_app
 
 from ..og_images.naming import check_secret_key
-from ..og_images.value import OgImage
+from ..og_images.value import OgImage, as_text
 from . import page_tags as tags
 from .elements import HREFLANG, Slot
 from .kinds import LineField, LinesField
@@ -276,10 +276,11 @@ FACEBOOK = Table(Facebook, {"app_id": Key(LineField(), Text("fb:app_id"))})
 
 
 def _generated(value: OgImage, path: str) -> OgImage:
-    """An OgImage is kept as it is: the head names it when it is written,
-    with the page's texts (flask_marmeon.head.generated)."""
+    """An OgImage is kept (its lazy strings made text now, in the request's
+    language): the head names it when it is written, with the page's texts
+    (flask_marmeon.head.generated)."""
     check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
-    return value
+    return as_text(value)
 
 
 #: The other kinds of value an image takes: a generated image.

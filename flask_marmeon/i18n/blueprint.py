@@ -23,12 +23,13 @@ from flask.sansio.blueprints import BlueprintSetupState
 from werkzeug.exceptions import NotFound
 
 from .._context import peek_request_state
+from .._log import warn_once
 from .._state import MarmeonState, get_state
 from .app import i18n_state
 from .errors import wrap_error_handlers
 from .pages import error_page, page_for, set_page
 from .redirect import redirect_to_locale
-from .urls import LOCALE_ARG, RULE_PREFIX, is_localized_rule
+from .urls import LOCALE_ARG, OLD_LANGUAGE_ARGS, RULE_PREFIX, is_localized_rule
 
 
 def localized(bp: Blueprint) -> Blueprint:
@@ -130,11 +131,44 @@ def _pull_locale(endpoint: str | None, values: dict[str, Any] | None) -> None:
 def _add_locale(endpoint: str, values: dict[str, Any]) -> None:
     # url_for on a localized endpoint: keep the page's locale unless the
     # call names one (locale=None counts as not naming one).
+    if not _OLD_ARGS.isdisjoint(values):
+        _warn_old_language(endpoint, values)
     if values.get(LOCALE_ARG) is not None:
         return
     if not _endpoint_is_localized(current_app, endpoint):
         return
     values[LOCALE_ARG] = _default_locale(get_state())
+
+
+#: What Flask's URL-processor pattern passed to url_for for the language.
+_OLD_ARGS = frozenset(OLD_LANGUAGE_ARGS) - {LOCALE_ARG}
+
+
+def _warn_old_language(endpoint: str, values: dict[str, Any]) -> None:
+    """Development's warning, once per app, for ``url_for(...,
+    lang_code="de")`` on a localized endpoint: the value is no argument of
+    its rule, so Flask would write it as ``?lang_code=de``."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    if not app.debug or not _endpoint_is_localized(app, endpoint):
+        return
+    arguments = set().union(*(r.arguments for r in app.url_map.iter_rules(endpoint)))
+    for name in sorted(_OLD_ARGS.intersection(values) - arguments):
+        warn_once(
+            get_state(app),
+            ("i18n.old-language-argument", name),
+            "url_for(%r, %s=%r) names the language as Flask's URL-processor"
+            " pattern did, but %r is a localized endpoint: %s= is no argument"
+            " of its rule and ends up in the query string (?%s=...). Write"
+            " url_for(%r, locale=%r).",
+            endpoint,
+            name,
+            values[name],
+            endpoint,
+            name,
+            name,
+            endpoint,
+            values[name],
+        )
 
 
 def _endpoint_is_localized(app: Flask, endpoint: str) -> bool:

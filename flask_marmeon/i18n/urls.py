@@ -10,6 +10,7 @@ ProxyFix's ``X-Forwarded-Prefix`` or gunicorn's ``SCRIPT_NAME`` header.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -108,6 +109,23 @@ def is_localized_rule(rule: Rule) -> bool:
     return bool(getattr(rule, "marmeon_localized", False)) or rule.rule.startswith(
         RULE_PREFIX
     )
+
+
+#: The names Flask's URL-processor pattern gives the language variable.
+OLD_LANGUAGE_ARGS = ("lang_code", "lang", "language", "locale")
+_OLD_PREFIX = re.compile(r"/<(?:[^<>:]+:)?([A-Za-z_][A-Za-z0-9_]*)>(?:/|$)")
+
+
+def leftover_language(rule: Rule) -> str | None:
+    """The variable of an old language prefix left on a localized rule
+    (``url_prefix="/<lang_code>"`` from Flask's URL-processor pattern, whose
+    rule is ``/<marmeon_locale:locale>/<lang_code>/about``), or None."""
+    if not is_localized_rule(rule) or not rule.rule.startswith(RULE_PREFIX):
+        return None
+    found = _OLD_PREFIX.match(rule.rule, len(RULE_PREFIX))
+    if found is None or found.group(1) not in OLD_LANGUAGE_ARGS:
+        return None
+    return found.group(1)
 
 
 def locale_of_path(path: str, locales: Sequence[str]) -> str | None:

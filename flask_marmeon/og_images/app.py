@@ -6,6 +6,7 @@ font's characters take a moment to read), once per app and process.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from typing import TYPE_CHECKING, Any
 
@@ -172,7 +173,7 @@ def image_path(
     """The image's path below the mount path, made once per texts; None when
     the app's drawing function fails for them (logged with the page's path:
     the page keeps no image rather than a broken one)."""
-    key = (texts, secret_key)
+    key = (_digest_of(texts), secret_key)
     known = og.addresses.get(key, False)
     if known is not False:
         return known  # type: ignore[return-value]
@@ -190,6 +191,17 @@ def image_path(
         og.addresses.clear()
     og.addresses[key] = path
     return path
+
+
+def _digest_of(texts: tuple[str, str, str]) -> bytes:
+    """What the memo keys a page's texts by: their digest, so that it keeps
+    no page's whole texts (a 100 KB description), only the cut ones in the
+    addresses it holds."""
+    digest = hashlib.blake2b(digest_size=16)
+    for text in texts:
+        digest.update(text.encode("utf-8", "surrogatepass"))
+        digest.update(b"\xff")  # never in UTF-8: the texts' boundaries
+    return digest.digest()
 
 
 def _drawable_path(

@@ -43,7 +43,8 @@ class OgImagesState:
     scope: str = ""
     lock: threading.Lock = field(default_factory=threading.Lock)
     loaded: Loaded | None = None
-    #: (texts given, key) -> the image's path, or None when it cannot be drawn.
+    #: (digest of the texts given, key) -> the image's path (the texts cut
+    #: to what is drawn), or None when it cannot be drawn.
     addresses: dict[Hashable, str | None] = field(default_factory=dict)
     #: (SECRET_KEY, SECRET_KEY_FALLBACKS) -> its signer.
     signers: dict[tuple[Any, tuple[Any, ...]], URLSafeSerializer] = field(

@@ -17,6 +17,7 @@ from .._edge import check_app, raise_on_problems
 from .._state import MarmeonState, get_state
 from ..checks import Problem
 from ..i18n import locales_problems
+from ..i18n.urls import leftover_language
 from ..sitemap.entries import route_arguments
 from ..sitemap.paged import provider_problems
 from ..sitemap.providers import has_provider
@@ -34,6 +35,8 @@ RouteProblem = Problem
 LOCALES_ID = "i18n.E001"
 #: A paged provider's own problems (``problems()``: its statement).
 PROVIDER_ID = "sitemap.E001"
+#: A localized route that still has an old language prefix (``/<lang_code>``).
+OLD_PREFIX_ID = "i18n.E002"
 
 
 @dataclass(frozen=True)
@@ -110,10 +113,14 @@ def _problems_of_rule(app: Flask, rule: Rule) -> list[Problem]:
             )
         )
     arguments = route_arguments(rule)
+    old_language = leftover_language(rule)
     if arguments and not has_provider(rule, view_func):
         names = ", ".join(repr(name) for name in sorted(arguments))
         how = (
-            "give its View class a sitemap() method or pass sitemap=<function>"
+            # A provider would be the wrong fix: the old prefix must go.
+            _remove_old_prefix(old_language)
+            if old_language is not None
+            else "give its View class a sitemap() method or pass sitemap=<function>"
             if getattr(view_func, "view_class", None) is not None
             else "pass sitemap=<function> (a function view cannot have a"
             " sitemap() method)"
@@ -126,6 +133,8 @@ def _problems_of_rule(app: Flask, rule: Rule) -> list[Problem]:
                 **here,
             )
         )
+    if old_language is not None:
+        found.append(_old_prefix_problem(rule, old_language))
     found += [
         Problem(LOCALES_ID, reason, **here)
         for reason in locales_problems(rule, get_state(app).settings.locales)
@@ -134,6 +143,25 @@ def _problems_of_rule(app: Flask, rule: Rule) -> list[Problem]:
         Problem(PROVIDER_ID, reason, **here) for reason in provider_problems(rule)
     ]
     return found
+
+
+def _remove_old_prefix(name: str) -> str:
+    return (
+        f"remove the old language prefix '/<{name}>' (url_prefix= or the rule):"
+        " localized() adds the locale to every route itself; build its"
+        " addresses with url_for(..., locale=...)"
+    )
+
+
+def _old_prefix_problem(rule: Rule, name: str) -> Problem:
+    return Problem(
+        OLD_PREFIX_ID,
+        f"is localized but still has the old language prefix '/<{name}>', so"
+        " its addresses hold the language twice (/en/<" + name + ">/...)",
+        _remove_old_prefix(name),
+        rule=rule.rule,
+        endpoint=str(rule.endpoint),
+    )
 
 
 def route_statuses(app: Flask) -> list[RouteStatus]:
@@ -160,6 +188,11 @@ def unmarked_routes_problems(app: Flask) -> list[Problem]:
         for rule in app.url_map.iter_rules()
         if not is_marked(rule)
         for reason in locales_problems(rule, locales)
+    ]
+    problems += [
+        _old_prefix_problem(rule, name)
+        for rule in app.url_map.iter_rules()
+        if not is_marked(rule) and (name := leftover_language(rule)) is not None
     ]
     problems += [
         Problem(

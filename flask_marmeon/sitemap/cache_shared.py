@@ -89,7 +89,7 @@ class SharedSide:
             self._unreachable()
             return
         if bodies is not None:
-            self._install(Files(bodies, stamp.built_at))
+            self._install(Files.stored(bodies, stamp.built_at))
 
     def _refresh_shared(self, shared: SharedFiles) -> bool:
         """Refresh through the store; False when it cannot be reached before
@@ -161,7 +161,7 @@ class SharedSide:
         return True
 
     def _store(self, shared: SharedFiles, files: Files, old: Stamp | None) -> None:
-        put = self._quietly(lambda: shared.put(files.bodies, files.built_at))
+        put = self._quietly(lambda: shared.put(files.packed, files.built_at))
         if isinstance(put, Stamp):
             if old is not None:
                 self._quietly(lambda: shared.forget(old))
@@ -190,7 +190,7 @@ class SharedSide:
             bodies = shared.bodies(stamp)
             if bodies is not None:
                 # Even a stale build: cold requests get it at once.
-                self._install(Files(bodies, stamp.built_at))
+                self._install(Files.stored(bodies, stamp.built_at))
                 local = self._value
         return local is not None and self._fresh(local, now)
 

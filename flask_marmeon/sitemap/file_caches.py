@@ -10,9 +10,10 @@
 Each is a :class:`~.cache.SitemapCache` like any other (TTL, the shared
 store with its own keys, single flight, the pause after a failure, stale
 while rebuilding), so a part that fails is that part's 503 alone. A process
-keeps at most :data:`PARTS_KEPT` parts in its memory (the least recently
-asked for go first; with a shared store they are read back from it), so a
-crawler walking every part does not hold the whole site in one worker.
+keeps its parts within ``MARMEON_SITEMAP_MEMORY`` bytes, compressed (the
+least recently asked for go first; with a shared store they are read back
+from it), so a crawler walking every part does not hold the whole site in
+one worker.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 from flask import Flask
 
 from .._state import MarmeonState
-from .build import build_boundaries, build_part, build_sitemap
+from .build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
@@ -38,8 +39,6 @@ from .shared_store import Backend, SharedFiles
 #: unless renewed (a heartbeat renews it every third of that while the build
 #: runs): a killed builder's lock is taken over after it.
 LOCK_TIMEOUT = 6
-#: Parts a process keeps in memory at once.
-PARTS_KEPT = 8
 
 
 class StartsUnknown(Exception):
@@ -176,7 +175,7 @@ class FileCaches:
         # sharing the store); another version's value, or one that is not
         # ours, counts as missing: decided again.
         try:
-            starts = pickle.loads(files.bodies[0])
+            starts = pickle.loads(files.body(0) or b"")
             if not isinstance(starts, tuple):
                 raise TypeError(f"{type(starts).__name__}, not a tuple")
         except Exception:
@@ -213,6 +212,8 @@ class FileCaches:
             cache = self._parts.get(key)
             if cache is not None:
                 self._parts.move_to_end(key)
+                # Parts built since the last look count now.
+                self._forget_some(key)
                 return cache
 
             def build() -> tuple[bytes, ...]:
@@ -228,13 +229,20 @@ class FileCaches:
                 self._slots,
             )
             self._parts[key] = cache
-            self._forget_some()
+            self._forget_some(key)
             return cache
 
-    def _forget_some(self) -> None:
-        # The least recently asked for first; one being built stays.
+    def _forget_some(self, asked: tuple[str, int, str]) -> None:
+        """Keep the parts within MARMEON_SITEMAP_MEMORY bytes (as kept:
+        compressed), the least recently asked for going first; one being
+        built stays, and so does the one just asked for."""
+        budget = self.state.settings.sitemap_memory
+        kept = sum(cache.last.size for cache in self._parts.values() if cache.last)
         for key, cache in list(self._parts.items()):
-            if len(self._parts) <= PARTS_KEPT:
+            if kept <= budget and len(self._parts) <= MAX_FILES:
                 return
-            if not cache.busy:
-                del self._parts[key]
+            if cache.busy or key == asked:
+                continue
+            if cache.last is not None:
+                kept -= cache.last.size
+            del self._parts[key]

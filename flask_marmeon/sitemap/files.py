@@ -1,18 +1,23 @@
-"""A build's files as the endpoints send them: the bytes, their strong ETag
-and their gzip form, each worked out once per build and kept with it.
+"""A build's files as the endpoints send them: kept gzip-compressed (in the
+process and in the shared store), each with its strong ETag, made once per
+build by the thread that refreshes them.
 
-The ETag is worked out from the file's bytes alone (:func:`file_tag`), so
-every process and machine that serves the same build sends the same one (a
-crawler going through a load balancer sees one resource). The tags are made
-with the files, by the thread that refreshes them (the cache's), so no
-request waits for one after a rebuild. The gzip form is made the first time
-a request needs it: a client that never asks for gzip costs no compression.
+A sitemap compresses about 10 to 30 times: a process keeps, and the store
+holds, the gzip form only. A client that accepts gzip gets those bytes as
+they are; one that does not gets them decompressed as they are sent.
+
+The ETag is worked out from the file's own bytes alone (:func:`file_tag`),
+so every process and machine that serves the same build sends the same one
+(a crawler going through a load balancer sees one resource). gzip's trailer
+holds the CRC-32 and the length of what it compressed, so the tag of a file
+read back from the store is read from its last eight bytes, without
+decompressing it.
 """
 
 from __future__ import annotations
 
 import gzip
-import threading
+import struct
 import zlib
 from dataclasses import dataclass, field
 
@@ -34,40 +39,68 @@ def file_tag(body: bytes) -> str:
     return f"{zlib.crc32(body):08x}-{len(body):x}"
 
 
+def packed_tag(packed: bytes) -> str:
+    """:func:`file_tag` of what ``packed`` (one gzip member) holds, from its
+    trailer: CRC-32 and length (modulo 2**32; a file is at most 50 MiB)."""
+    crc, size = struct.unpack("<II", packed[-8:])
+    return f"{crc:08x}-{size:x}"
+
+
+def pack(body: bytes) -> bytes:
+    """``body`` gzip-compressed, the same bytes in every process (mtime 0)."""
+    return gzip.compress(body, _LEVEL, mtime=0)
+
+
 @dataclass(frozen=True, eq=False)
 class Files:
-    """One build: its files and when it was made (seconds of the cache's clock,
-    the wall clock in production, shared by every process)."""
+    """One build: its files (given as they are, kept compressed) and when it
+    was made (seconds of the cache's clock, the wall clock in production,
+    shared by every process)."""
 
-    bodies: tuple[bytes, ...]
+    given: tuple[bytes, ...]
     built_at: float
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: Each file gzip-compressed: what is kept.
+    packed: tuple[bytes, ...] = field(init=False, repr=False)
     _etags: tuple[str, ...] = field(init=False, repr=False)
-    _gzipped: dict[int, bytes] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_etags", tuple(map(file_tag, self.bodies)))
+        object.__setattr__(self, "packed", tuple(map(pack, self.given)))
+        object.__setattr__(self, "_etags", tuple(map(file_tag, self.given)))
+        # Only the compressed form stays in memory.
+        object.__setattr__(self, "given", ())
+
+    @classmethod
+    def stored(cls, packed: tuple[bytes, ...], built_at: float) -> Files:
+        """A build read back from the shared store, compressed already."""
+        files = cls((), built_at)
+        object.__setattr__(files, "packed", packed)
+        object.__setattr__(files, "_etags", tuple(map(packed_tag, packed)))
+        return files
+
+    @property
+    def size(self) -> int:
+        """Bytes kept (compressed)."""
+        return sum(map(len, self.packed))
+
+    @property
+    def bodies(self) -> tuple[bytes, ...]:
+        """Every file, decompressed."""
+        return tuple(map(gzip.decompress, self.packed))
+
+    def has(self, number: int) -> bool:
+        """Whether file ``number`` exists (0: /sitemap.xml; n: /sitemap-n.xml
+        in index mode)."""
+        count = len(self.packed)
+        return number == 0 or (count > 1 and 1 <= number < count)
 
     def body(self, number: int) -> bytes | None:
-        """File ``number`` (0: /sitemap.xml; n: /sitemap-n.xml in index mode)."""
-        if number == 0 or (len(self.bodies) > 1 and 1 <= number < len(self.bodies)):
-            return self.bodies[number]
-        return None
+        """File ``number`` decompressed, or None when there is none."""
+        return gzip.decompress(self.packed[number]) if self.has(number) else None
 
     def etag(self, number: int) -> str:
         """The file's strong entity tag (without quotes), from its bytes."""
         return self._etags[number]
 
     def gzipped(self, number: int) -> bytes:
-        """The file gzip-compressed, made once (concurrent requests wait for
-        the one compression rather than each making its own)."""
-        packed = self._gzipped.get(number)
-        if packed is not None:
-            return packed
-        with self._lock:
-            packed = self._gzipped.get(number)
-            if packed is None:
-                # mtime=0: the same bytes in every process, for one ETag.
-                packed = gzip.compress(self.bodies[number], _LEVEL, mtime=0)
-                self._gzipped[number] = packed
-        return packed
+        """The file gzip-compressed, as kept."""
+        return self.packed[number]

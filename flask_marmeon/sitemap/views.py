@@ -88,7 +88,7 @@ def _not_modified(tag: str, modified: int, exact: bool) -> bool:
 
 
 def send(
-    body: bytes,
+    body: bytes | Callable[[], bytes],
     *,
     etag: str,
     modified: float,
@@ -116,8 +116,10 @@ def send(
         return Response(status=304, headers=headers)
     if use_gzip and gzipped is not None:
         headers["Content-Encoding"] = "gzip"
-        body = gzipped()
-    return Response(body, mimetype=mimetype, headers=headers)
+        return Response(gzipped(), mimetype=mimetype, headers=headers)
+    # Kept compressed: decompressed only for a client that takes no gzip.
+    text = body() if callable(body) else body
+    return Response(text, mimetype=mimetype, headers=headers)
 
 
 def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
@@ -153,11 +155,10 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
         files = lookup.value
         if files is None:
             return _unavailable(lookup.retry_after)
-        body = files.body(number)
-        if body is None:
+        if not files.has(number):
             return _not_found()
         return send(
-            body,
+            lambda: files.body(number) or b"",
             etag=files.etag(number),
             modified=files.built_at,
             ttl=ttl,

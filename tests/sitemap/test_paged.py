@@ -13,7 +13,6 @@ from flask import Flask
 from lxml import etree
 
 from flask_marmeon import PagedProvider, SitemapEntry, StartupError, everyone
-from flask_marmeon.sitemap.file_caches import PARTS_KEPT
 from flask_marmeon.sitemap.state import sitemap_of
 
 from .conftest import SM
@@ -176,15 +175,36 @@ def test_parts_are_conditional_and_gzipped(make_app: Callable[..., Flask]) -> No
     assert "Set-Cookie" not in plain.headers
 
 
-def test_a_process_keeps_a_few_parts(make_app: Callable[..., Flask]) -> None:
+def test_a_process_keeps_parts_within_its_byte_budget(
+    make_app: Callable[..., Flask],
+) -> None:
     provider = Keys(list(range(1, 101)))
-    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app = make_app(
+        APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5, MARMEON_SITEMAP_MEMORY=1500
+    )
     app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
     client = app.test_client()
     for number in range(1, 21):
         assert client.get(f"/sitemap-p-{number}.xml").status_code == 200
-    files = sitemap_of(app).files
-    assert len(files._parts) <= PARTS_KEPT
+    parts = sitemap_of(app).files._parts.values()
+    # Counted as kept: compressed (a part of five URLs, about 200 bytes).
+    sizes = [cache.last.size for cache in parts if cache.last is not None]
+    assert 0 < max(sizes) < 400 and sum(sizes) <= 1500 + max(sizes)
+    assert len(sizes) < 20
+
+
+def test_a_part_asked_again_is_not_rebuilt_while_the_budget_holds_it(
+    make_app: Callable[..., Flask],
+) -> None:
+    provider = Keys(list(range(1, 101)))
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
+    client = app.test_client()
+    for _ in range(3):
+        for number in range(1, 21):
+            assert client.get(f"/sitemap-p-{number}.xml").status_code == 200
+    # Twenty parts (more than the 8 a process kept before), each read once.
+    assert len([call for call in provider.asked if call[0] == "entries"]) == 20
 
 
 def test_sitemap_option_refuses_other_objects(make_app: Callable[..., Flask]) -> None:

@@ -4,6 +4,7 @@ name the app (one real Redis)."""
 
 from __future__ import annotations
 
+import gzip
 import pickle
 import time
 from collections.abc import Iterator
@@ -48,7 +49,7 @@ def site(
     from flask_caching import Cache
 
     app = Flask(name)
-    app.config.update(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=10, **config)
+    app.config.update({"APP_URL": ORIGIN, "MARMEON_SITEMAP_MAX_URLS": 10, **config})
     cache = Cache(app, config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis})
     Marmeon(app, sitemap_cache=cache)
     made = builds if builds is not None else []
@@ -164,3 +165,33 @@ def test_a_prefix_that_is_no_text_is_refused() -> None:
     app.config.update(APP_URL=ORIGIN, MARMEON_CACHE_PREFIX=42)
     with pytest.raises(TypeError, match="MARMEON_CACHE_PREFIX must be a non-empty"):
         Marmeon(app)
+
+
+def test_parts_are_kept_and_stored_compressed(redis_server: RedisServer) -> None:
+    app = site(redis_server.url, MARMEON_SITEMAP_MAX_URLS=5000)
+    client = app.test_client()
+    plain = client.get("/sitemap-p-1.xml", headers={"Accept-Encoding": "identity"})
+    packed = client.get("/sitemap-p-1.xml", headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in plain.headers
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.data) == plain.data
+    assert len(locs(plain.data)) == 30
+    settle(app)
+    redis = redis_server.client()
+    stored = sum(
+        len(redis.get(key))  # type: ignore[attr-defined]
+        for key in redis.keys("*:files:*")  # type: ignore[attr-defined]
+    )
+    index, part = (
+        client.get(p, headers={"Accept-Encoding": "gzip"}).data
+        for p in ("/sitemap.xml", "/sitemap-p-1.xml")
+    )
+    # The sitemap's index, its file of the other route, the part's
+    # boundaries and the part: each stored as its gzip form (and Redis'
+    # few bytes of pickling), not as XML.
+    assert stored < 1.2 * (len(index) + len(part)) + 1000
+    assert stored < len(plain.data)
+    from flask_marmeon.sitemap.state import sitemap_of
+
+    (cache,) = sitemap_of(app).files._parts.values()
+    assert cache.last is not None and cache.last.size == len(packed.data)
