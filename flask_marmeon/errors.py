@@ -26,3 +26,16 @@ class StartupError(RuntimeError):
         self.code = code
         self.problems: tuple[str, ...] = tuple(problems) or (message,)
         super().__init__(f"[{code}] {message}")
+
+
+def install_hint(extra: str = "") -> str:
+    """How to install flask_marmeon (with ``extra``), for the messages that
+    suggest an install: the package is not on PyPI yet, so from a checkout
+    of the repository or a wheel built from one (``pip wheel``)."""
+    wanted = f"[{extra}]" if extra else ""
+    wheel = f"dist/flask_marmeon-<version>-py3-none-any.whl{wanted}"
+    return (
+        f'pip install "/path/to/checkout{wanted}" (a checkout of the'
+        f' repository) or pip install "{wheel}" (a built wheel); once it is'
+        f' published, pip install "flask-marmeon{wanted}"'
+    )

@@ -11,7 +11,9 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-EXTRA_HINT = 'pip install "flask-marmeon[audit]"'
+from ..errors import install_hint
+
+EXTRA_HINT = install_hint("audit")
 
 
 def require(module: str) -> ModuleType:

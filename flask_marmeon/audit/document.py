@@ -128,13 +128,38 @@ def parse(page: Fetched) -> Document:
 def _links(root: Any, url: str) -> Iterator[str]:
     """The followed ``<a href>`` addresses of the page (a crawler follows
     neither ``nofollow`` nor another scheme; a fragment is the same page)."""
+    origin = _origin(url)
     for element in root.iter("a"):
         href = element.get("href")
         if not href or "nofollow" in (element.get("rel") or "").lower().split():
             continue
-        address = _join(url, href)
+        href = href.strip()
+        if _plain(href) and href.startswith("/") and not href.startswith("//"):
+            # The commonest link, "/notes/1": urljoin's answer, without its
+            # cost (a third of the crawl's own time on a linked site).
+            address = origin + href
+        else:
+            address = _join(url, href)
         if address.startswith(("http://", "https://")):
             yield address.partition("#")[0]
+
+
+def _origin(url: str) -> str:
+    """``scheme://host`` of an absolute URL (the page's own)."""
+    scheme, sep, rest = url.partition("://")
+    return scheme + sep + rest.split("/", 1)[0] if sep else ""
+
+
+def _plain(href: str) -> bool:
+    """Whether ``href`` holds nothing that urljoin would change: no dot
+    segment, no backslash, no character that is not printable ASCII."""
+    return (
+        href.isascii()
+        and href.isprintable()
+        and "/." not in href
+        and "\\" not in href
+        and " " not in href
+    )
 
 
 def _join(base: str, href: str) -> str:

@@ -52,7 +52,10 @@ def fill(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
             )
         changes["open_graph"] = _with_image(og, image)
     if tw is not None and tw_wanted is not None:
-        named = _name(app, root, tw_wanted, tw, merged, site)
+        # A summary card shows its image square (X and Slack crop it):
+        # Twitter gets a square card of its own; og:image stays wide.
+        square = tw.get("card") == "summary"
+        named = _name(app, root, tw_wanted, tw, merged, site, square=square)
         image = Image(named.url, alt=named.alt) if named is not None else None
         changes["twitter"] = _with_image(tw, image)
     return {**merged, **changes}
@@ -65,6 +68,8 @@ def _name(
     table: Mapping[str, Any],
     merged: MergedHead,
     site: str | None,
+    *,
+    square: bool = False,
 ) -> Named | None:
     # The table's own title and description, else the page's.
     return name(
@@ -75,6 +80,7 @@ def _name(
         description=table.get("description", merged.get("description")),
         site_name=site,
         page_path=request.path,
+        square=square,
     )
 
 

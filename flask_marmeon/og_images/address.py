@@ -3,7 +3,8 @@
 ``/marmeon-og/<token>.png`` below the mount path (outside ``/_marmeon/``,
 which robots.txt disallows, since a link preview's fetcher obeys it). The
 token is itsdangerous' URL-safe signed form (Flask signs its session the
-same way) of ``[format, look digest, title, description, site name]``, the
+same way) of ``[format, look digest, title, description, site name]``
+(and ``"square"`` for the square card of a Twitter ``summary``), the
 texts cut to what is drawn; zlib-compressed when that is shorter. The salt
 names APP_URL's origin and the mount path: the address is the app's own. So any
 process that has the key can draw an image from its address alone, and an
@@ -24,6 +25,8 @@ PREFIX = "/marmeon-og/"
 #: that a long made-up address costs no more than a regular expression.
 _PATH = re.compile(r"/marmeon-og/([A-Za-z0-9_\-.]{8,4000})\.png")
 _SALT = "flask_marmeon.og-image"
+#: The payload's last item for a square card.
+_SQUARE = "square"
 #: Raise it when the payload's shape changes.
 FORMAT = 1
 
@@ -35,6 +38,8 @@ class Texts:
     title: str
     description: str
     site: str
+    #: The square 630x630 card (a Twitter ``summary``), not the wide one.
+    square: bool = False
 
 
 def serializer(
@@ -56,7 +61,10 @@ def serializer(
 
 def path_for(signer: URLSafeSerializer, texts: Texts, digest: str) -> str:
     """The image's path below the mount path."""
-    token = signer.dumps([FORMAT, digest, texts.title, texts.description, texts.site])
+    payload = [FORMAT, digest, texts.title, texts.description, texts.site]
+    if texts.square:
+        payload.append(_SQUARE)
+    token = signer.dumps(payload)
     return f"{PREFIX}{token}.png"
 
 
@@ -93,7 +101,7 @@ def _shorter(texts: Texts) -> Texts:
     parts = clusters(fields[name].removesuffix(_ELLIPSIS))
     kept = "".join(parts[: len(parts) * 2 // 3]).rstrip()
     fields[name] = kept + _ELLIPSIS if kept else ""
-    return Texts(fields["title"], fields["description"], fields["site"])
+    return Texts(fields["title"], fields["description"], fields["site"], texts.square)
 
 
 def token_of(path: str) -> str | None:
@@ -119,12 +127,13 @@ def payload_of(signer: URLSafeSerializer, token: str) -> tuple[str, Texts] | Non
         return None
     if (
         not isinstance(payload, list)
-        or len(payload) != 5
+        or len(payload) not in (5, 6)
         or payload[0] != FORMAT
         or not all(isinstance(item, str) for item in payload[1:])
+        or payload[5:] not in ([], [_SQUARE])
     ):
         return None
-    return payload[1], Texts(payload[2], payload[3], payload[4])
+    return payload[1], Texts(payload[2], payload[3], payload[4], len(payload) == 6)
 
 
 def etag_of(token: str, digest: str) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._log import logger, warn_once
 from .address import MAX_ADDRESS, Texts, fitted_path, serializer
-from .card import HEIGHT, WIDTH, OgImageCard
+from .card import OgImageCard
 from .look import Look
 from .state import Loaded, OgImagesState
 
@@ -97,24 +97,34 @@ def _load(look: Look) -> Loaded:
 
 
 def texts_for(
-    og: OgImagesState, title: str, description: str, site: str, page_path: str = ""
+    og: OgImagesState,
+    title: str,
+    description: str,
+    site: str,
+    page_path: str = "",
+    *,
+    square: bool = False,
 ) -> Texts | None:
     """The texts cut to what the default card draws; characters that no
     font has are left out, and named in a warning (once each). None when
     a letter or digit of the title has no font: a card is never drawn with
     its title missing (the page gets no generated image, and the warning
     says why)."""
-    from .draw import lay_out
+    from .draw import frame_of, lay_out
 
     fonts = loaded(og).fonts
-    layouts = lay_out(title, description, site, fonts.regular, fonts.bold)
+    layouts = lay_out(
+        title, description, site, fonts.regular, fonts.bold, frame_of(square)
+    )
     if og.look.draw is None and _unreadable(layouts.title.missing):
         _warn_no_image(layouts.title.missing, page_path)
         return None
     missing = layouts.title.missing + layouts.description.missing + layouts.site.missing
     if missing:
         _warn_missing(missing)
-    return Texts(layouts.title.text, layouts.description.text, layouts.site.text)
+    return Texts(
+        layouts.title.text, layouts.description.text, layouts.site.text, square
+    )
 
 
 def _unreadable(missing: str) -> bool:
@@ -169,11 +179,12 @@ def image_path(
     texts: tuple[str, str, str],
     *,
     page_path: str,
+    square: bool = False,
 ) -> str | None:
     """The image's path below the mount path, made once per texts; None when
     the app's drawing function fails for them (logged with the page's path:
     the page keeps no image rather than a broken one)."""
-    key = (_digest_of(texts), secret_key)
+    key = (_digest_of(texts), secret_key, square)
     known = og.addresses.get(key, False)
     if known is not False:
         return known  # type: ignore[return-value]
@@ -183,7 +194,7 @@ def image_path(
             "A generated image (OgImage) needs the app's SECRET_KEY, which signs"
             " its address: set app.config['SECRET_KEY']."
         )
-    cut = texts_for(og, *texts, page_path=page_path)
+    cut = texts_for(og, *texts, page_path=page_path, square=square)
     path: str | None = None
     if cut is not None:
         path = _drawable_path(og, signer, cut, page_path)
@@ -237,10 +248,11 @@ def render_png(og: OgImagesState, texts: Texts) -> bytes:
     """Draw the image for ``texts`` and encode it as PNG."""
     from PIL import Image
 
-    from .draw import draw_card, lay_out
+    from .draw import draw_card, frame_of, lay_out
 
     parts = loaded(og)
     look = og.look
+    frame = frame_of(texts.square)
     if look.draw is not None:
         card = OgImageCard(
             texts.title,
@@ -248,21 +260,32 @@ def render_png(og: OgImagesState, texts: Texts) -> bytes:
             texts.site,
             look.colors,
             parts.logo.copy() if parts.logo is not None else None,
+            frame.width,
+            frame.height,
         )
         image = look.draw(card)
-        if not isinstance(image, Image.Image) or image.size != (WIDTH, HEIGHT):
+        size = (frame.width, frame.height)
+        if not isinstance(image, Image.Image) or image.size != size:
             raise TypeError(
                 f"MARMEON_OG_IMAGE_DRAW returned {image!r}; it must return a"
-                f" {WIDTH}x{HEIGHT} PIL image."
+                f" {frame.width}x{frame.height} PIL image (the card's width"
+                " and height)."
             )
         if image.mode not in ("RGB", "RGBA", "P", "L"):
             image = image.convert("RGB")
     else:
         fonts = parts.fonts
         layouts = lay_out(
-            texts.title, texts.description, texts.site, fonts.regular, fonts.bold
+            texts.title,
+            texts.description,
+            texts.site,
+            fonts.regular,
+            fonts.bold,
+            frame,
         )
-        image = draw_card(layouts, fonts.regular, fonts.bold, look.colors, parts.logo)
+        image = draw_card(
+            layouts, fonts.regular, fonts.bold, look.colors, parts.logo, frame
+        )
     out = io.BytesIO()
     # The fastest zlib level: a quarter of the time of the default for a few
     # kilobytes more (flat colors compress well at any level).

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 #: The size every generated image has: Open Graph's recommended 1.91:1.
 WIDTH = 1200
 HEIGHT = 630
+#: The side of the square image a Twitter ``summary`` card gets.
+SQUARE_SIZE = 630
 MIMETYPE = "image/png"
 
 RGB = tuple[int, int, int]
@@ -34,7 +36,8 @@ class OgImageCard:
 
     The texts are already cut to what the default card draws (the address
     carries them, so they are short); ``logo`` is the app's logo as an RGBA
-    image, or None. The function returns a ``width`` x ``height`` image.
+    image, or None. The function returns a ``width`` x ``height`` image:
+    1200x630, or 630x630 for the square image of a Twitter ``summary``.
     """
 
     title: str

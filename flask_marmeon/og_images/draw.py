@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .card import HEIGHT, RGB, WIDTH, Colors
+from .card import HEIGHT, RGB, SQUARE_SIZE, WIDTH, Colors
 from .fonts import FontSet
 from .layout import Block, Line, Run, fit
 from .text import clusters, is_rtl
@@ -34,6 +34,59 @@ BAND = 12
 
 
 @dataclass(frozen=True)
+class Frame:
+    """A card's size and where its texts go."""
+
+    width: int
+    height: int
+    margin: int
+    title_sizes: tuple[int, ...]
+    title_lines: int
+    description_sizes: tuple[int, ...]
+    description_lines: int
+    site_sizes: tuple[int, ...]
+    #: Room left beside the site name (for the logo).
+    site_room: int
+
+    @property
+    def text_width(self) -> int:
+        """The width a text may take."""
+        return self.width - 2 * self.margin
+
+
+#: The Open Graph card, 1200x630.
+WIDE = Frame(
+    WIDTH,
+    HEIGHT,
+    MARGIN,
+    TITLE_SIZES,
+    TITLE_LINES,
+    DESCRIPTION_SIZES,
+    DESCRIPTION_LINES,
+    SITE_SIZES,
+    320,
+)
+#: The square card of a Twitter ``summary`` (X and Slack crop its image
+#: square), 630x630: the title in up to four lines, smaller.
+SQUARE = Frame(
+    SQUARE_SIZE,
+    SQUARE_SIZE,
+    56,
+    (60, 54, 48, 42, 36),
+    4,
+    (26,),
+    3,
+    (26,),
+    160,
+)
+
+
+def frame_of(square: bool) -> Frame:
+    """The square frame or the wide one."""
+    return SQUARE if square else WIDE
+
+
+@dataclass(frozen=True)
 class Layouts:
     """The three texts laid out as the default card draws them."""
 
@@ -43,18 +96,36 @@ class Layouts:
 
 
 def lay_out(
-    title: str, description: str, site: str, regular: FontSet, bold: FontSet
+    title: str,
+    description: str,
+    site: str,
+    regular: FontSet,
+    bold: FontSet,
+    frame: Frame = WIDE,
 ) -> Layouts:
     """Fit the three texts (what the address and the drawing both use)."""
+    width = frame.text_width
     return Layouts(
-        fit(site, bold, sizes=SITE_SIZES, max_lines=1, width=TEXT_WIDTH - 320),
-        fit(title, bold, sizes=TITLE_SIZES, max_lines=TITLE_LINES, width=TEXT_WIDTH),
+        fit(
+            site,
+            bold,
+            sizes=frame.site_sizes,
+            max_lines=1,
+            width=width - frame.site_room,
+        ),
+        fit(
+            title,
+            bold,
+            sizes=frame.title_sizes,
+            max_lines=frame.title_lines,
+            width=width,
+        ),
         fit(
             description,
             regular,
-            sizes=DESCRIPTION_SIZES,
-            max_lines=DESCRIPTION_LINES,
-            width=TEXT_WIDTH,
+            sizes=frame.description_sizes,
+            max_lines=frame.description_lines,
+            width=width,
         ),
     )
 
@@ -163,23 +234,25 @@ def draw_card(
     bold: FontSet,
     colors: Colors,
     logo: Image.Image | None,
+    frame: Frame = WIDE,
 ) -> Image.Image:
     """The default card, from texts laid out by :func:`lay_out`."""
-    canvas = Image.new("RGB", (WIDTH, HEIGHT), colors.background)
+    width, height, margin = frame.width, frame.height, frame.margin
+    canvas = Image.new("RGB", (width, height), colors.background)
     draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, HEIGHT - BAND, WIDTH, HEIGHT), fill=colors.accent)
+    draw.rectangle((0, height - BAND, width, height), fill=colors.accent)
     title = layouts.title
     # The header follows the title: on a card whose title reads right to
     # left, the logo and the site name stand against the right margin.
     rtl = title.rtl if title.lines else layouts.site.rtl
-    left, right = MARGIN, WIDTH - MARGIN
+    left, right = margin, width - margin
     if logo is not None:
-        x = WIDTH - MARGIN - logo.width if rtl else MARGIN
+        x = width - margin - logo.width if rtl else margin
         canvas.paste(logo, (x, HEADER_TOP), logo)
         if rtl:
             right = x - 20
         else:
-            left = MARGIN + logo.width + 20
+            left = margin + logo.width + 20
     site = layouts.site
     if site.lines:
         draw_line(
@@ -195,14 +268,17 @@ def draw_card(
         )
     description = layouts.description
     title_spacing, text_spacing, gap = 1.18, 1.4, 28.0
-    height = _block_height(title, title_spacing)
+    texts = _block_height(title, title_spacing)
     if description.lines:
-        height += gap + _block_height(description, text_spacing)
+        texts += gap + _block_height(description, text_spacing)
     top = HEADER_TOP + LOGO_HEIGHT + 24
-    bottom = HEIGHT - BAND - 48
-    y = top + max(0.0, (bottom - top - height) / 2)
-    y = _draw_block(canvas, title, bold, y, title_spacing, 0.26, colors.title)
-    _draw_block(canvas, description, regular, y + gap, text_spacing, 0.4, colors.text)
+    bottom = height - BAND - 48
+    y = top + max(0.0, (bottom - top - texts) / 2)
+    sides = (margin, width - margin)
+    y = _draw_block(canvas, title, bold, y, title_spacing, 0.26, colors.title, sides)
+    _draw_block(
+        canvas, description, regular, y + gap, text_spacing, 0.4, colors.text, sides
+    )
     return canvas
 
 
@@ -214,6 +290,7 @@ def _draw_block(
     spacing: float,
     drop: float,
     fill: RGB,
+    sides: tuple[float, float],
 ) -> float:
     """Draw ``block``'s lines from ``y`` down; return where it ends. Each
     baseline sits ``drop`` of the size above the line's bottom."""
@@ -227,5 +304,7 @@ def _draw_block(
             baseline=y - block.size * drop,
             rtl=block.rtl,
             fill=fill,
+            left=sides[0],
+            right=sides[1],
         )
     return y

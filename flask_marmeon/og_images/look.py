@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from ..errors import install_hint
 from .card import RGB, Colors, DrawFunction
 
 #: Defaults written into ``app.config`` (so that users can see them).
@@ -217,7 +218,7 @@ def problems(look: Look, secret_key: object) -> list[str]:
         if look.enabled or look.logo or look.fonts:
             out.append(
                 f"generated images need Pillow and fontTools ({error}): install"
-                " the extra, pip install 'flask-marmeon[og-images]'"
+                f" the extra, {install_hint('og-images')}"
             )
         return out
     if look.enabled and not secret_key:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from flask import Flask
 
 from .app import image_path
-from .card import HEIGHT, MIMETYPE, WIDTH
+from .card import HEIGHT, MIMETYPE, SQUARE_SIZE, WIDTH
 from .state import og_images_of
 from .value import OgImage
 
@@ -57,9 +57,11 @@ def name(
     description: str | None,
     site_name: str | None,
     page_path: str,
+    square: bool = False,
 ) -> Named | None:
     """The generated image for ``value``; the page's texts fill what it
-    leaves out. None when the app's drawing function fails (logged)."""
+    leaves out. ``square``: the 630x630 card of a Twitter ``summary``.
+    None when it cannot be drawn (logged)."""
     check_secret_key(app)
     shown = value.title if value.title is not None else (title or "")
     texts = (
@@ -67,8 +69,12 @@ def name(
         value.description if value.description is not None else (description or ""),
         value.subtitle if value.subtitle is not None else (site_name or ""),
     )
-    path = image_path(og_images_of(app), app.secret_key, texts, page_path=page_path)
+    path = image_path(
+        og_images_of(app), app.secret_key, texts, page_path=page_path, square=square
+    )
     if path is None:
         return None
     alt = value.alt if value.alt is not None else (shown or site_name or None)
+    if square:
+        return Named(root + path, alt, SQUARE_SIZE, SQUARE_SIZE)
     return Named(root + path, alt)

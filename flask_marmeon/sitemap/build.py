@@ -46,6 +46,9 @@ MAX_FILES = 50_000
 ROOM = 20
 #: Says where each paged route's parts begin (raises when it cannot).
 Boundaries = Callable[[PagedRoute], Sequence[Any]]
+#: The ``<lastmod>`` of a part (its route, number and the starts of its
+#: route's parts) once it has been built, else None.
+Lastmod = Callable[[PagedRoute, int, tuple[Any, ...]], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,10 @@ def _on_own_host(rule: Rule, origin: str) -> bool:
 
 
 def _site(
-    app: Flask, boundaries: Boundaries | None, files_listed: bool = True
+    app: Flask,
+    boundaries: Boundaries | None,
+    files_listed: bool = True,
+    lastmod: Lastmod | None = None,
 ) -> Sitemap:
     settings = get_state(app).settings
     paged = [
@@ -208,10 +214,13 @@ def _site(
         ]
     for route in paged:
         assert boundaries is not None
-        count = len(boundaries(route))
+        starts = tuple(boundaries(route))
         listed += [
-            (f"sitemap-{route.slug}-{number}.xml", None)
-            for number in range(1, count + 1)
+            (
+                f"sitemap-{route.slug}-{number}.xml",
+                None if lastmod is None else lastmod(route, number, starts),
+            )
+            for number in range(1, len(starts) + 1)
         ]
     if len(listed) > MAX_FILES:
         logger.warning(
@@ -272,6 +281,7 @@ def _part(
     app: Flask, route: PagedRoute, number: int, start: Any, stop: Any | None
 ) -> Part:
     build = _Build(app, split=False)
+    build.writer.track = True  # the part's <lastmod> in the index
     compiled = build.compile(route.rule)
     size = _size(app, route)
     span = f"keys from {start!r} {'to the end' if stop is None else f'up to {stop!r}'}"
@@ -292,8 +302,32 @@ def _part(
             f"Part {number} of {route.where} ({span}) failed: {error}"
         ) from error
     (file,) = build.writer.finish()
-    build.over.log(build.max_urls, build.max_bytes, split=False, waiting=span)
+    if counted.count > size:
+        # The log says how many wait: the rest of the range is counted (up
+        # to a bound), not read into the file.
+        rest, capped = _rest(route, start, stop, size)
+        build.over.beyond(rest, capped)
+    waiting = f"{route.where} ({span})"
+    build.over.log(build.max_urls, build.max_bytes, split=False, waiting=waiting)
     return Part(file, counted.count > size or bool(build.over.urls))
+
+
+def _rest(
+    route: PagedRoute, start: Any, stop: Any | None, size: int
+) -> tuple[int, bool]:
+    """Entries of the range past the ``size + 1`` read: how many, when the
+    provider can count its range (``count(start, stop)``: paged() does, in
+    one ``COUNT``), and whether that is only a floor (it cannot: at least
+    the one read past the part). The rest is never read into memory."""
+    count = getattr(route.provider, "count", None)
+    if callable(count):
+        try:
+            total = count(start, stop)
+        except Exception:  # the count is for the log only
+            total = None
+        if isinstance(total, int) and not isinstance(total, bool):
+            return max(0, total - size - 1), False
+    return 0, True
 
 
 @contextmanager
@@ -335,18 +369,23 @@ def listed_rules(app: Flask) -> list[Rule]:
 
 
 def build_sitemap(
-    app: Flask, boundaries: Boundaries | None = None, *, files_listed: bool = True
+    app: Flask,
+    boundaries: Boundaries | None = None,
+    *,
+    files_listed: bool = True,
+    lastmod: Lastmod | None = None,
 ) -> Sitemap:
     """Build the site's files in a context of their own (a fresh ``g``, no
     request). ``boundaries`` says where each paged route's parts begin
     (default: asked of each provider); ``files_listed=False`` leaves the
-    files of the other routes (``sitemap-<n>.xml``) out of the index."""
+    files of the other routes (``sitemap-<n>.xml``) out of the index;
+    ``lastmod`` gives the index's ``<lastmod>`` of a part built before."""
     if boundaries is None:
 
         def boundaries(route: PagedRoute) -> Sequence[Any]:
             return _boundaries(app, route)
 
-    return _alone(app, _site, boundaries, files_listed)
+    return _alone(app, _site, boundaries, files_listed, lastmod)
 
 
 def build_boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:

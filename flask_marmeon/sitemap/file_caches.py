@@ -32,6 +32,7 @@ from .build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
+from .health import Health
 from .paged import PagedRoute, part_range
 from .shared_store import Backend, SharedFiles
 
@@ -63,10 +64,13 @@ class FileCaches:
         #: Whether the index names /sitemap-<n>.xml (the endpoints serve
         #: them: no route of the app takes their address).
         self.files_listed = True
+        settings = state.settings
+        #: What the app's caches said in the log (once per route and cause).
+        self.health = Health(f"{settings.app_url or ''}{settings.root}")
         self.site = self._cache(
             "sitemap",
             lambda: build_sitemap(
-                app, self._listed, files_listed=self.files_listed
+                app, self._listed, files_listed=self.files_listed, lastmod=self._lastmod
             ).bodies(),
             "the sitemap",
         )
@@ -77,6 +81,8 @@ class FileCaches:
         self._starts: dict[str, SitemapCache] = {}
         self._decoded: dict[str, tuple[Files, tuple[Any, ...]]] = {}
         self._parts: OrderedDict[tuple[str, int, str], SitemapCache] = OrderedDict()
+        # Each built part's <lastmod>, by route and range.
+        self._lastmods: dict[tuple[str, str], str | None] = {}
         # At most two parts build at once in this process.
         self._slots = BuildSlots()
         # Routes whose ranges are to be decided again (a part outgrew its own).
@@ -88,26 +94,20 @@ class FileCaches:
         build: Callable[[], tuple[bytes, ...]],
         name: str,
         slots: BuildSlots | None = None,
+        group: str | None = None,
     ) -> SitemapCache:
         settings = self.state.settings
-        shared = None
-        if self.backend is not None:
-            scope = f"{settings.app_url or ''}{settings.root}"
-            # Keys name the app too: two apps with one APP_URL (production
-            # and staging) on one store never read each other's files.
-            keys = settings.cache_prefix or f"{scope} {self.app.import_name}"
-            shared = SharedFiles(
-                self.backend, scope, self.app.app_context, slot, name=keys
-            )
         return SitemapCache(
             build,
             ttl=settings.sitemap_ttl,
             retry_after=settings.sitemap_retry_after,
             wait=settings.sitemap_wait,
-            shared=shared,
+            shared=self._shared(slot),
             lock_timeout=LOCK_TIMEOUT,
             slots=slots,
             name=name,
+            health=self.health,
+            group=group,
         )
 
     def add_routes(self, routes: Sequence[PagedRoute]) -> None:
@@ -118,6 +118,7 @@ class FileCaches:
                 f"starts:{route.slug}",
                 lambda route=route: (pickle.dumps(self._decide(route)),),  # type: ignore[misc]
                 f"where the parts of {route.where} begin",
+                group=route.where,
             )
 
     def _decide(self, route: PagedRoute) -> tuple[Any, ...]:
@@ -205,8 +206,7 @@ class FileCaches:
         begin at ``starts``, made when first asked for. It is kept under its
         range of keys, not only its number: once the ranges change, a part
         of the old ones is never served (nor its stored copy read)."""
-        start, stop = part_range(starts, number)
-        digest = hashlib.sha256(pickle.dumps((start, stop))).hexdigest()[:16]
+        digest = _digest(starts, number)
         key = (route.slug, number, digest)
         with self._lock:
             cache = self._parts.get(key)
@@ -220,17 +220,58 @@ class FileCaches:
                 part = build_part(self.app, route, number, start, stop)
                 if part.overflowed:
                     self._outgrown(route)
+                self._built(route, digest, part.file.lastmod)
                 return (part.file.body,)
 
+            start, stop = part_range(starts, number)
             cache = self._cache(
                 f"part:{route.slug}:{number}:{digest}",
                 build,
                 f"part {number} of {route.where}",
                 self._slots,
+                route.where,
             )
             self._parts[key] = cache
             self._forget_some(key)
             return cache
+
+    def _built(self, route: PagedRoute, digest: str, lastmod: str | None) -> None:
+        """Note a part's ``<lastmod>`` (the newest of its entries) for the
+        index, here and in the shared store (a day or a time: a short text)."""
+        self._lastmods[(route.slug, digest)] = lastmod
+        shared = self._notes(route, digest)
+        if shared is not None and lastmod is not None:
+            self.site.quietly(lambda: shared.mark("lastmod", lastmod))
+
+    def _lastmod(
+        self, route: PagedRoute, number: int, starts: tuple[Any, ...]
+    ) -> str | None:
+        """The ``<lastmod>`` of a part built before (here or, with a shared
+        store, by any process), else None."""
+        digest = _digest(starts, number)
+        key = (route.slug, digest)
+        if key in self._lastmods:
+            return self._lastmods[key]
+        shared = self._notes(route, digest)
+        if shared is None:
+            return None
+        found = self.site.quietly(lambda: shared.value("lastmod"))
+        return found if isinstance(found, str) and len(found) <= 40 else None
+
+    def _notes(self, route: PagedRoute, digest: str) -> SharedFiles | None:
+        # The notes of a part's range, beside its files in the store.
+        return self._shared(f"notes:{route.slug}:{digest}")
+
+    def _shared(self, slot: str) -> SharedFiles | None:
+        """The shared store's keys of ``slot``, None without a store."""
+        if self.backend is None:
+            return None
+        settings = self.state.settings
+        scope = f"{settings.app_url or ''}{settings.root}"
+        # Keys name the app too: two apps with one APP_URL (production and
+        # staging) on one store never read each other's files.
+        keys = settings.cache_prefix or f"{scope} {self.app.import_name}"
+        return SharedFiles(self.backend, scope, self.app.app_context, slot, name=keys)
 
     def _forget_some(self, asked: tuple[str, int, str]) -> None:
         """Keep the parts within MARMEON_SITEMAP_MEMORY bytes (as kept:
@@ -246,3 +287,8 @@ class FileCaches:
             if cache.last is not None:
                 kept -= cache.last.size
             del self._parts[key]
+
+
+def _digest(starts: tuple[Any, ...], number: int) -> str:
+    """What names part ``number``'s range of keys (in its caches' keys)."""
+    return hashlib.sha256(pickle.dumps(part_range(starts, number))).hexdigest()[:16]

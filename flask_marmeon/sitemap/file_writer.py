@@ -63,6 +63,9 @@ class UrlsetWriter:
         opening = urlset_opening(xhtml=True, images=True)
         self.max_body = max_bytes - len(HEAD) - len(opening) - len(URLSET_END)
         self.split = split
+        #: Whether the files' latest ``<lastmod>`` is worked out (for an
+        #: index: the split files', a part's).
+        self.track = split
         self.over = over if over is not None else Limits()
         #: Nothing more is written: a file is full and there is no split.
         self.full = False

@@ -65,7 +65,7 @@ def write_entries(
     xhtml = bool(compiled.locales)
     add = writer.add
     # The day of each file's latest entry is for the index only.
-    track = writer.split
+    track = writer.track
     # A shortcut's text is ASCII when its route's is, and at most `most`
     # long: as many entries as the writer's lane grants go into its batch
     # directly, without a call per entry (see UrlsetWriter.lane); any other

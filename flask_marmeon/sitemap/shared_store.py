@@ -253,10 +253,15 @@ class SharedFiles:
             value = (stamp.build, 0.0, stamp.chunks, stamp.tags)
             self.backend.set(self.prefix + "stamp", value, timeout=KEEP)
 
-    def mark(self, name: str) -> None:
-        """Set the flag ``name`` for every process (kept a week at most)."""
+    def mark(self, name: str, value: object = 1) -> None:
+        """Set the flag (or note) ``name`` for every process (kept a week at
+        most)."""
         with self.context():
-            self.backend.set(self.prefix + "flag:" + name, 1, timeout=KEEP)
+            self.backend.set(self.prefix + "flag:" + name, value, timeout=KEEP)
+
+    def value(self, name: str) -> object:
+        """The value of the flag (or note) ``name``, None when unset."""
+        return self._get("flag:" + name)
 
     def marked(self, name: str) -> bool:
         """Whether the flag ``name`` is set."""

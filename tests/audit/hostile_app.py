@@ -9,6 +9,9 @@ subprocess and measures the process's memory.
 - ``deep``: one page whose JSON-LD is nested ``count`` deep;
 - ``hreflang``: ``count`` listed pages, each naming 1,000 hreflang pages of
   its own (issue 28, L10);
+- ``linked``: one listed page, and ``count`` pages of about 100 KB each
+  that link the next ten (issue 31: the crawl keeps the link graph, not
+  the pages);
 - ``images``: ``count`` listed pages, each showing ten images of 5 MB, each
   a new answer (issue 28, L11).
 """
@@ -60,7 +63,7 @@ def create_app(kind: str, count: int) -> Flask:
         return Response("\n".join(lines) + "\n", mimetype="text/plain")
 
     def addresses() -> Iterator[str]:
-        for n in range(1 if kind in ("deep", "sitemaps") else count):
+        for n in range(1 if kind in ("deep", "sitemaps", "linked") else count):
             yield f"{ORIGIN}/p/{n}"
 
     @app.get("/sitemap-<int:n>.xml")
@@ -84,6 +87,12 @@ def create_app(kind: str, count: int) -> Flask:
         if kind == "deep":
             nested = "[" * count + "]" * count
             return Response(page("Deep", json_ld=nested), mimetype="text/html")
+        if kind == "linked":
+            words = " ".join(f"w{n}x{i}" for i in range(12_000))
+            links = "".join(
+                f'<a href="/p/{m}">{m}</a>' for m in range(n + 1, min(n + 11, count))
+            )
+            return Response(page(f"Page {n}", f"<p>{words}</p>{links}"))
         if kind == "hreflang":
             links = "".join(
                 f'<link rel="alternate" hreflang="x{i}" href="{ORIGIN}/l/{n}/{i}">'

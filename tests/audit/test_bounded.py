@@ -57,7 +57,7 @@ after = memory()
 time.sleep(settle)
 later = memory()
 print(json.dumps({
-    "report": report.as_dict(),
+    "report": {**report.as_dict(), "urls": list(report.urls)},
     "before": before, "after": after, "later": later,
     "threads": threading.active_count(),
 }))
@@ -202,3 +202,16 @@ def test_images_are_measured_and_dropped() -> None:
     assert result["report"]["pages"] == 10
     peak = result["after"]["VmHWM"] - result["before"]["VmRSS"]
     assert peak < 60 * MB, f"the audit's peak is {peak} kB over its start"
+
+
+def test_memory_stays_flat_over_many_linked_pages() -> None:
+    # Issue 31: 1,000 pages of 100 KB reached by links alone, each linking
+    # the next ten: each fetched once, and the audit keeps the link graph,
+    # not the pages.
+    result = audit_in_subprocess("linked", 1000, timeout=30)
+    assert result["report"]["pages"] == 1
+    assert len(result["report"]["urls"]) == 1001  # the pages and the home page
+    found = codes(result)
+    assert "audit-capped" not in found and "link-broken" not in found
+    peak = result["after"]["VmHWM"] - result["before"]["VmRSS"]
+    assert peak < 40 * MB, f"the audit's peak is {peak} kB over its start"

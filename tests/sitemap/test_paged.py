@@ -6,6 +6,7 @@ import gzip
 import logging
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
+from datetime import date
 from typing import Any
 
 import pytest
@@ -439,3 +440,42 @@ def test_entries_take_what_a_sitemap_provider_may_return(
             assert response.status_code == 503, name
             said = "\n".join(caplog.messages)
             assert "'/p/<int:n>'" in said and "expected a list" in said, said
+
+
+class Dated(Keys):
+    """Keys whose entries were each last modified on day ``key % 28 + 1``."""
+
+    def entries(self, start: int, stop: int | None, limit: int) -> Iterator[object]:
+        for entry in super().entries(start, stop, limit):
+            assert isinstance(entry, SitemapEntry)
+            key = entry.params["n"]
+            yield SitemapEntry({"n": key}, last_modified=date(2024, 3, key % 28 + 1))
+
+
+def test_the_index_gives_a_built_part_the_newest_lastmod_of_its_entries(
+    make_app: Callable[..., Flask],
+) -> None:
+    app = make_app(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=5)
+    provider = Dated(list(range(1, 24)))
+    app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
+    client = app.test_client()
+    root = etree.fromstring(client.get("/sitemap.xml").data)
+    assert not root.findall(f"{SM}sitemap/{SM}lastmod")  # nothing built yet
+    for number in (1, 3):
+        assert client.get(f"/sitemap-p-{number}.xml").status_code == 200
+    sitemap_of(app).files.site.clear()  # the next index is built now
+    root = etree.fromstring(client.get("/sitemap.xml").data)
+    dates = {
+        (item.findtext(f"{SM}loc") or "").removeprefix(ORIGIN): item.findtext(
+            f"{SM}lastmod"
+        )
+        for item in root.iter(f"{SM}sitemap")
+    }
+    # Part 1 holds keys 1 to 5 (days 2 to 6), part 3 keys 11 to 15.
+    assert dates == {
+        "/sitemap-p-1.xml": "2024-03-06",
+        "/sitemap-p-2.xml": None,
+        "/sitemap-p-3.xml": "2024-03-16",
+        "/sitemap-p-4.xml": None,
+        "/sitemap-p-5.xml": None,
+    }

@@ -1,0 +1,42 @@
+"""Messages that suggest an install say how to install from a checkout or
+a built wheel: the package is not on PyPI yet."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from flask import Flask
+
+from flask_marmeon import Marmeon
+from flask_marmeon.errors import install_hint
+
+
+def test_the_hint_names_a_checkout_a_wheel_and_the_published_name() -> None:
+    hint = install_hint("audit")
+    assert 'pip install "/path/to/checkout[audit]"' in hint
+    assert 'pip install "dist/flask_marmeon-<version>-py3-none-any.whl[audit]"' in hint
+    assert 'pip install "flask-marmeon[audit]"' in hint
+    assert 'pip install "/path/to/checkout"' in install_hint()
+
+
+def test_the_audits_missing_library_says_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flask_marmeon.audit import _deps
+
+    monkeypatch.setitem(sys.modules, "protego", None)
+    with pytest.raises(ImportError, match=r"/path/to/checkout\[audit\]"):
+        _deps.require("protego")
+
+
+def test_generated_images_without_pillow_say_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from flask_marmeon.og_images import look
+
+    app = Flask("images")
+    app.config["MARMEON_OG_IMAGES"] = True
+    Marmeon(app)  # writes every key's default into app.config
+    configured = look.read_look(app.config, app.root_path, app.static_folder)
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    found = look.problems(configured, "secret")
+    assert any("/path/to/checkout[og-images]" in problem for problem in found)
