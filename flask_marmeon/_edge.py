@@ -69,6 +69,11 @@ class CookieFree:
 #: and returns the endpoints to serve without cookies.
 StartHook = Callable[[], Iterable[CookieFree]]
 
+#: Run once, at the first request the app handles in development
+#: (``app.debug``): adds what only development needs (a warning's hook), so
+#: that production requests do not pass through it.
+DevelopmentHook = Callable[[], None]
+
 
 def _without_cookies(start_response: StartResponse) -> StartResponse:
     def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
@@ -132,6 +137,11 @@ class Edge:
         self.lock = threading.Lock()
         self.front: tuple[tuple[str, FrontEndpoint], ...] = ()
         self.hooks: tuple[StartHook, ...] = ()
+        self.development_hooks: tuple[DevelopmentHook, ...] = ()
+        #: Whether the development hooks have run (app.debug may be switched
+        #: on after the first request: it is read on every request).
+        self.developing = False
+        self.config = app.config
         #: The endpoints served without cookies.
         self.cookie_free: frozenset[str] = frozenset()
         #: The start of every path the edge answers, without its leading
@@ -163,9 +173,21 @@ class Edge:
             )
             self.started = True
 
+    def develop(self) -> None:
+        """Run the development hooks (once per edge)."""
+        with self.lock:
+            if self.developing:
+                return
+            for hook in self.development_hooks:
+                hook()
+            self.developing = True
+
     def __call__(
         self, environ: WSGIEnvironment, start_response: StartResponse
     ) -> Iterable[bytes]:
+        # The config's dict itself, not the app.debug property: a C look-up.
+        if not self.developing and self.config.get("DEBUG"):
+            self.develop()
         if not self.indexable:
             start_response = _noindex(start_response)
         # Werkzeug's routing matches "/" + PATH_INFO without its leading
@@ -257,6 +279,13 @@ def on_start(state: MarmeonState, hook: StartHook) -> None:
     order the hooks were added."""
     edge = _edge(state)
     edge.hooks = (*edge.hooks, hook)
+
+
+def on_development(state: MarmeonState, hook: DevelopmentHook) -> None:
+    """Run ``hook`` once, before the first request handled in development
+    (``app.debug``, read on every request), in the order the hooks were added."""
+    edge = _edge(state)
+    edge.development_hooks = (*edge.development_hooks, hook)
 
 
 # -- what the front endpoints answer alike ------------------------------------

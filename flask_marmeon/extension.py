@@ -94,6 +94,9 @@ class Marmeon:
         browser.init_app(app, state)
         og_images.init_app(app, state, shared)
         audit_install.init_app(app, state)
+        noindex_warning = audit_install.development_hook(app, state)
+        if noindex_warning is not None:
+            _edge.on_development(state, noindex_warning)
 
     def locale_selector(self) -> str | None:
         """A Flask-Babel ``locale_selector``: the locale of a localized route.

@@ -23,7 +23,14 @@ from flask import current_app
 from .errors import install_hint
 
 try:
-    from sqlalchemy import ColumnElement, Date, DateTime, Select, case, literal, select
+    from sqlalchemy import (
+        ColumnElement,
+        Date,
+        DateTime,
+        Select,
+        func,
+        select,
+    )
     from sqlalchemy.orm import Session, scoped_session, sessionmaker
 except ImportError as error:  # pragma: no cover - the extra is missing
     raise ImportError(
@@ -41,6 +48,7 @@ from .sqlalchemy_checks import (
     say_unindexed,
     unindexed,
 )
+from .sqlalchemy_ranges import bounded, starts_query
 
 __all__ = ["SqlPaged", "paged"]
 
@@ -51,6 +59,9 @@ _YIELD_PER = 2000
 # cte_max_recursion_depth (1,000 by default) and other databases' guards.
 # 500 parts of 50,000 URLs are 25 million rows in one query.
 _STEPS_PER_QUERY = 500
+
+# Databases with REPEATABLE READ, a snapshot for a whole transaction.
+_REPEATABLE = ("postgresql", "mysql", "mariadb")
 
 #: What ``session=`` takes.
 SessionSource = Session | sessionmaker[Any] | scoped_session[Any] | Callable[[], Any]
@@ -81,6 +92,8 @@ class SqlPaged:
         #: The selected column of last_modified=, when given.
         self._modified: ColumnElement[Any] | None = None
         self._problems: list[str] = []
+        # The session of an export's snapshot (snapshot()), while it runs.
+        self._pinned: Any = None
         # Rows with a NULL key when last counted: said again only when
         # their number changes, not on every rebuild of the boundaries.
         self._null_keys = 0
@@ -143,7 +156,7 @@ class SqlPaged:
             )
         starts: list[Any] = []
         with self._session() as session:
-            query = _starts_query(statement, column, size, steps)
+            query = starts_query(statement, column, size, steps)
             while True:
                 found = list(session.execute(query).scalars())
                 # steps + 1 rows: the recursion may have been cut; its last
@@ -152,7 +165,7 @@ class SqlPaged:
                     starts += found
                     break
                 starts += found[:steps]
-                query = _starts_query(statement, column, size, steps, found[steps])
+                query = starts_query(statement, column, size, steps, found[steps])
             if may_be_null(statement, column):
                 nulls = count_null_keys(session, statement, column)
                 if nulls and nulls != self._null_keys:
@@ -169,7 +182,7 @@ class SqlPaged:
         your database: an index-only scan of the key, stepping ``size``
         entries at a time from one part's first key to the next."""
         statement, column = self._parts()
-        return _starts_query(statement, column, size, self.steps_per_query)
+        return starts_query(statement, column, size, self.steps_per_query)
 
     def entries(self, start: Any, stop: Any | None, limit: int) -> Iterator[object]:
         """The rows whose key is from ``start`` up to ``stop``, in key
@@ -177,7 +190,7 @@ class SqlPaged:
         statement, column = self._parts()
         key = bare(column)
         bounds = [key >= start] if stop is None else [key >= start, key < stop]
-        query = _bounded(statement, *bounds).order_by(None).order_by(key).limit(limit)
+        query = bounded(statement, *bounds).order_by(None).order_by(key).limit(limit)
         entry = self.entry
         with self._session() as session:
             rows = session.execute(query.execution_options(yield_per=_YIELD_PER))
@@ -212,7 +225,7 @@ class SqlPaged:
             # A date counts as its whole day (flask_marmeon.sitemap.changes).
             changed = bare(modified) >= since.date()
         key = bare(column)
-        query = _bounded(statement, changed).order_by(None).order_by(key)
+        query = bounded(statement, changed).order_by(None).order_by(key)
         entry = self.entry
         with self._session() as session:
             rows = session.execute(query.execution_options(yield_per=_YIELD_PER))
@@ -222,8 +235,49 @@ class SqlPaged:
             finally:
                 rows.close()
 
+    def count(self, start: Any, stop: Any | None) -> int:
+        """How many rows the range from ``start`` up to ``stop`` holds (one
+        ``COUNT``): asked only when a part's range holds more rows than the
+        part may, so that the log says how many wait."""
+        statement, column = self._parts()
+        key = bare(column)
+        bounds = [key >= start] if stop is None else [key >= start, key < stop]
+        rows = bounded(keys_only(statement, key), *bounds).order_by(None).subquery()
+        with self._session() as session:
+            return int(
+                session.execute(select(func.count()).select_from(rows)).scalar_one()
+            )
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every query of this provider until the end of ``with`` in one
+        transaction of one session, ``REPEATABLE READ`` where the database
+        has it (PostgreSQL, MySQL): what ``export-sitemap`` reads where parts
+        begin and every part in, so that its files list every row once
+        while rows change. Rolled back at the end (it only reads)."""
+        with self._session() as source:
+            session = source() if isinstance(source, scoped_session) else source
+            try:
+                dialect = session.get_bind().dialect.name
+            except Exception:  # several binds: the database decides
+                dialect = ""
+            if dialect in _REPEATABLE and not session.in_transaction():
+                session.connection(
+                    execution_options={"isolation_level": "REPEATABLE READ"}
+                )
+            self._pinned = session
+            try:
+                yield
+            finally:
+                self._pinned = None
+                session.rollback()
+
     @contextmanager
     def _session(self) -> Iterator[Any]:
+        pinned = self._pinned
+        if pinned is not None:
+            yield pinned  # an export's snapshot
+            return
         source = self.session
         if source is None:
             # Flask-SQLAlchemy's db.session: scoped to the build's own app
@@ -254,106 +308,6 @@ class SqlPaged:
                 yield made
             finally:
                 made.close()
-
-
-def _starts_query(
-    statement: Select[Any],
-    column: ColumnElement[Any],
-    size: int,
-    steps: int,
-    since: Any = None,
-) -> Select[Any]:
-    """Where parts begin, in one query: a recursive CTE whose rows are
-    (a part's first key, the key ``size`` rows on from it, its number),
-    from the smallest key (or the smallest from ``since``, a start found
-    before), at most ``steps`` steps::
-
-        WITH RECURSIVE starts(start, ahead, depth) AS (
-          SELECT key, (SELECT key FROM <statement> AND key >= first.key
-                       ORDER BY key OFFSET size LIMIT 1), 0
-          FROM (SELECT key FROM <statement> [AND key >= since]
-                ORDER BY key LIMIT 1) AS first
-          UNION ALL
-          SELECT next, (SELECT key FROM <statement> AND key >= next
-                        ORDER BY key OFFSET size LIMIT 1), depth + 1
-          FROM starts WHERE ahead IS NOT NULL AND depth < steps)
-        SELECT start FROM starts WHERE start IS NOT NULL ORDER BY start
-
-    where ``next`` is ``CASE WHEN ahead > start THEN ahead ELSE (SELECT
-    key FROM <statement> AND key > start ORDER BY key LIMIT 1) END``.
-
-    With an index on the key each step is one descent and ``size``
-    entries read from the index alone, against a sort or a window over
-    every row (benchmarks/scale.py: about four times less time); each
-    subquery has one bound on the key, which the index takes (SQLite,
-    given two, may read the other as a filter on every entry). The next
-    start is the key ``size`` rows on, so a part's range never holds more
-    than ``size`` rows, even with keys that repeat; when one key has more
-    rows than that, the next start is the next key, so the query always
-    ends, and each step finds one start: it returns ``steps + 1`` starts
-    when it was cut.
-    """
-    key = bare(column)
-    keys = keys_only(statement, key)
-    # The smallest key by ORDER BY ... LIMIT 1, not min(): PostgreSQL has no
-    # min(uuid). Both terms' columns are the key's, of its very type
-    # (varchar(40), not varchar): PostgreSQL wants the same types in both.
-    # (NULL keys, in no range, are left out: SQLite puts them first.)
-    smallest = keys.where(key.is_not(None))
-    if since is not None:
-        # ">=", not "==": the start may have been deleted since.
-        smallest = _bounded(smallest, key >= since)
-    lowest = smallest.order_by(key).limit(1).subquery("marmeon_first").c[0]
-
-    def ahead(start: ColumnElement[Any]) -> Select[Any]:
-        # The key size rows on from start: start itself when its rows are
-        # more than a part holds; NULL past the end.
-        return _bounded(keys, key >= start).order_by(key).offset(size).limit(1)
-
-    first = select(
-        lowest.label("start"),
-        ahead(lowest).scalar_subquery().label("ahead"),
-        literal(0).label("depth"),
-    ).cte("marmeon_starts", recursive=True)
-    start, probe, depth = first.c.start, first.c.ahead, first.c.depth
-    after = _bounded(keys, key > start).order_by(key).limit(1)
-    # Correlated with the CTE alone: the key's table is each subquery's own.
-    following = case(
-        (probe > start, probe), else_=after.correlate(first).scalar_subquery()
-    )
-    starts = first.union_all(
-        select(
-            following.label("start"),
-            ahead(following).correlate(first).scalar_subquery().label("ahead"),
-            (depth + 1).label("depth"),
-        )
-        .where(probe.is_not(None))
-        .where(depth < steps)
-    )
-    return (
-        select(starts.c.start)
-        .where(starts.c.start.is_not(None))
-        .order_by(starts.c.start)
-    )
-
-
-def _bounded(query: Select[Any], *bounds: ColumnElement[bool]) -> Select[Any]:
-    """``query.where(*bounds)``, the bounds first in its WHERE.
-
-    SQLite starts an index's range at the first bound on its column it
-    finds in the WHERE clause: after a statement's own (``.where(Product.id
-    > 10)``), every step and every part would scan the index from there
-    (400,000 rows: 14.9 s for the boundaries instead of 0.04 s).
-    SQLAlchemy has no public way to put a condition first, so the
-    statement's criteria are moved behind ours on the new statement (the
-    one ``.where()`` made, never the user's).
-    """
-    bounded = query.where(*bounds)
-    own = getattr(query, "_where_criteria", None)
-    added = getattr(bounded, "_where_criteria", None)
-    if isinstance(own, tuple) and isinstance(added, tuple) and own:
-        bounded._where_criteria = (*added[len(own) :], *own)
-    return bounded
 
 
 def _column_of(statement: Select[Any], key: object) -> ColumnElement[Any] | None:

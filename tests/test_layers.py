@@ -19,7 +19,7 @@ MEMBERS = {
     "i18n": {"i18n"},
     "routing": {"routing"},
     "sitemap": {"sitemap"},
-    "sqlalchemy": {"sqlalchemy", "sqlalchemy_checks"},
+    "sqlalchemy": {"sqlalchemy", "sqlalchemy_checks", "sqlalchemy_ranges"},
     "audit": {"audit"},
     "indexnow": {"indexnow"},
     "wiring": {"__init__", "extension", "cli", "testing", "browser", "absolute"},

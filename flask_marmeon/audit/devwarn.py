@@ -20,23 +20,28 @@ if TYPE_CHECKING:
     from .._state import MarmeonState
 
 
-def register(app: Flask, state: MarmeonState) -> None:
-    """Install the hook on ``app``; it does nothing unless ``app.debug``.
+def wanted(state: MarmeonState) -> bool:
+    """Whether the app wants the warning: a deployment that must not be
+    indexed says noindex on purpose (the setting is read once)."""
+    return state.settings.indexable
 
-    A deployment that must not be indexed says noindex on purpose: it gets
-    no hook at all (the setting is read once, in ``init_app``).
+
+def install(app: Flask, state: MarmeonState) -> None:
+    """Install the hook on ``app``, to run after every hook of the app.
+
+    The edge calls this at the first request handled in development
+    (``_edge.on_development``): production requests never pass through it.
+    Should the app leave development, the hook does nothing.
     """
-    if not state.settings.indexable:
-        return
 
-    # Every response passes here: one attribute read unless in development
-    # (app.debug may be switched on after init_app, by app.run(debug=True)).
     def warn_if_noindex(response: Response) -> Response:
         if app.debug:
             check(state, response)
         return response
 
-    app.after_request(warn_if_noindex)
+    # First in the list: Flask calls the app's after_request hooks last
+    # added first, so this one sees the answer every other hook made.
+    app.after_request_funcs.setdefault(None, []).insert(0, warn_if_noindex)
 
 
 def check(state: MarmeonState, response: Response) -> None:

@@ -1,7 +1,9 @@
-"""What the audit adds to an app at ``init_app``: the preview and the warning."""
+"""What the audit adds to an app: the preview (at ``init_app``) and the
+noindex warning (in development)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flask import Flask
@@ -13,6 +15,14 @@ if TYPE_CHECKING:
 
 
 def init_app(app: Flask, state: MarmeonState) -> None:
-    """Register ``/_marmeon/preview`` and the noindex development warning."""
+    """Register ``/_marmeon/preview``."""
     preview.register(app)
-    devwarn.register(app, state)
+
+
+def development_hook(app: Flask, state: MarmeonState) -> Callable[[], None] | None:
+    """What to run at the first request handled in development (the edge's
+    ``on_development``): the noindex warning's hook, when wanted. Production
+    requests then pass no hook of the audit."""
+    if not devwarn.wanted(state):
+        return None
+    return lambda: devwarn.install(app, state)

@@ -8,13 +8,20 @@ which a client sets, or ``X-Forwarded-Host`` and ``X-Forwarded-Prefix``
 behind ProxyFix. A 308 may be cached, so such a redirect could send every
 later visitor to a host of the attacker's choosing.
 
-The extension's first ``before_request`` hook replaces the request's routing
-exception, when it is such a redirect, with the same redirect whose
-``Location`` is a path under the mount path (``Settings.root``, from
-APPLICATION_ROOT): the request is matched again by an adapter bound under
-the mount path, so the path is Werkzeug's own, only its start differs. A
-target on another host (a ``redirect_to`` that names one, a rule of a
-host-matching map) is the app's configuration and left as it is.
+Before the app's ``before_request`` hooks run, the extension replaces the
+request's routing exception, when it is such a redirect, with the same
+redirect whose ``Location`` is a path under the mount path
+(``Settings.root``, from APPLICATION_ROOT): the request is matched again by
+an adapter bound under the mount path, so the path is Werkzeug's own, only
+its start differs. A target on another host (a ``redirect_to`` that names
+one, a rule of a host-matching map) is the app's configuration and left as
+it is.
+
+It is the app's first ``before_request`` hook, and reads the request
+object itself, not through the ``request`` proxy: an attribute the proxy
+does not have itself costs a raised and caught AttributeError (Flask's URL
+value preprocessors get their arguments that way: 2% of a small page's
+instructions, ``benchmarks/README.md``).
 """
 
 from __future__ import annotations
@@ -62,15 +69,16 @@ def configured_location(app: Flask, root: str, request: Request) -> str | None:
 def mount_redirects() -> None:
     """The ``before_request`` hook: Werkzeug's redirect, rebuilt under the
     mount path (Flask raises the routing exception after the hooks)."""
-    exception = request.routing_exception
+    req: Request = request._get_current_object()  # type: ignore[attr-defined]
+    exception = req.routing_exception
     if not isinstance(exception, RequestRedirect):
         return
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-    location = configured_location(app, get_state(app).settings.root, request)
+    location = configured_location(app, get_state(app).settings.root, req)
     if location is not None:
         rebuilt = RequestRedirect(location)
         rebuilt.code = exception.code
-        request.routing_exception = rebuilt
+        req.routing_exception = rebuilt
 
 
 def init_app(app: Flask) -> None:

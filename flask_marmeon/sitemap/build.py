@@ -75,6 +75,8 @@ class Sitemap:
     #: sitemap lists none of their pages), each with the reasons: what
     #: check-routes and the audit warn of.
     empty_routes: tuple[EmptyRoute, ...] = ()
+    #: The ``<lastmod>`` of each file the index names (None: not known).
+    lastmods: tuple[str | None, ...] = ()
 
     def main(self) -> bytes:
         """What /sitemap.xml serves."""
@@ -234,7 +236,13 @@ def _site(
         )
         del listed[MAX_FILES:]
     index = sitemap_index((f"{build.base}/{name}", day) for name, day in listed)
-    return Sitemap(files, index, tuple(name for name, _ in listed), tuple(empty))
+    return Sitemap(
+        files,
+        index,
+        tuple(name for name, _ in listed),
+        tuple(empty),
+        tuple(day for _, day in listed),
+    )
 
 
 def _size(app: Flask, route: PagedRoute) -> int:
@@ -302,8 +310,32 @@ def _part(
             f"Part {number} of {route.where} ({span}) failed: {error}"
         ) from error
     (file,) = build.writer.finish()
-    build.over.log(build.max_urls, build.max_bytes, split=False, waiting=span)
+    if counted.count > size:
+        # The log says how many wait: the rest of the range is counted (up
+        # to a bound), not read into the file.
+        rest, capped = _rest(route, start, stop, size)
+        build.over.beyond(rest, capped)
+    waiting = f"{route.where} ({span})"
+    build.over.log(build.max_urls, build.max_bytes, split=False, waiting=waiting)
     return Part(file, counted.count > size or bool(build.over.urls))
+
+
+def _rest(
+    route: PagedRoute, start: Any, stop: Any | None, size: int
+) -> tuple[int, bool]:
+    """Entries of the range past the ``size + 1`` read: how many, when the
+    provider can count its range (``count(start, stop)``: paged() does, in
+    one ``COUNT``), and whether that is only a floor (it cannot: at least
+    the one read past the part). The rest is never read into memory."""
+    count = getattr(route.provider, "count", None)
+    if callable(count):
+        try:
+            total = count(start, stop)
+        except Exception:  # the count is for the log only
+            total = None
+        if isinstance(total, int) and not isinstance(total, bool):
+            return max(0, total - size - 1), False
+    return 0, True
 
 
 @contextmanager

@@ -32,7 +32,7 @@ from .._log import logger
 from .build_slots import BuildSlots
 from .cache_shared import SharedSide
 from .files import Files
-from .report import failure
+from .health import Health
 from .shared_store import SharedFiles, Stamp
 
 #: Retry-After of a request told not to wait for a build (seconds).
@@ -67,6 +67,8 @@ class SitemapCache(SharedSide):
     :param clock: returns seconds (the wall clock, so machines agree).
     :param name: what the files are, for the log ("the sitemap", "part 3 of
         the route ...").
+    :param health: what the app's caches said in the log, shared by them.
+    :param group: what a failure is logged once for (the route).
     """
 
     def __init__(
@@ -82,9 +84,15 @@ class SitemapCache(SharedSide):
         poll: float = 0.05,
         clock: Callable[[], float] = time.time,
         name: str = "the sitemap",
+        health: Health | None = None,
+        group: str | None = None,
     ) -> None:
         self.build = build
         self.name = name
+        #: What the app's caches have said in the log (shared by them).
+        self.health = health if health is not None else Health()
+        #: What the log groups this file's failures by: its route.
+        self.group = group if group is not None else name
         self.ttl = ttl
         self.retry_after = retry_after
         self.wait = wait
@@ -104,6 +112,8 @@ class SitemapCache(SharedSide):
         # The request's thread and the builder's both meet the store: one
         # of them says that it went down (or came back), never both.
         self._down_lock = threading.Lock()
+        # When a request last looked at a store known to be down.
+        self._probed = 0.0
         # Whether the store refused a build (logged once).
         self._refused = False
         # The last stamp seen in the store, to tell a flush from a first start.
@@ -255,22 +265,24 @@ class SitemapCache(SharedSide):
                 raise TypeError(f"the build gave {type(bodies).__name__}, not files")
         except Exception as error:
             had = self._value is not None
-            logger.error(
-                "Building %s failed (%s); the provider is not called"
-                " again for %s seconds, and meanwhile %s.",
+            self.health.failed(
+                self.group,
                 self.name,
-                failure(error),
-                self.retry_after,
-                "the last good file is served"
-                if had
-                else "requests are answered with 503",
-                exc_info=True,
+                error,
+                f"the provider is not called again for {self.retry_after} seconds,"
+                " and meanwhile "
+                + (
+                    "the last good file is served"
+                    if had
+                    else "requests are answered with 503"
+                ),
             )
             until = self.clock() + self.retry_after
             self._pause(until)
             return None, until
         files = Files(bodies, self.clock())
         self._install(files)
+        self.health.worked(self.group, self.name)
         return files, None
 
     @property

@@ -13,11 +13,14 @@ from collections.abc import Callable
 from .._log import logger
 from .build_slots import BuildSlots, Heartbeat
 from .files import Files
+from .health import Health
 from .shared_store import SharedFiles, Stamp
 
 #: Seconds a refresh looks for another process's build, while that one
 #: holds (and renews) the lock, before it builds on its own.
 GIVE_UP = 300
+#: Seconds between a request's looks at a store known to be down.
+PROBE = 5.0
 #: Seconds a build may be dated ahead of this machine's clock (another
 #: machine's clock runs ahead) and still count as fresh.
 CLOCK_SKEW = 60
@@ -27,6 +30,7 @@ class SharedSide:
     """What :class:`~.cache.SitemapCache` does with its shared store."""
 
     name: str
+    health: Health
     shared: SharedFiles | None
     clock: Callable[[], float]
     ttl: float
@@ -40,6 +44,7 @@ class SharedSide:
     _queued: bool
     _down: bool
     _down_lock: threading.Lock
+    _probed: float
     _refused: bool
     _seen: Stamp | None
 
@@ -70,11 +75,17 @@ class SharedSide:
         one here (another process rebuilt it): every process then serves
         the same one, without waiting for its own copy to go stale."""
         shared = self.shared
-        if shared is None or self._down:
-            # Known unreachable: the refresh thread finds when it is back.
+        if shared is None:
             return
+        if self._down:
+            # Known unreachable: looked at again every PROBE seconds only,
+            # so that a request does not wait on it each time.
+            if time.monotonic() - self._probed < PROBE:
+                return
+            self._probed = time.monotonic()
         try:
             stamp = shared.stamp()
+            self._reachable()
             local = self._value
             if stamp is None or local is not None and stamp.built_at == 0:
                 if stamp is not None:
@@ -210,24 +221,23 @@ class SharedSide:
 
     def _unreachable(self) -> None:
         with self._down_lock:
-            said, self._down = self._down, True
-        if not said:
+            self._down = True
+        if self.health.store_down():
             # Named by the app's address: one process may serve several apps.
             logger.warning(
-                "The shared cache cannot be reached for %s of %s; this"
-                " process keeps its own copy, built here, until it can.",
-                self.name,
+                "The shared cache cannot be reached for the sitemap of %s; this"
+                " process keeps its own copy of each file, built here, until it"
+                " can.",
                 self._scope(),
                 exc_info=True,
             )
 
     def _reachable(self) -> None:
         with self._down_lock:
-            said, self._down = self._down, False
-        if said:
+            self._down = False
+        if self.health.store_up():
             logger.info(
-                "The shared cache for %s of %s is reachable again.",
-                self.name,
+                "The shared cache for the sitemap of %s is reachable again.",
                 self._scope(),
             )
 

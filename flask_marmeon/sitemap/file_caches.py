@@ -32,6 +32,7 @@ from .build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
+from .health import Health
 from .paged import PagedRoute, part_range
 from .shared_store import Backend, SharedFiles
 
@@ -63,6 +64,9 @@ class FileCaches:
         #: Whether the index names /sitemap-<n>.xml (the endpoints serve
         #: them: no route of the app takes their address).
         self.files_listed = True
+        settings = state.settings
+        #: What the app's caches said in the log (once per route and cause).
+        self.health = Health(f"{settings.app_url or ''}{settings.root}")
         self.site = self._cache(
             "sitemap",
             lambda: build_sitemap(
@@ -90,6 +94,7 @@ class FileCaches:
         build: Callable[[], tuple[bytes, ...]],
         name: str,
         slots: BuildSlots | None = None,
+        group: str | None = None,
     ) -> SitemapCache:
         settings = self.state.settings
         return SitemapCache(
@@ -101,6 +106,8 @@ class FileCaches:
             lock_timeout=LOCK_TIMEOUT,
             slots=slots,
             name=name,
+            health=self.health,
+            group=group,
         )
 
     def add_routes(self, routes: Sequence[PagedRoute]) -> None:
@@ -111,6 +118,7 @@ class FileCaches:
                 f"starts:{route.slug}",
                 lambda route=route: (pickle.dumps(self._decide(route)),),  # type: ignore[misc]
                 f"where the parts of {route.where} begin",
+                group=route.where,
             )
 
     def _decide(self, route: PagedRoute) -> tuple[Any, ...]:
@@ -221,6 +229,7 @@ class FileCaches:
                 build,
                 f"part {number} of {route.where}",
                 self._slots,
+                route.where,
             )
             self._parts[key] = cache
             self._forget_some(key)

@@ -104,6 +104,16 @@ class Limits:
         self.urls = 0
         #: Without the index, once something does not fit the rest is left out.
         self.full = False
+        #: Set when the entries past a part's were counted only up to a
+        #: bound (then there are at least that many).
+        self.counted_to = False
+
+    def beyond(self, entries: int, capped: bool) -> None:
+        """Count ``entries`` more that were not read (past a part's), each
+        of at least one URL; ``capped``: counted up to a bound."""
+        self.entries += entries
+        self.urls += entries
+        self.counted_to = capped
 
     def left_out(self, urls: int) -> None:
         """Count an entry of ``urls`` URLs that did not fit."""
@@ -119,11 +129,12 @@ class Limits:
             return
         if waiting is not None:
             logger.warning(
-                "Sitemap: %d entries or more of the part of %s left out, because"
+                "Sitemap: %s%s of the part of %s left out, because"
                 " a file holds at most %d URLs and %d bytes (rows added since its"
                 " range was decided?); they wait for the next ranges, which are"
                 " decided again now.",
-                self.entries,
+                "at least " if self.counted_to else "",
+                f"{self.entries:,} entr{'y' if self.entries == 1 else 'ies'}",
                 waiting,
                 max_urls,
                 max_bytes,

@@ -98,3 +98,35 @@ def test_a_deployment_that_must_not_be_indexed_is_not_warned_about(
         for path in ("/hidden", "/fine"):
             assert client.get(path).status_code == 200
     assert not [w for w in warnings(caplog) if "noindex" in w]
+
+
+def test_production_requests_pass_no_hook_of_the_warning(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    # The hook is installed at the first request handled in development,
+    # so a production request costs nothing of it.
+    app = build(make_app, debug=False)
+    client = app.test_client()
+    client.get("/hidden")
+    assert app.after_request_funcs.get(None, []) == []
+    app.debug = True
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        client.get("/hidden")
+        client.get("/hidden")
+    assert len(app.after_request_funcs[None]) == 1
+    assert len(warnings(caplog)) == 1
+
+
+def test_the_warning_sees_the_answer_of_every_hook_of_the_app(
+    make_app: Callable[..., Flask], caplog: pytest.LogCaptureFixture
+) -> None:
+    app = build(make_app, debug=True)
+
+    @app.after_request
+    def hide(response: Response) -> Response:
+        response.headers["X-Robots-Tag"] = "noindex"
+        return response
+
+    with caplog.at_level(logging.WARNING, "flask_marmeon"):
+        assert app.test_client().get("/fine").status_code == 200
+    assert len(warnings(caplog)) == 1

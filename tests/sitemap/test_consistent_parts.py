@@ -189,7 +189,7 @@ def test_every_crawl_lists_each_row_once_while_rows_come_and_go(
     finally:
         table.stop.set()
         changer.join(5)
-    assert table.changes > 100
+    assert table.changes > 30
     # No part outgrew its range: the ranges stayed as first decided.
     assert not [r for r in caplog.records if "wait for the next" in r.getMessage()]
 
@@ -212,7 +212,9 @@ def test_a_part_that_outgrows_its_range_has_the_ranges_decided_again(
         )
     with caplog.at_level(logging.WARNING, "flask_marmeon"):
         assert len(ids_of(second.get("/sitemap-ad-3.xml").data)) == 100
-    assert any("wait for the next ranges" in r.getMessage() for r in caplog.records)
+    (said,) = [r.getMessage() for r in caplog.records if "wait for" in r.getMessage()]
+    # 105 rows in a range of 100 at most: the count is the true one.
+    assert "Sitemap: 5 entries of the part of the route '/ads/<int:ad_id>'" in said
 
     def whole() -> list[int]:
         ids: list[int] = []

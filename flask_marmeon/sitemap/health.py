@@ -1,0 +1,92 @@
+"""What one app's sitemap caches say in the log when things fail, shared by
+all of them (the site's build, each paged route's boundaries and parts):
+
+- a failing build is logged with its traceback once per route and cause,
+  then in one line per failure, and once when it works again;
+- the shared store's outage is said once (with its cause), and its return
+  once, whichever file met it.
+
+A sweep of 70 parts during a database outage is then one traceback and 69
+short lines, not 70 tracebacks of 150 lines each.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .._log import logger
+from .report import failure
+
+
+def root_cause(error: BaseException) -> str:
+    """The innermost cause of ``error`` (what a part's own error wraps):
+    its type and the start of its message."""
+    seen: set[int] = set()
+    while error.__cause__ is not None and id(error) not in seen:
+        seen.add(id(error))
+        error = error.__cause__
+    return f"{type(error).__name__}: {str(error)[:200]}"
+
+
+class Health:
+    """The log's memory for one app's sitemap (see the module)."""
+
+    def __init__(self, scope: str = "this app") -> None:
+        #: The app's address, as the store's messages name it.
+        self.scope = scope
+        self._lock = threading.Lock()
+        self._said: set[tuple[str, str]] = set()
+        # The files whose last build failed, by route (or "the sitemap").
+        self._failing: dict[str, set[str]] = {}
+        self._store_down = False
+
+    def failed(self, group: str, name: str, error: BaseException, after: str) -> None:
+        """Log a failed build of ``name`` (of ``group``: its route, or the
+        sitemap); ``after`` says what happens meanwhile."""
+        cause = root_cause(error)
+        with self._lock:
+            first = (group, cause) not in self._said
+            self._said.add((group, cause))
+            self._failing.setdefault(group, set()).add(name)
+        if first:
+            logger.error(
+                "Building %s failed (%s); %s.",
+                name,
+                failure(error),
+                after,
+                exc_info=True,
+            )
+        else:
+            logger.error(
+                "Building %s failed (%s, logged with its traceback before); %s.",
+                name,
+                cause,
+                after,
+            )
+
+    def worked(self, group: str, name: str) -> None:
+        """A build of ``name`` worked: said once, when it was the last of
+        its group (route) failing."""
+        with self._lock:
+            failing = self._failing.get(group)
+            if not failing or name not in failing:
+                return
+            failing.discard(name)
+            if failing:
+                return
+            del self._failing[group]
+            self._said = {said for said in self._said if said[0] != group}
+        logger.info("Building %s works again.", name)
+
+    def store_down(self) -> bool:
+        """The shared store cannot be reached: True when that is news
+        (then the caller says so)."""
+        with self._lock:
+            news, self._store_down = not self._store_down, True
+        return news
+
+    def store_up(self) -> bool:
+        """The shared store answered: True when it was down."""
+        with self._lock:
+            news, self._store_down = self._store_down, False
+        return news
