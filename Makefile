@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint docs bench browser-deps server-deps font-deps html-checker clean
+.PHONY: run test versions lint docs bench browser-deps server-deps font-deps html-checker clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,13 @@ html-checker:
 ## The whole test suite, browser tests included.
 test: $(STAMP) browser-deps server-deps font-deps html-checker $(HTMX)
 	$(BIN)/python -m pytest
+
+## The tests again on the oldest and the newest versions claimed
+## (noxfile.py: Python 3.10 with every lower bound of pyproject.toml, 3.13
+## with the newest releases; pyenv's Pythons). The browser's tests run once,
+## in `make test`.
+versions: $(STAMP) server-deps font-deps html-checker $(HTMX)
+	$(BIN)/nox --error-on-missing-interpreters
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -40,8 +40,9 @@ def head(**fields: Unpack[HeadFields]) -> None:
     """Add fields to the current page's head.
 
     The fields are :class:`HeadFields`: ``title``, ``title_template``,
-    ``description``, ``canonical``, ``robots``, ``open_graph``, ``twitter``
-    and ``json_ld``.
+    ``description``, ``canonical``, ``robots``, ``icons``, ``theme_color``,
+    ``manifest``, ``feeds``, ``verification``, ``other``, ``open_graph``,
+    ``facebook``, ``twitter`` and ``json_ld``.
 
     Call it in a ``before_request`` hook of the app or a blueprint (a layout),
     in a view, in an error handler, or in the page's templates (``head`` is a

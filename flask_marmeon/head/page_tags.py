@@ -161,10 +161,18 @@ def taken_names(keys: Mapping[str, Any]) -> Callable[[str], str | None]:
     None."""
     names: dict[str, str] = {}
     _written_names(keys, names)
-    # The prefixes of what og, twitter and the objects write (og:, fb:,
-    # article:, ...) are taken whole.
+    # A namespace the head writes several names of (og:, twitter:,
+    # article:, product:, ...) is taken whole; a lone name with a colon
+    # (fb:app_id, p:domain_verify) only as itself.
+    counts: dict[str, int] = {}
+    for name in names:
+        if ":" in name:
+            prefix = name.split(":")[0] + ":"
+            counts[prefix] = counts.get(prefix, 0) + 1
     prefixes = {
-        name.split(":")[0] + ":": use for name, use in names.items() if ":" in name
+        name.split(":")[0] + ":": use
+        for name, use in names.items()
+        if ":" in name and counts[name.split(":")[0] + ":"] > 1
     }
 
     def taken(name: str) -> str | None:

@@ -126,7 +126,7 @@ def test_a_wrong_type_is_a_type_error_naming_the_key(
         ({"open_graph": {"titel": "x"}}, "titel", "title"),
         ({"twitter": {"crd": "summary"}}, "crd", "card"),
         # robots={"noindex": True} says index=False instead (issue 20):
-        # tests/head/test_new_user.py.
+        # tests/head/test_messages_and_datetimes.py.
         ({"open_graph": {"image": {"url": "/a", "with": 3}}}, "with", "width"),
         ({"openGraph": {}}, "openGraph", "open_graph"),
         ({"jsonLd": {}}, "jsonLd", "json_ld"),

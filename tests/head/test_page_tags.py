@@ -365,3 +365,14 @@ def test_the_memo_keeps_pages_apart_by_the_new_fields(
     assert len(set(first)) == len(calls)
     for _ in range(3):
         assert [render_calls(app, call) for call in calls] == first
+
+
+def test_other_takes_a_name_that_only_shares_a_lone_names_prefix(
+    app: Flask, head_of: RenderFn
+) -> None:
+    # p:domain_verify and fb:app_id are names of their own, not namespaces.
+    el = head_of(app, {"other": {"p:other": "x", "fb:pages": "123"}})
+    assert meta(el, "p:other") == ["x"]
+    assert meta(el, "fb:pages") == ["123"]
+    with app.test_request_context("/"), pytest.raises(TypeError, match="product"):
+        head(other={"product:color": "red"})

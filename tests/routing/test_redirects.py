@@ -5,6 +5,7 @@ one built from the request's Host, SCRIPT_NAME or X-Forwarded-*."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.metadata import version
 
 import pytest
 from flask import Flask
@@ -55,16 +56,22 @@ def test_the_routings_redirects_behind_proxy_fix(
     assert response.headers["Location"] == location
 
 
+#: Werkzeug merges three slashes and more from 3.1.7 on; before, such a
+#: path matches no rule (404, no Location at all).
+MERGES_ANY_RUN = tuple(int(n) for n in version("werkzeug").split(".")[:3]) >= (3, 1, 7)
+
+
 def test_at_the_root_a_location_never_names_a_host() -> None:
     app = create_app("/")
     client = app.test_client()
     for path, location in [
         ("/notes//1", "/notes/1"),
-        ("/notes///1?x=1", "/notes/1?x=1"),
+        ("/notes///1?x=1", "/notes/1?x=1" if MERGES_ANY_RUN else None),
         ("/de/guide", "/de/guide/"),
     ]:
         response = client.get(path, base_url="http://evil.example")
-        assert response.headers["Location"] == location, path
+        assert response.headers.get("Location") == location, path
+        assert response.status_code == (308 if location else 404), path
 
 
 def test_any_route_of_the_app(make_app: Callable[..., Flask]) -> None:
