@@ -67,8 +67,8 @@ def head(**fields: Unpack[HeadFields]) -> None:
         return
     fragment = build_fragment(fields)
     blocks = fragment.get("json_ld")
-    # The app itself, not the proxy: an attribute the proxy lacks costs a
-    # raised and caught AttributeError (1% of a page, benchmarks/README.md).
+    # The app itself, not the proxy: each read through the proxy is a further
+    # look-up in Python (about 0.7 us).
     if blocks and current_app._get_current_object().debug:  # type: ignore[attr-defined]
         # Development: a block JSON cannot write (a date) fails here, at the
         # line that made it, not later where the head is written. In

@@ -108,8 +108,8 @@ def _pull_locale(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # Flask-Babel already see the page's locale.
     if values is None or endpoint is None:
         return
-    # The request itself, not the proxy: an attribute the proxy lacks costs
-    # a raised and caught AttributeError.
+    # The request itself, not the proxy: each read through the proxy is a further
+    # look-up in Python (about 0.7 us).
     req = request._get_current_object()  # type: ignore[attr-defined]
     rule = req.url_rule
     if rule is None:
