@@ -146,7 +146,8 @@ def _table(statuses: list[RouteStatus], empty: dict[str, EmptyRoute]) -> None:
     type=click.IntRange(min=1),
     default=MAX_PAGES,
     show_default=True,
-    help="Listed URLs to audit at most; more is the warning audit-capped.",
+    help="Addresses to fetch at most, listed and linked (and listed URLs to"
+    " audit at most); more is the warning audit-capped.",
 )
 @click.option(
     "--max-sitemaps",
@@ -201,18 +202,26 @@ def audit_command(
 
 @marmeon_group.command("export-sitemap")
 @click.argument("directory", type=click.Path(file_okay=False, writable=True))
-def export_sitemap_command(directory: str) -> None:
+@click.option(
+    "--base-url",
+    metavar="URL",
+    default=None,
+    help="Where the files will be served (a CDN, a bucket): the index names"
+    " them under URL instead of APP_URL.",
+)
+def export_sitemap_command(directory: str, base_url: str | None) -> None:
     """Write the sitemap into DIRECTORY as static files, for a CDN.
 
-    The index (sitemap.xml) and every part, each also gzipped (NAME.gz);
-    DIRECTORY is made when missing, and the files the earlier export's index
-    named that this one does not write are removed (no other file). Every
-    file is complete when it appears, and the index is written last.
+    The index (sitemap.xml) and every part, each also gzipped (NAME.gz),
+    read in one database snapshot; DIRECTORY is made when missing. The files
+    are written aside, then moved into place with the index last, so a
+    failure leaves the last export whole; only files the last export wrote
+    (listed in .marmeon-export) are ever removed.
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     bar = _progress_bar("Exporting")
     try:
-        names = export_sitemap(app, directory, progress=bar)
+        names = export_sitemap(app, directory, progress=bar, base_url=base_url)
     except (StartupError, ExportError) as error:
         # What is wrong and what to do is the message; the traceback of a
         # store's failure says nothing more to the one running the command.

@@ -30,6 +30,8 @@ DEFAULTS: dict[str, Any] = {
     "MARMEON_DEFAULT_CANONICAL": False,
     "MARMEON_CACHE_PREFIX": None,
     "MARMEON_SITEMAP_MEMORY": 64 * 1024 * 1024,
+    "MARMEON_SITEMAP_URL": None,
+    "MARMEON_SITEMAP_SERVE": True,
 }
 
 # BCP 47 in the shape apps use: a primary language subtag, then script,
@@ -79,6 +81,11 @@ class Settings:
     cache_prefix: str | None = None
     #: Bytes of built parts a process keeps without a shared cache.
     sitemap_memory: int = 64 * 1024 * 1024
+    #: What robots.txt's Sitemap: line names (MARMEON_SITEMAP_URL: an
+    #: export's index on a CDN), or None: the app's own /sitemap.xml.
+    sitemap_url: str | None = None
+    #: Whether the app serves its sitemap (MARMEON_SITEMAP_SERVE).
+    sitemap_serve: bool = True
 
 
 def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
@@ -241,7 +248,33 @@ def load_settings(config: Mapping[str, Any]) -> Settings:
         ),
         cache_prefix=_prefix(config["MARMEON_CACHE_PREFIX"]),
         sitemap_memory=_number(config, "MARMEON_SITEMAP_MEMORY", integer=True),
+        sitemap_url=_sitemap_url(config["MARMEON_SITEMAP_URL"]),
+        sitemap_serve=parse_flag(
+            "MARMEON_SITEMAP_SERVE", config["MARMEON_SITEMAP_SERVE"]
+        ),
     )
+
+
+def _sitemap_url(value: Any) -> str | None:
+    """MARMEON_SITEMAP_URL: None, or an absolute http(s) address."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(
+            "MARMEON_SITEMAP_URL must be the sitemap's address as a string, such"
+            f" as 'https://cdn.example/sitemaps/sitemap.xml', not {value!r}."
+        )
+    try:
+        url = ada_url.URL(value.strip())
+    except ValueError:
+        url = None
+    if url is None or url.protocol not in ("http:", "https:") or not url.hostname:
+        raise ValueError(
+            f"MARMEON_SITEMAP_URL {value!r} is not an http or https address with"
+            " a host: give the address of the sitemap's index, such as"
+            " 'https://cdn.example/sitemaps/sitemap.xml'."
+        )
+    return str(url.href)
 
 
 def _prefix(value: Any) -> str | None:

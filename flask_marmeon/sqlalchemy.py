@@ -60,6 +60,9 @@ _YIELD_PER = 2000
 # 500 parts of 50,000 URLs are 25 million rows in one query.
 _STEPS_PER_QUERY = 500
 
+# Databases with REPEATABLE READ, a snapshot for a whole transaction.
+_REPEATABLE = ("postgresql", "mysql", "mariadb")
+
 #: What ``session=`` takes.
 SessionSource = Session | sessionmaker[Any] | scoped_session[Any] | Callable[[], Any]
 
@@ -89,6 +92,8 @@ class SqlPaged:
         #: The selected column of last_modified=, when given.
         self._modified: ColumnElement[Any] | None = None
         self._problems: list[str] = []
+        # The session of an export's snapshot (snapshot()), while it runs.
+        self._pinned: Any = None
         # Rows with a NULL key when last counted: said again only when
         # their number changes, not on every rebuild of the boundaries.
         self._null_keys = 0
@@ -244,7 +249,35 @@ class SqlPaged:
             )
 
     @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every query of this provider until the end of ``with`` in one
+        transaction of one session, ``REPEATABLE READ`` where the database
+        has it (PostgreSQL, MySQL): what ``export-sitemap`` reads where parts
+        begin and every part in, so that its files list every row once
+        while rows change. Rolled back at the end (it only reads)."""
+        with self._session() as source:
+            session = source() if isinstance(source, scoped_session) else source
+            try:
+                dialect = session.get_bind().dialect.name
+            except Exception:  # several binds: the database decides
+                dialect = ""
+            if dialect in _REPEATABLE and not session.in_transaction():
+                session.connection(
+                    execution_options={"isolation_level": "REPEATABLE READ"}
+                )
+            self._pinned = session
+            try:
+                yield
+            finally:
+                self._pinned = None
+                session.rollback()
+
+    @contextmanager
     def _session(self) -> Iterator[Any]:
+        pinned = self._pinned
+        if pinned is not None:
+            yield pinned  # an export's snapshot
+            return
         source = self.session
         if source is None:
             # Flask-SQLAlchemy's db.session: scoped to the build's own app

@@ -22,9 +22,18 @@ def show(note_id: int) -> str:
     return f"Note {note_id}"
 
 
-result = app.test_cli_runner().invoke(args=["marmeon", "export-sitemap", "public"])
+result = app.test_cli_runner().invoke(
+    args=[
+        "marmeon",
+        "export-sitemap",
+        "public",
+        "--base-url",
+        "https://cdn.example/maps",
+    ]
+)
 assert result.exit_code == 0, result.output
 assert sorted(path.name for path in Path("public").iterdir()) == [
+    ".marmeon-export",  # the files this export wrote: the next removes only those
     "sitemap-1.xml",
     "sitemap-1.xml.gz",
     "sitemap-2.xml",
@@ -34,3 +43,8 @@ assert sorted(path.name for path in Path("public").iterdir()) == [
     "sitemap.xml",
     "sitemap.xml.gz",
 ]
+# The index names the files where the CDN serves them.
+assert (
+    b"<loc>https://cdn.example/maps/sitemap-1.xml</loc>"
+    in Path("public/sitemap.xml").read_bytes()
+)

@@ -218,9 +218,8 @@ def render_head() -> Markup:
         if request_state_ is not None and request_state_.rendering:
             request_state_.marks += 1
             flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
-            return str.__new__(Markup, head_state(get_state(flask_app)).mark)
-    # The text is HTML already: str.__new__ spares Markup's look for __html__.
-    return str.__new__(Markup, written_head(req))
+            return Markup(head_state(get_state(flask_app)).mark)
+    return Markup(written_head(req))
 
 
 def written_head(req: Request | None) -> str:

@@ -28,6 +28,7 @@ from werkzeug.routing import Map, MapAdapter, RequestRedirect, Rule
 from werkzeug.routing.converters import NumberConverter, ValidationError
 
 from ..i18n.urls import LOCALE_ARG, is_localized_rule
+from ..sitemap.rule_parts import rule_parts
 
 _PLACEHOLDER = re.compile(r"<(?:[^<>]*:)?([^<>:]+)>")
 _SAMPLES = (
@@ -69,7 +70,7 @@ class _NoSample(Exception):
 def _sample(rule: Rule, fixed: Mapping[str, str]) -> str:
     """A path that ``rule`` answers: its arguments filled with values that
     their converters read (``fixed`` first); _NoSample when none is found."""
-    converters = rule._converters  # Werkzeug keeps each argument's converter
+    converters = rule_parts(rule).converters
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)

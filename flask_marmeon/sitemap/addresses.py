@@ -31,7 +31,8 @@ from ..i18n.pages import strip_locale
 from ..i18n.urls import LOCALE_ARG, X_DEFAULT, is_localized_rule
 from .arguments import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 from .entries import route_arguments
-from .overlaps import Rivals, answers_get, path_trace, rivals_of
+from .overlaps import Rivals, answers_get, rivals_of
+from .rule_parts import rule_parts
 
 __all__ = [
     "MAX_LOC_LENGTH",
@@ -150,7 +151,7 @@ class CompiledRule:
             raise Refused(
                 f"the route {rule.rule!r} answers its address instead", "other route"
             )
-        converters = self.rule._converters
+        converters = rule_parts(self.rule).converters
         expected = {
             name: converters[name].to_python(text) for name, text in decoded.items()
         }
@@ -274,9 +275,10 @@ def compile_rule(
     # text may be empty), so one argument is parts[0] + value + parts[2].
     parts: list[str | None] = [""]
     found: list[tuple[int, str, BaseConverter]] = []
-    for dynamic, data in path_trace(rule):
+    read = rule_parts(rule)
+    for dynamic, data in read.trace:
         if dynamic:
-            found.append((len(parts), data, rule._converters[data]))
+            found.append((len(parts), data, read.converters[data]))
             parts.extend((None, ""))
         else:
             parts[-1] = str(parts[-1]) + quote(data, safe=STATIC_SAFE)
@@ -298,7 +300,7 @@ def compile_rule(
         )
     )
     candidates = [other for other in url_map.iter_rules() if answers_get(other)]
-    localized = is_localized_rule(rule) and LOCALE_ARG in rule._converters
+    localized = is_localized_rule(rule) and LOCALE_ARG in read.converters
     option: Any = getattr(rule, "marmeon_locales", None) if localized else None
     unknown: tuple[str, ...] = ()
     if option is not None and not callable(option):
@@ -308,7 +310,7 @@ def compile_rule(
         base=base,
         parts=tuple(parts),
         args=args,
-        names=frozenset(rule._converters) if localized else route_arguments(rule),
+        names=frozenset(read.converters) if localized else route_arguments(rule),
         rivals=rivals_of(rule, candidates),
         match_always=match_always,
         url_map=url_map,

@@ -75,6 +75,8 @@ class Sitemap:
     #: sitemap lists none of their pages), each with the reasons: what
     #: check-routes and the audit warn of.
     empty_routes: tuple[EmptyRoute, ...] = ()
+    #: The ``<lastmod>`` of each file the index names (None: not known).
+    lastmods: tuple[str | None, ...] = ()
 
     def main(self) -> bytes:
         """What /sitemap.xml serves."""
@@ -234,7 +236,13 @@ def _site(
         )
         del listed[MAX_FILES:]
     index = sitemap_index((f"{build.base}/{name}", day) for name, day in listed)
-    return Sitemap(files, index, tuple(name for name, _ in listed), tuple(empty))
+    return Sitemap(
+        files,
+        index,
+        tuple(name for name, _ in listed),
+        tuple(empty),
+        tuple(day for _, day in listed),
+    )
 
 
 def _size(app: Flask, route: PagedRoute) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 from werkzeug.routing import Rule
 
 from ..i18n.urls import LOCALE_ARG, is_localized_rule
+from .rule_parts import rule_parts
 
 
 def _texts(value: object, name: str, example: str) -> tuple[str, ...] | None:
@@ -216,7 +217,7 @@ def normalize(item: object, where: str) -> SitemapEntry:
 def route_arguments(rule: Rule) -> frozenset[str]:
     """The parameters a provider's entries must fill (a localized route's
     locale is the app's business)."""
-    names = frozenset(rule._converters)
+    names = frozenset(rule_parts(rule).converters)
     if is_localized_rule(rule):
         names -= {LOCALE_ARG}
     return names

@@ -3,11 +3,13 @@
 The same builds as the endpoints' (build.py), written into a directory for
 a CDN or an object store: the site's files, every part of every paged route
 (built one at a time, so one part is held at once), each beside its gzip
-form ``NAME.gz``, and the index last. Each file is written under a
-temporary name in the same directory and renamed into place, so it is
-complete when it appears; a file the earlier export's index named that this
-one does not write is removed after the new index (other files, the user's,
-are left alone).
+form ``NAME.gz``, and the index last. Every paged route that can reads
+its rows in one database snapshot. The files are first written into a
+staging directory inside DIR; once all are written they are renamed into
+place, the index last, so a failure changes nothing of the last export. A
+list of the files written is kept beside the index (``.marmeon-export``):
+the next export removes only the files named there that it does not write
+(other files, the user's or another tool's, are left alone).
 """
 
 from __future__ import annotations
@@ -16,21 +18,28 @@ import gzip
 import os
 import re
 import secrets
+import shutil
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 
+from .._state import get_state
 from ..routing.problems import raise_on_problems
 from .build import Sitemap, build_boundaries, build_part, build_sitemap
 from .paged import PagedRoute, paged_routes, part_range
 from .report import failure
+from .xml import sitemap_index
 
 #: The names an export gives its files.
 _OURS = re.compile(r"sitemap(-[a-z0-9-]+)?\.xml")
-#: An index's addresses (the index is ours: no entity, no CDATA).
-_LOC = re.compile(rb"<loc>([^<]*)</loc>")
+#: The list of the files an export wrote, beside the index.
+_LIST = ".marmeon-export"
+#: The staging directory's name (then a random part).
+_STAGING = ".marmeon-export-"
 
 
 class ExportError(Exception):
@@ -55,26 +64,31 @@ def _directory(target: Path) -> None:
 
 
 def _write(directory: Path, name: str, body: bytes) -> None:
-    """``name`` and ``name.gz``, each complete when it appears."""
-    for file_name, data in (
-        (name, body),
-        (f"{name}.gz", gzip.compress(body, 6, mtime=0)),
-    ):
-        temporary = directory / f".{file_name}.{secrets.token_hex(4)}.tmp"
-        try:
-            temporary.write_bytes(data)
-            os.replace(temporary, directory / file_name)
-        finally:
-            temporary.unlink(missing_ok=True)
+    """``name`` and ``name.gz`` in the staging directory (ours alone)."""
+    (directory / name).write_bytes(body)
+    (directory / f"{name}.gz").write_bytes(gzip.compress(body, 6, mtime=0))
 
 
 def export_sitemap(
     app: Flask,
     directory: str | os.PathLike[str],
     progress: Callable[[int, int], None] | None = None,
+    *,
+    base_url: str | None = None,
 ) -> list[str]:
     """Write the app's sitemap into ``directory`` (made when missing);
     return the names written, the index (``sitemap.xml``) last.
+
+    ``base_url`` (``https://cdn.example/sitemaps``) is where the index says
+    the files are, instead of APP_URL and the mount path.
+
+    Every paged route whose provider can (``paged()``) reads its rows in one
+    database snapshot (one transaction, ``REPEATABLE READ`` where the
+    database has it). The files are written into a staging directory inside
+    ``directory`` first; only when every one is written are they moved into
+    place, the index last, so a failure leaves the last export as it was.
+    A list of the files written (``.marmeon-export``) is kept beside the
+    index: the next export removes only files named there.
 
     ``progress(done, total)`` is called after each file. Raises
     :class:`~flask_marmeon.StartupError` when the app has H10 problems, and
@@ -91,6 +105,37 @@ def export_sitemap(
         )
     target = Path(directory)
     _directory(target)
+    base = _base(base_url)
+    with ExitStack() as snapshots:
+        for route in paged_routes(app):
+            snapshot = getattr(route.provider, "snapshot", None)
+            if callable(snapshot):
+                snapshots.enter_context(snapshot())
+        return _export(app, target, base, progress)
+
+
+def _base(base_url: str | None) -> str | None:
+    if base_url is None:
+        return None
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+        raise ExportError(
+            f"--base-url {base_url!r} is not an http(s) address without a query:"
+            " give where the files will be served, such as"
+            " https://cdn.example/sitemaps."
+        )
+    return base_url.rstrip("/")
+
+
+def _export(
+    app: Flask,
+    target: Path,
+    base: str | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[str]:
+    if base is None:
+        settings = get_state(app).settings
+        base = f"{settings.app_url or ''}{settings.root}"
     starts: dict[str, tuple[Any, ...]] = {}
 
     def where(route: PagedRoute) -> tuple[Any, ...]:
@@ -116,43 +161,73 @@ def export_sitemap(
             " written: run the export again when its providers answer."
         ) from error
     routes = [route for route in paged_routes(app) if route.slug in starts]
-    before = _listed_before(target)
+    before = _written_before(target)
+    staging = target / f"{_STAGING}{secrets.token_hex(4)}"
+    staging.mkdir()
     written: list[str] = []
     try:
-        _write_files(app, target, sitemap, routes, starts, written, progress)
-    except Exception as error:
-        known = isinstance(error, (ExportError, OSError))
-        reason = str(error) if known else failure(error)
-        # Each file is whole (written aside, then renamed), and the index
-        # is written last: the directory still holds the last export's.
-        raise ExportError(
-            f"The export stopped after {len(written)} file(s): {reason}."
-            f" {str(target)!r} still holds the previous export's index"
-            " (sitemap.xml), if any, and every file in it is complete; run the"
-            " export again once this is fixed."
-        ) from error
+        try:
+            _write_files(app, staging, sitemap, routes, starts, written, progress, base)
+        except Exception as error:
+            known = isinstance(error, (ExportError, OSError))
+            reason = str(error) if known else failure(error)
+            raise ExportError(
+                f"The export stopped after {len(written)} file(s): {reason}."
+                f" Nothing in {str(target)!r} was changed: it still holds the"
+                " previous export, whole (its index sitemap.xml, if any, and"
+                " every file it names); run the export again once this is"
+                " fixed."
+            ) from error
+        # The list first: the next export then removes what this one moves
+        # in, even if the moves were cut short.
+        _keep_list(target, written)
+        _move_into_place(staging, target, written)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     for name in before - set(written):
         for stale in (target / name, target / f"{name}.gz"):
-            stale.unlink(missing_ok=True)
+            if stale.is_file() and not stale.is_symlink():
+                stale.unlink()
     return written
 
 
-def _listed_before(target: Path) -> set[str]:
-    """The files the index already in ``target`` names (an earlier export's):
-    the only ones an export removes, so a file of the user's beside it
-    (a hand-written ``sitemap-news.xml``) is never touched."""
+def _move_into_place(staging: Path, target: Path, written: list[str]) -> None:
+    """Every file written, the index (written last) last: first checked that
+    each can take its place (a directory of that name cannot), so that
+    nothing moves unless everything can."""
+    names = [n for name in written for n in (name, f"{name}.gz")]
+    for name in names:
+        if (target / name).is_dir():
+            raise ExportError(
+                f"{str(target / name)!r} is a directory, where the export writes"
+                " a sitemap file of that name. Nothing in"
+                f" {str(target)!r} was changed: move that directory away and"
+                " run the export again."
+            )
+    for name in names:
+        os.replace(staging / name, target / name)
+    # Dated when it appeared, as the last of the files.
+    for name in ("sitemap.xml", "sitemap.xml.gz"):
+        os.utime(target / name)
+
+
+def _keep_list(target: Path, written: list[str]) -> None:
+    """The list of the files this export wrote, beside the index."""
+    temporary = target / f"{_LIST}.{secrets.token_hex(4)}.tmp"
+    temporary.write_text("".join(f"{name}\n" for name in written))
+    os.rename(temporary, target / _LIST)
+
+
+def _written_before(target: Path) -> set[str]:
+    """The files the last export wrote (its list beside the index): the
+    only ones an export removes, so a file of the user's or of another tool
+    (a hand-written ``sitemap-news.xml``, another index's files) is never
+    touched."""
     try:
-        index = (target / "sitemap.xml").read_bytes()
-    except OSError:
+        text = (target / _LIST).read_text()
+    except (OSError, UnicodeDecodeError):
         return set()
-    if b"<sitemapindex" not in index:
-        return set()  # one file: it names pages, not files
-    names = (loc.rsplit(b"/", 1)[-1] for loc in _LOC.findall(index))
-    return {
-        text
-        for text in (name.decode("ascii", "replace") for name in names)
-        if _OURS.fullmatch(text) and text != "sitemap.xml"
-    }
+    return {name for name in text.split("\n") if _OURS.fullmatch(name)}
 
 
 def _write_files(
@@ -163,10 +238,13 @@ def _write_files(
     starts: dict[str, tuple[Any, ...]],
     written: list[str],
     progress: Callable[[int, int], None] | None,
+    base: str,
 ) -> None:
     """Write every file the index names, each part built in turn, then the
-    index; ``written`` grows with each name."""
+    index (naming the files under ``base``, each part with its
+    ``<lastmod>``); ``written`` grows with each name."""
     listed = sitemap.names
+    days = dict(zip(listed, sitemap.lastmods, strict=False))
     total = len(listed) + 1
     # Looked up once per part: a set, not the tuple (thousands of parts).
     named = set(listed)
@@ -193,5 +271,9 @@ def _write_files(
                 except Exception as error:
                     # Its message names the route and the range.
                     raise ExportError(str(error)) from error
+                days[name] = file.lastmod
                 done(name, file.body)
-    done("sitemap.xml", sitemap.main())
+    if sitemap.index is None:
+        done("sitemap.xml", sitemap.main())  # one file: it names pages
+    else:
+        done("sitemap.xml", sitemap_index((f"{base}/{n}", days.get(n)) for n in listed))

@@ -14,24 +14,23 @@ from collections.abc import Mapping
 
 from werkzeug.routing import Rule
 
+from .rule_parts import rule_parts
+
 Rivals = tuple[frozenset[str], "re.Pattern[str] | None"]
 
 
-def path_trace(rule: Rule) -> list[tuple[bool, str]]:
-    """Werkzeug's trace of a bound rule's path: its static text and argument
-    names in order (the host part before ``|`` left off)."""
-    trace = list(rule._trace)
-    for position, (dynamic, data) in enumerate(trace):
-        if not dynamic and data == "|":
-            return trace[position + 1 :]
-    return trace
+def path_trace(rule: Rule) -> tuple[tuple[bool, str], ...]:
+    """A bound rule's path: its static text and argument names in order (the
+    host part left off), see :mod:`.rule_parts`."""
+    return rule_parts(rule).trace
 
 
 def _pattern(rule: Rule) -> str:
     pieces: list[str] = []
-    for dynamic, data in path_trace(rule):
+    parts = rule_parts(rule)
+    for dynamic, data in parts.trace:
         if dynamic:
-            pieces.append(f"(?:{rule._converters[data].regex})")
+            pieces.append(f"(?:{parts.converters[data].regex})")
         else:
             pieces.append(re.escape(data))
     return "".join(pieces)
@@ -44,11 +43,12 @@ def segments(
     an argument can span several segments. ``fixed`` gives the text of
     arguments whose value is known (a localized rule's locale)."""
     text: list[str] = []
-    for dynamic, data in path_trace(rule):
+    parts = rule_parts(rule)
+    for dynamic, data in parts.trace:
         if dynamic and fixed is not None and data in fixed:
             text.append(fixed[data])
         elif dynamic:
-            if not rule._converters[data].part_isolating:
+            if not parts.converters[data].part_isolating:
                 return None
             text.append("\0")
         else:
@@ -108,9 +108,11 @@ def rivals_of(
     static = frozenset(
         "".join(data for _, data in path_trace(other))
         for other in others
-        if not other._converters
+        if not rule_parts(other).converters
     )
-    return static, _union([_pattern(other) for other in others if other._converters])
+    return static, _union(
+        [_pattern(other) for other in others if rule_parts(other).converters]
+    )
 
 
 def _union(patterns: list[str]) -> re.Pattern[str] | None:

@@ -38,7 +38,10 @@ class PagedProvider(Protocol):
     dates, tuples of these), unique within the route. An object with these
     two methods is a paged provider; it may also have ``problems()``,
     returning a list of strings that say what is wrong with it (each is an
-    H10 problem of its route).
+    H10 problem of its route), and ``changed(since)``, returning the
+    entries whose ``last_modified`` is later than ``since`` (an aware
+    datetime in UTC), or None: ``flask marmeon indexnow`` then reads only
+    those instead of every part.
 
     Example, over a dict of slugs kept in a sorted list::
 

@@ -33,14 +33,20 @@ SITEMAP_PATH = "/sitemap.xml"
 
 
 def robots_txt(
-    origin: str, root: str, indexable: bool, rules: Sequence[Any] = ()
+    origin: str,
+    root: str,
+    indexable: bool,
+    rules: Sequence[Any] = (),
+    sitemap: str | None = None,
 ) -> str:
     """The robots.txt text, from configuration only: the groups (the
     default one, or the rules'), then the sitemap's address; for a site
     that must not be indexed, everything disallowed and no sitemap.
 
     ``rules`` are MARMEON_ROBOTS_RULES, already checked by
-    :func:`rules_problems`.
+    :func:`rules_problems`. ``sitemap`` is the address the ``Sitemap:`` line
+    names (MARMEON_SITEMAP_URL; default: the app's own /sitemap.xml; ``""``:
+    none, the app serving none).
     """
     if not indexable:
         return f"User-agent: *\nDisallow: {root}/\n"
@@ -59,7 +65,9 @@ def robots_txt(
         if not disallow and not allow:
             lines.append("Disallow:")  # an empty group: everything allowed
         groups.append("\n".join(lines) + "\n")
-    return "\n".join(groups) + f"\nSitemap: {origin}{root}{SITEMAP_PATH}\n"
+    if sitemap is None:
+        sitemap = f"{origin}{root}{SITEMAP_PATH}"
+    return "\n".join(groups) + (f"\nSitemap: {sitemap}\n" if sitemap else "")
 
 
 # robots.txt's Last-Modified is taken from its text (see robots_modified):

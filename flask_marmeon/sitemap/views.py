@@ -133,8 +133,12 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     host: dict[str, Any] = (
         {"host": own_host(app.url_map, origin)} if app.url_map.host_matching else {}
     )
+    serving = settings.sitemap_serve
+    # MARMEON_SITEMAP_URL (an export on a CDN), else the app's own sitemap
+    # when it serves one, else no Sitemap: line.
+    named = settings.sitemap_url or (None if serving else "")
     text = robots_txt(
-        origin, settings.root, settings.indexable, settings.robots_rules
+        origin, settings.root, settings.indexable, settings.robots_rules, named
     ).encode()
     robots_tag = hashlib.sha256(text).hexdigest()[:32]
     # The same in every process for the same text (no worker's start time).
@@ -195,13 +199,14 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     views: list[tuple[str, str, Callable[..., Response]]] = [
         (ROBOTS_PATH, "marmeon_robots", robots)
     ]
-    if marked:
+    if marked and serving:
         views.append((SITEMAP_PATH, "marmeon_sitemap", sitemap))
     for path, endpoint, view in views:
         if not route_taking(app, path, origin):
             app.add_url_rule(path, endpoint, view, methods=["GET"], **host)
             free.append(_edge.CookieFree(path, endpoint))
-    paged = paged_routes(app) if marked else []
+    # MARMEON_SITEMAP_SERVE = False: no sitemap endpoint (an export serves it).
+    paged = paged_routes(app) if marked and serving else []
     indexed = marked and "marmeon_sitemap" in app.view_functions
     served = [
         route
@@ -225,7 +230,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             indexed,
             "the files of the routes whose providers give their entries at once",
         )
-    if marked and split and caches.files_listed:
+    if marked and serving and split and caches.files_listed:
         app.add_url_rule(
             "/sitemap-<int(min=1):number>.xml",
             "marmeon_sitemap_part",

@@ -53,8 +53,15 @@ def test_every_file_and_its_gzip_form_the_index_last(
     assert result.exit_code == 0, result.output
     names = ["sitemap-1.xml", "sitemap-2.xml"]
     names += [f"sitemap-products-{n}.xml" for n in (1, 2, 3)]
+    # Beside them, the list of the files written (what the next export may
+    # remove).
     assert sorted(p.name for p in target.iterdir()) == sorted(
-        [*names, "sitemap.xml", *(f"{n}.gz" for n in [*names, "sitemap.xml"])]
+        [
+            *names,
+            "sitemap.xml",
+            *(f"{n}.gz" for n in [*names, "sitemap.xml"]),
+            ".marmeon-export",
+        ]
     )
     index = etree.fromstring((target / "sitemap.xml").read_bytes())
     index_schema.assertValid(index)
@@ -96,8 +103,9 @@ def test_a_second_export_replaces_the_first(
         "sitemap.xml",
     ]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["mine.txt", *second, *(f"{n}.gz" for n in second)]
+        ["mine.txt", *second, *(f"{n}.gz" for n in second), ".marmeon-export"]
     )
+    assert (tmp_path / ".marmeon-export").read_text().split() == second
     # No temporary file is left behind.
     assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
 
