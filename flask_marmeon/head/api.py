@@ -41,8 +41,8 @@ def head(**fields: Unpack[HeadFields]) -> None:
 
     The fields are :class:`HeadFields`: ``title``, ``title_template``,
     ``description``, ``canonical``, ``robots``, ``icons``, ``theme_color``,
-    ``manifest``, ``feeds``, ``verification``, ``other``, ``open_graph``,
-    ``facebook``, ``twitter`` and ``json_ld``.
+    ``manifest``, ``feeds``, ``verification``, ``other``, ``facebook``,
+    ``open_graph``, ``twitter`` and ``json_ld``.
 
     Call it in a ``before_request`` hook of the app or a blueprint (a layout),
     in a view, in an error handler, or in the page's templates (``head`` is a
