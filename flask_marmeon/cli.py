@@ -147,7 +147,8 @@ def _table(statuses: list[RouteStatus], empty: dict[str, EmptyRoute]) -> None:
     type=click.IntRange(min=1),
     default=MAX_PAGES,
     show_default=True,
-    help="Listed URLs to audit at most; more is the warning audit-capped.",
+    help="Addresses to fetch at most, listed and linked (and listed URLs to"
+    " audit at most); more is the warning audit-capped.",
 )
 @click.option(
     "--max-sitemaps",

@@ -1,4 +1,5 @@
-"""One audit: robots.txt, the sitemaps, every listed page, then across pages."""
+"""One audit: robots.txt, the sitemaps, every listed page and every address
+the pages link (the crawl, crawl.py), then the checks across pages."""
 
 from __future__ import annotations
 
@@ -341,17 +342,22 @@ def audit(
     """Audit ``app`` as a search engine crawls it, through its own answers.
 
     Fetches robots.txt, every sitemap it names and every URL they list,
-    in-process (no network); each page is a request of its own in a fresh
-    app context. ``progress(done, total)`` is called after each page. An
+    then the home page and every address of the app the pages link (not
+    ``nofollow``, another origin or scheme, outside the mount path, or
+    disallowed by robots.txt), each once, in-process (no network); each page
+    is a request of its own in a fresh app context. ``progress(done, total)``
+    is called after each listed page. An
     answer that takes over ``timeout`` seconds (None: no limit) is reported
     as a 504 and the audit goes on: its reading stops and the answer is
     closed (a view that never hands over a chunk is left running on a
     thread of its own, which a Python thread cannot be stopped from).
 
     At most ``max_sitemaps`` sitemap files are read (robots.txt's
-    ``Sitemap:`` lines and the indexes' parts) and at most ``max_pages``
-    listed URLs audited; a cap that leaves something out is the warning
-    ``audit-capped``. The audit keeps each page's findings, never its answer.
+    ``Sitemap:`` lines and the indexes' parts), at most ``max_pages`` listed
+    URLs audited, and at most ``max_pages`` addresses fetched in all (listed,
+    linked, redirected to, named as canonical or hreflang page); a cap that
+    leaves something out is the warning ``audit-capped``. The audit keeps
+    each page's findings and the link graph, never its answer.
     """
     if timeout is not None and not timeout > 0:
         raise ValueError(

@@ -16,22 +16,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-import markupsafe
 from markupsafe import escape
 
 from .elements import JSON_LD, Slot
 from .resolve import Missing, ResolvedHead
+from .speedups import escape_text as escape_text
 from .table import ALL_SLOTS
 
-
-def _plain_escape(value: str) -> str:
-    return str.__str__(escape(value))
-
-
-# MarkupSafe 3's escape() makes a Markup of what its C function gives, which
-# costs three times the escaping: the head calls the function itself (not in
-# MarkupSafe 2.1, whose escape() is the C function).
-_escape_str: Callable[[str], str] = getattr(markupsafe, "_escape_inner", _plain_escape)
+#: markupsafe's escape of a str as a str (speedups.py: the probed C function
+#: or its plain twin); kept equal to markupsafe.escape by the tests.
+_escape_str: Callable[[str], str] = escape_text
 
 #: The attribute that marks an element the browser module manages.
 MANAGED = "data-marmeon"
@@ -72,14 +66,6 @@ def _extras(slot: Slot, values: tuple[str | None, ...]) -> str:
         for name, value in zip(slot.extras, values, strict=True)
         if value is not None
     )
-
-
-def escape_text(value: str) -> str:
-    """markupsafe's escape of ``value``, as a plain ``str``.
-
-    ``tests/head/test_html.py`` keeps it equal to :func:`markupsafe.escape`.
-    """
-    return _escape_str(value)
 
 
 def script_json(value: object) -> str:

@@ -141,44 +141,24 @@ def _default(value: Any) -> Any:
     return str(value)
 
 
-def _encoder(ascii_only: bool = False) -> Callable[[Any], str]:
-    """A compact JSON encoder that writes non-ASCII as it is (or escaped).
+def _encoder(*, ascii_only: bool) -> Callable[[Any], str]:
+    """Compact JSON (``,`` and ``:``), NaN refused, non-ASCII as it is or
+    escaped: made once (json.dumps makes an encoder for every block).
 
-    CPython's C encoder is made once and called directly: json.dumps would
-    make a new one for every block, which costs as much as the writing.
+    Calling CPython's C encoder (``json.encoder.c_make_encoder``, private)
+    made once instead saved 0.6% of a page's instructions per block
+    (benchmarks/README.md): not used.
     """
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # pragma: no cover - Python without the C accelerator
-        return json.JSONEncoder(
-            ensure_ascii=ascii_only,
-            allow_nan=False,
-            separators=(",", ":"),
-            check_circular=False,
-            default=_default,
-        ).encode
-    encode = make(
-        None,
-        _default,
-        (
-            json.encoder.encode_basestring_ascii
-            if ascii_only
-            else json.encoder.encode_basestring
-        ),
-        None,
-        ":",
-        ",",
-        False,
-        False,
-        False,
-    )
-
-    def run(value: Any) -> str:
-        return "".join(encode(value, 0))
-
-    return run
+    return json.JSONEncoder(
+        ensure_ascii=ascii_only,
+        allow_nan=False,
+        separators=(",", ":"),
+        check_circular=False,  # _check refuses cycles before writing
+        default=_default,
+    ).encode
 
 
-_encode = _encoder()
+_encode = _encoder(ascii_only=False)
 _encode_ascii = _encoder(ascii_only=True)
 
 

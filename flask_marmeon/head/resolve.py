@@ -24,7 +24,7 @@ from .locales import og_locale
 from .merge import MergedHead
 from .table import HEAD
 from .urls import UrlPolicy
-from .writers import write_keys
+from .write_order import write_keys
 
 
 class Missing(NamedTuple):

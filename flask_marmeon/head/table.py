@@ -61,6 +61,7 @@ from .types import (
     TwitterImage,
     Verification,
 )
+from .write_order import WriteFn, grouped
 from .writers import (
     Canonical,
     Description,
@@ -78,7 +79,6 @@ from .writers import (
     Text,
     Title,
     Url,
-    WriteFn,
     Writer,
 )
 from .writers import (
@@ -97,9 +97,8 @@ class Key:
     """One field: how a value is checked, merged and written.
 
     ``check`` is a :class:`~.schema.Field` (a :class:`Table`'s ``check`` for
-    a nested table); ``write`` a :class:`~.writers.Writer`, a
-    :class:`~.writers.Directive` for a robots key, or None when another
-    key's writer reads it.
+    a nested table); ``write`` a :class:`~.writers.Writer`, a robots key's
+    :class:`~.writers.Directive`, or None when another key's writer reads it.
     """
 
     check: Field
@@ -107,14 +106,14 @@ class Key:
     merge: str = REPLACE
     #: The nested table, for a key whose value is one (merged key by key).
     table: Table | None = None
-    #: The value names the page's own address (canonical, og:url): an error
-    #: page leaves it out (flask_marmeon.head.own).
+    #: The page's own address (canonical, og:url): not on an error page (own.py).
     address: bool = False
+    rare: bool = False  #: rarely set: written in a group (write_order.grouped)
 
 
-def nested(table: Table, write: Writer | None = None) -> Key:
+def nested(table: Table, write: Writer | None = None, rare: bool = False) -> Key:
     """A key holding a nested table: checked and merged key by key."""
-    return Key(table.check, write, KEYS, table)
+    return Key(table.check, write, KEYS, table, rare=rare)
 
 
 class Table:
@@ -137,12 +136,14 @@ class Table:
             typed, {name: key.check for name, key in keys.items()}, required, unknown
         )
         #: (name, the writer's bound __call__, always) in output order, for
-        #: writers.write_keys: a bound method is called without looking up
-        #: __call__ on the writer's class each time.
-        self.writers: tuple[tuple[str, WriteFn, bool], ...] = tuple(
-            (name, key.write.__call__, key.write.always)
-            for name, key in keys.items()
-            if isinstance(key.write, Writer)
+        #: writers.write_keys (a bound method: no look-up of __call__), the
+        #: rare keys' runs grouped.
+        self.writers: tuple[tuple[str, WriteFn, bool], ...] = grouped(
+            [
+                (name, key.write.__call__, key.write.always, key.rare)
+                for name, key in keys.items()
+                if isinstance(key.write, Writer)
+            ]
         )
         #: The keys that merge key by key, with their tables.
         self.keyed: dict[str, Table] = {
@@ -339,9 +340,9 @@ OPEN_GRAPH = Table(
         "video": Key(*_OG_VIDEO),
         "audio": Key(*_OG_AUDIO),
         "article": nested(ARTICLE, Object("article", ARTICLE)),
-        "book": nested(BOOK, Object("book", BOOK)),
-        "profile": nested(PROFILE, Object("profile", PROFILE)),
-        "product": nested(PRODUCT, Object("product", PRODUCT)),
+        "book": nested(BOOK, Object("book", BOOK), rare=True),
+        "profile": nested(PROFILE, Object("profile", PROFILE), rare=True),
+        "product": nested(PRODUCT, Object("product", PRODUCT), rare=True),
     },
 )
 TWITTER = Table(
@@ -375,16 +376,16 @@ HEAD = Table(
         "description": Key(TextField(), Description()),
         "canonical": Key(UrlField(), Canonical(), address=True),
         "robots": nested(ROBOTS, RobotsWriter(ROBOTS)),
-        "icons": Key(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE)),
+        "icons": Key(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE), rare=True),
         "theme_color": Key(
-            tags.THEME_COLOR_CHECK, Tags(*tags.THEME_COLOR_WRITE, url=False)
+            tags.THEME_COLOR_CHECK, Tags(*tags.THEME_COLOR_WRITE, url=False), rare=True
         ),
-        "manifest": Key(UrlField(), Href(tags.MANIFEST)),
-        "feeds": Key(tags.FEEDS_CHECK, Tags(*tags.FEEDS_WRITE)),
-        "verification": nested(VERIFICATION, Keys(VERIFICATION)),
-        "other": Key(tags.OTHER_CHECK, Names(), KEYS),
+        "manifest": Key(UrlField(), Href(tags.MANIFEST), rare=True),
+        "feeds": Key(tags.FEEDS_CHECK, Tags(*tags.FEEDS_WRITE), rare=True),
+        "verification": nested(VERIFICATION, Keys(VERIFICATION), rare=True),
+        "other": Key(tags.OTHER_CHECK, Names(), KEYS, rare=True),
+        "facebook": nested(FACEBOOK, Keys(FACEBOOK), rare=True),
         "open_graph": nested(OPEN_GRAPH, Keys(OPEN_GRAPH)),
-        "facebook": nested(FACEBOOK, Keys(FACEBOOK)),
         "twitter": nested(TWITTER, Keys(TWITTER)),
         "json_ld": Key(JsonLdField(JsonLd), JsonLdWriter(), APPEND),
     },

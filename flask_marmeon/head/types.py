@@ -290,7 +290,7 @@ class HeadFields(TypedDict, total=False):
     feeds: Feed | Sequence[Feed] | None
     verification: Verification | None
     other: Mapping[str, Text | Sequence[Text]] | None
-    open_graph: OpenGraph | None
     facebook: Facebook | None
+    open_graph: OpenGraph | None
     twitter: Twitter | None
     json_ld: JsonLd | None

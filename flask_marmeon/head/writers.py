@@ -14,8 +14,8 @@ HTML writer prepares each one's constant text once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .elements import (
     CANONICAL,
@@ -30,6 +30,7 @@ from .elements import (
 )
 from .robots import robots_content
 from .text import clean_text, clean_url
+from .write_order import write_keys
 
 if TYPE_CHECKING:
     from .resolve import Builder
@@ -45,22 +46,6 @@ class Writer:
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
         raise NotImplementedError
-
-
-#: A writer's __call__: (builder, value, siblings) -> None.
-WriteFn: TypeAlias = "Callable[[Builder, Any, Mapping[str, Any]], None]"
-
-
-def write_keys(
-    out: Builder,
-    writers: tuple[tuple[str, WriteFn, bool], ...],
-    values: Mapping[str, Any],
-) -> None:
-    """Each writer of a table, in the table's order, with its key's value."""
-    for name, writer, always in writers:
-        value = values.get(name)
-        if value is not None or always:
-            writer(out, value, values)
 
 
 class Text(Writer):

@@ -2,8 +2,9 @@
 
 Kept in the shared ``sitemap_cache`` when the app has one (every process and
 machine, and the task queue's worker, read the same), else in a file in the
-app's instance folder. Its key names APP_URL's origin and the mount path,
-as the sitemap's keys do.
+app's instance folder. Its key names what the sitemap's keys name:
+``MARMEON_CACHE_PREFIX``, else APP_URL's origin, the mount path and the
+app's import name.
 """
 
 from __future__ import annotations
@@ -25,8 +26,11 @@ FILE_NAME = "flask_marmeon-indexnow-watermark.txt"
 
 def _key(app: Flask) -> str:
     settings = get_state(app).settings
+    # What the sitemap's keys name (file_caches.py): MARMEON_CACHE_PREFIX,
+    # else the address, the mount path and the app's import name.
     scope = f"{settings.app_url or ''}{settings.root}"
-    digest = hashlib.sha256(scope.encode()).hexdigest()[:16]
+    name = settings.cache_prefix or f"{scope} {app.import_name}"
+    digest = hashlib.sha256(name.encode()).hexdigest()[:16]
     return f"flask_marmeon:indexnow:{digest}:watermark"
 
 

@@ -146,7 +146,9 @@ def _warn_no_image(missing: str, page_path: str) -> None:
         chars += f" and {len(named) - 8} more"
     warn_once(
         get_state(current_app._get_current_object()),  # type: ignore[attr-defined]
-        ("og-images.no-title", missing),
+        # Keyed by the first character left out: a bounded memo, whatever
+        # texts a crawler walks through.
+        ("og-images.no-title", missing[:1]),
         "The page %s gets no generated image: no font draws its title's %s,"
         " among the package's fonts, MARMEON_OG_IMAGE_FONTS and the machine's"
         " fonts. Install fonts for the script (Debian: fonts-noto-core,"
@@ -165,7 +167,7 @@ def _warn_missing(missing: str) -> None:
     chars = ", ".join(f"{c!r} (U+{ord(c[0]):04X})" for c in dict.fromkeys(missing))
     warn_once(
         get_state(current_app._get_current_object()),  # type: ignore[attr-defined]
-        ("og-images.missing", missing),
+        ("og-images.missing", missing[:1]),
         "A generated image leaves out %s: no font has them. Give a font for"
         " their script in MARMEON_OG_IMAGE_FONTS (see the docs' generated"
         " images page).",

@@ -218,7 +218,9 @@ def _policy_of(app: Flask, rule: Rule) -> Policy | None:
 
 
 def _enforce_policy() -> None:
-    rule = request.url_rule
+    # The request itself, not the proxy: each read through the proxy is a further
+    # look-up in Python (about 0.7 us).
+    rule = request._get_current_object().url_rule  # type: ignore[attr-defined]
     if rule is None:
         return
     policy = _policy_of(current_app, rule)

@@ -370,6 +370,19 @@ def test_the_watermark_is_shared_through_redis(
             APP_URL="https://other.example",
         )
         assert read_watermark(other) is None
+        # MARMEON_CACHE_PREFIX names the keys, as the sitemap's.
+        named = make_site(
+            tmp_path / "four",
+            store,
+            endpoint.url,
+            redis=server.url,
+            MARMEON_CACHE_PREFIX="shop-production",
+        )
+        assert read_watermark(named) is None
+        later = Clock(NOW + timedelta(hours=2))
+        assert submit_changed(named, sleep=later.sleep, now=later.now).first_run
+        assert read_watermark(named) == later.moment
+        assert read_watermark(one) == clock.moment  # not the named app's
     finally:
         server.stop()
 

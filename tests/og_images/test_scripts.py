@@ -134,3 +134,23 @@ def test_the_site_name_follows_the_titles_direction(
     metas = page(ltr, title="Build times", open_graph=site)
     left, right = _header_sides(image_of(ltr, metas))
     assert left > 100 and right == 0
+
+
+def test_the_warnings_memo_stays_bounded(
+    og_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flask_marmeon._state import get_state
+
+    no_machine_fonts(monkeypatch)
+    app = og_app()
+    state = get_state(app)
+    before = len(state.once)
+    og = og_images_of(app)
+    from flask_marmeon.og_images.app import image_path
+
+    with app.test_request_context("/"):
+        for n in range(50):
+            # Titles of the same unknown script, each a new mix.
+            title = "\u0918" + chr(0x0915 + n % 20) + chr(0x0958 + n // 20)
+            image_path(og, app.secret_key, (title, title * 2, ""), page_path="/")
+    assert len(state.once) - before <= 6
