@@ -16,6 +16,7 @@ from typing import Any
 from babel import Locale
 from flask import Flask, render_template
 from flask_babel import Babel
+from sqlalchemy.pool import NullPool
 from werkzeug.exceptions import NotFound
 
 from flask_marmeon import Marmeon, head
@@ -59,6 +60,10 @@ def create_app(
         APP_LOCALES=["en", "de"],
         # A path relative to the instance folder (Flask-SQLAlchemy 3).
         SQLALCHEMY_DATABASE_URI="sqlite:///notes.sqlite3",
+        # A connection per use, closed after it: SQLite opens one in
+        # microseconds, and no pooled connection outlives its app (Python
+        # 3.13 warns of each one the garbage collector closes).
+        SQLALCHEMY_ENGINE_OPTIONS={"poolclass": NullPool},
         BABEL_TRANSLATION_DIRECTORIES=str(translations),
         # A picture in every link preview: pages without a cover of their
         # own get one drawn from their title and description.

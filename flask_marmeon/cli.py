@@ -17,6 +17,7 @@ from .audit.site import MAX_PAGES, MAX_SITEMAPS
 from .errors import StartupError
 from .indexnow import IndexNowError, Submission, submit_changed
 from .indexnow.send import MAX_URLS
+from .indexnow.watermark import from_iso
 from .routing.problems import RouteStatus, route_statuses
 from .sitemap.build import EmptyRoute, build_sitemap
 from .sitemap.export import ExportError, export_sitemap
@@ -238,7 +239,7 @@ def _moment(ctx: click.Context, param: click.Parameter, value: str | None) -> An
     if value is None:
         return None
     try:
-        return datetime.fromisoformat(value)
+        return from_iso(value)
     except ValueError:
         raise click.BadParameter(
             f"{value!r} is not an ISO 8601 date and time, such as"

@@ -22,6 +22,7 @@ from flask import Flask
 from werkzeug.datastructures import Headers
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
+from ..config import parse_app_url, parse_root
 from ..errors import StartupError
 from .findings import shorten
 
@@ -88,30 +89,36 @@ def split_url(url: str) -> SplitResult | None:
 def app_origin(app: Flask) -> str:
     """APP_URL's origin for ``app``, from the extension's settings or config.
 
-    Raises ValueError naming the setting when there is none: the audit
-    checks absolute URLs, which need the app's public address.
+    Read as the extension reads it (``config.parse_app_url``), for an app
+    without the extension too. Raises ValueError naming the setting when
+    there is none: the audit checks absolute URLs, which need the app's
+    public address.
     """
     state = app.extensions.get("marmeon")
     origin = getattr(getattr(state, "settings", None), "app_url", None)
     if origin:
         return str(origin)
     value = app.config.get("APP_URL") or os.environ.get("APP_URL")
-    parts = urlsplit(str(value or ""))
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    try:
+        origin = parse_app_url(value)
+    except (StartupError, TypeError, ValueError):
+        origin = None
+    if origin is None:
         raise ValueError(
             f"The audit needs the app's public address, and APP_URL is {value!r}."
             ' Set app.config["APP_URL"] (or the APP_URL environment variable) to'
             ' an http(s) URL such as "https://notes.example".'
         )
-    return f"{parts.scheme}://{parts.netloc}".lower()
+    return str(origin)
 
 
 def app_root(app: Flask) -> str:
-    """The mount path: APPLICATION_ROOT without its trailing slash."""
+    """The mount path (``config.parse_root``: ``""`` at the root, else
+    APPLICATION_ROOT without its trailing slash)."""
     state = app.extensions.get("marmeon")
     root = getattr(getattr(state, "settings", None), "root", None)
     if root is None:
-        root = str(app.config.get("APPLICATION_ROOT") or "/").rstrip("/")
+        root = parse_root(app.config.get("APPLICATION_ROOT"))
     return str(root)
 
 

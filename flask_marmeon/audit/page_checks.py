@@ -206,10 +206,33 @@ def _social(url: str, doc: Document) -> Iterator[Finding]:
                 )
 
 
+#: The deepest JSON-LD nesting read as data; deeper is ``jsonld-invalid``.
+MAX_JSONLD_DEPTH = 500
+
+
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Whether ``data`` nests lists and objects more than ``limit`` deep
+    (walked without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            values = item.values() if isinstance(item, dict) else item
+            stack.extend((value, depth + 1) for value in values)
+    return False
+
+
 def _json_ld(url: str, doc: Document) -> Iterator[Finding]:
     for number, text in enumerate(doc.json_ld, 1):
         try:
             data = json.loads(text)
+            if _deeper_than(data, MAX_JSONLD_DEPTH):
+                # Python 3.12 and later read far deeper than earlier ones
+                # (which stop with RecursionError): the same data is the
+                # same finding on every Python.
+                raise RecursionError
             untyped = sum(1 for node in _nodes(data) if not _typed(node))
         except ValueError as error:
             yield finding(

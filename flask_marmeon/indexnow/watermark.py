@@ -38,12 +38,20 @@ def _path(app: Flask) -> Path:
     return Path(app.instance_path) / FILE_NAME
 
 
+def from_iso(text: str) -> datetime:
+    """``datetime.fromisoformat``, reading a final ``Z`` as UTC on Python
+    3.10 too (3.11 learnt it)."""
+    if text[-1:] in ("Z", "z"):
+        text = text[:-1] + "+00:00"
+    return datetime.fromisoformat(text)
+
+
 def _parsed(text: object) -> datetime | None:
     # What cannot be read counts as no watermark: the next run starts over.
     if not isinstance(text, str):
         return None
     try:
-        return utc(datetime.fromisoformat(text.strip()))
+        return utc(from_iso(text.strip()))
     except ValueError:
         return None
 

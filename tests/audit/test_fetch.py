@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask, Response, g, request
 
+from flask_marmeon import Marmeon, StartupError
 from flask_marmeon.audit import audit
 from flask_marmeon.audit.fetch import Fetcher, app_origin, app_root
 
@@ -214,3 +215,17 @@ def test_without_a_timeout_the_app_runs_on_the_callers_thread(site: Site) -> Non
     threads.clear()
     assert audit(app).findings == ()
     assert threads == {"marmeon-audit"}
+
+
+@pytest.mark.parametrize(
+    "value", ["https://notes.example:99999", "https://no tes.example"]
+)
+def test_the_audit_refuses_the_app_url_the_extension_refuses(value: str) -> None:
+    # One parser for APP_URL: the audit read these loosely, as an origin
+    # the extension itself stops at (H10).
+    app = Flask("x")
+    app.config["APP_URL"] = value
+    with pytest.raises(ValueError, match="APP_URL"):
+        app_origin(app)
+    with pytest.raises(StartupError):
+        Marmeon(app)
