@@ -191,6 +191,10 @@ class SqlPaged:
         key = bare(column)
         bounds = [key >= start] if stop is None else [key >= start, key < stop]
         query = bounded(statement, *bounds).order_by(None).order_by(key).limit(limit)
+        yield from self._entries(query)
+
+    def _entries(self, query: Select[Any]) -> Iterator[object]:
+        """The entries of ``query``'s rows, read in batches."""
         entry = self.entry
         with self._session() as session:
             rows = session.execute(query.execution_options(yield_per=_YIELD_PER))
@@ -226,14 +230,7 @@ class SqlPaged:
             changed = bare(modified) >= since.date()
         key = bare(column)
         query = bounded(statement, changed).order_by(None).order_by(key)
-        entry = self.entry
-        with self._session() as session:
-            rows = session.execute(query.execution_options(yield_per=_YIELD_PER))
-            try:
-                for row in rows:
-                    yield entry(row)
-            finally:
-                rows.close()
+        yield from self._entries(query)
 
     def count(self, start: Any, stop: Any | None) -> int:
         """How many rows the range from ``start`` up to ``stop`` holds (one
