@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, TypeVar
@@ -33,7 +32,7 @@ from ..routing.rule import is_marked
 from .addresses import CompiledRule, compile_rule
 from .file_writer import MAX_BYTES, SitemapFile, UrlsetWriter
 from .paged import PagedRoute, checked_starts, is_paged, paged_routes, part_size
-from .providers import entries_of, find_provider, provider_items
+from .providers import closed_after, entries_of, find_provider, provider_items
 from .report import Limits, RouteReport, failed_in
 from .route_writer import write_entries, write_single
 from .state import sitemap_state
@@ -302,7 +301,7 @@ def _part(
         entries = provider_items(
             lambda: route.provider.entries(start, stop, size + 1), route.where
         )
-        with _closed_after(entries):
+        with closed_after(entries):
             counted = _Counted(islice(entries, size + 1))
             build.route(compiled, counted)
     except Exception as error:
@@ -338,31 +337,15 @@ def _rest(
     return 0, True
 
 
-@contextmanager
-def _closed_after(items: object) -> Iterator[None]:
-    """Close ``items`` at the end when it can be (a generator)."""
-    try:
-        yield
-    finally:
-        close = getattr(items, "close", None)
-        if callable(close):
-            close()
-
-
-def _alone(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
-    """``call(app, *args)`` in a fresh context with the app's own app context."""
+def in_own_context(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
+    """``call(app, *args)`` as a build runs it: in a fresh context with the
+    app's own app context (a fresh ``g``, no request of the caller)."""
 
     def run() -> _T:
         with app.app_context():
             return call(app, *args)
 
     return contextvars.Context().run(run)
-
-
-def in_own_context(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
-    """``call(app, *args)`` as a build runs it: in a fresh context with the
-    app's own app context (a fresh ``g``, no request of the caller)."""
-    return _alone(app, call, *args)
 
 
 def listed_rules(app: Flask) -> list[Rule]:
@@ -393,12 +376,12 @@ def build_sitemap(
         def boundaries(route: PagedRoute) -> Sequence[Any]:
             return _boundaries(app, route)
 
-    return _alone(app, _site, boundaries, files_listed, lastmod)
+    return in_own_context(app, _site, boundaries, files_listed, lastmod)
 
 
 def build_boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
     """Ask a paged route's provider where its parts begin."""
-    return _alone(app, _boundaries, route)
+    return in_own_context(app, _boundaries, route)
 
 
 def build_part(
@@ -407,4 +390,4 @@ def build_part(
     """Build part ``number`` (from 1) of a paged route: the entries of its
     range of keys, from ``start`` up to ``stop`` (None: to the end), in one
     file."""
-    return _alone(app, _part, route, number, start, stop)
+    return in_own_context(app, _part, route, number, start, stop)

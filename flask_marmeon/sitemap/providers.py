@@ -28,6 +28,7 @@ from collections.abc import (
     Iterator,
 )
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any, TypeVar, cast
 
 from werkzeug.routing import Rule
@@ -229,3 +230,15 @@ def entries_of(provider: Provider, where: str) -> Iterator[SitemapEntry]:
     """
     for item in provider_items(provider, where):
         yield normalize(item, where)
+
+
+@contextmanager
+def closed_after(items: object) -> Iterator[None]:
+    """Close ``items`` at the end when it can be (a generator, and with it
+    a database session it holds), not when it is freed."""
+    try:
+        yield
+    finally:
+        close = getattr(items, "close", None)
+        if callable(close):
+            close()
