@@ -41,6 +41,8 @@ class RequestState:
     rendering: int = 0
     #: The marks render_head() left in the outermost render under way.
     marks: int = 0
+    #: The text of those marks (the app's, kept here by render_head()).
+    mark: str = ""
     #: The page's head was written for good: a later head() call is late.
     written: bool = False
 
@@ -65,6 +67,12 @@ def request_state(caller: str) -> RequestState:
             f"{caller} works only while a request is handled: call it in a"
             " view, a before_request hook (a layout) or an error handler."
         )
+    return state_for(req)
+
+
+def state_for(req: Request) -> RequestState:
+    """The state of ``req``, the request being handled, made on first use
+    (for a caller that holds the request already)."""
     # One look through the proxy, then g's own dict (where g.get and
     # g.setdefault look): this runs for every head() call, and a missing
     # attribute of g costs a raised AttributeError.

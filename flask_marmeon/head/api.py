@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Request, current_app, has_app_context, has_request_context
 from markupsafe import Markup
 
-from .._context import RequestState, current_request, request_state, state_of
+from .._context import RequestState, current_request, request_state, state_for, state_of
 from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
 from ..og_images.state import OgImagesState
@@ -220,15 +220,17 @@ def render_head() -> Markup:
         if request_state_ is not None and request_state_.rendering:
             request_state_.marks += 1
             flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
-            return Markup(head_state(get_state(flask_app)).mark)
+            mark = request_state_.mark = head_state(get_state(flask_app)).mark
+            return Markup(mark)
     return Markup(written_head(req))
 
 
-def written_head(req: Request | None) -> str:
-    """The head's text for the request ``req`` (or outside one), written for good."""
+def written_head(req: Request | None, held: RequestState | None = None) -> str:
+    """The head's text for the request ``req`` (or outside one), written for
+    good; ``held`` is the request's state when the caller has it already."""
     request_state_: RequestState | None = None
     if req is not None:
-        request_state_ = request_state("render_head()")
+        request_state_ = held if held is not None else state_for(req)
         request_state_.written = True
     elif not has_app_context():
         return ""

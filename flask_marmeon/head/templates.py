@@ -25,10 +25,8 @@ from flask import Flask
 from jinja2 import Template, Undefined
 from markupsafe import Markup
 
-from .._context import current_request, request_state
-from .._state import get_state
+from .._context import current_request, state_for
 from .api import head, written_head
-from .app import head_state
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -90,7 +88,7 @@ class HeadTemplate(Template):
         req = current_request()
         if req is None:  # outside a request: no head to wait for
             return super().render(*args, **kwargs)
-        state = request_state("render_template()")
+        state = state_for(req)
         depth = state.rendering
         state.rendering = depth + 1
         marks = 0
@@ -104,10 +102,9 @@ class HeadTemplate(Template):
             # A render inside a render, or a page without render_head() (an
             # htmx fragment: its calls stay for the request's head).
             return text
-        mark = head_state(get_state()).mark
         # The head is near the top: replace() stops after the last mark
         # left, and copies the page once.
-        return text.replace(mark, written_head(req), marks)
+        return text.replace(state.mark, written_head(req, state), marks)
 
 
 def install(app: Flask) -> None:
