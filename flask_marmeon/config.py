@@ -114,11 +114,8 @@ def parse_app_url(value: object) -> str | None:
             f"APP_URL must be a string such as 'https://example.com', not"
             f" {type(value).__name__} {value!r}."
         )
-    try:
-        url = ada_url.URL(value.strip())
-    except ValueError:
-        url = None
-    if url is None or url.protocol not in ("http:", "https:") or not url.hostname:
+    url = web_url(value.strip())
+    if url is None:
         raise StartupError(
             f"APP_URL {value!r} is not an http or https address with a host."
             " Set it to the site's public address, such as 'https://example.com'."
@@ -264,11 +261,8 @@ def _sitemap_url(value: Any) -> str | None:
             "MARMEON_SITEMAP_URL must be the sitemap's address as a string, such"
             f" as 'https://cdn.example/sitemaps/sitemap.xml', not {value!r}."
         )
-    try:
-        url = ada_url.URL(value.strip())
-    except ValueError:
-        url = None
-    if url is None or url.protocol not in ("http:", "https:") or not url.hostname:
+    url = web_url(value.strip())
+    if url is None:
         raise ValueError(
             f"MARMEON_SITEMAP_URL {value!r} is not an http or https address with"
             " a host: give the address of the sitemap's index, such as"
@@ -320,19 +314,25 @@ def indexnow_problems(settings: Settings) -> list[str]:
             " public address, such as 'https://example.com'"
         )
     endpoint = settings.indexnow_endpoint
-    url = None
-    if isinstance(endpoint, str):
-        try:
-            url = ada_url.URL(endpoint)
-        except ValueError:
-            url = None
-    if url is None or url.protocol not in ("http:", "https:") or not url.hostname:
+    if not isinstance(endpoint, str) or web_url(endpoint) is None:
         reasons.append(
             f"MARMEON_INDEXNOW_ENDPOINT {endpoint!r} is not an http or https"
             " address; leave it out for https://api.indexnow.org/indexnow, or"
             " name an engine's own, such as 'https://www.bing.com/indexnow'"
         )
     return reasons
+
+
+def web_url(text: str) -> ada_url.URL | None:
+    """``text`` parsed as the browser does, when it is an http or https
+    address with a host; else None."""
+    try:
+        url = ada_url.URL(text)
+    except ValueError:
+        return None
+    if url.protocol not in ("http:", "https:") or not url.hostname:
+        return None
+    return url
 
 
 def environ() -> Mapping[str, str]:
