@@ -73,6 +73,7 @@ from benchmarks.scale_django import django_app  # noqa: E402
 from benchmarks.scale_measure import (  # noqa: E402
     START,
     Clock,
+    boundaries_plan,
     load,
     memory,
     reset_peak,
@@ -255,40 +256,6 @@ def django_worker(server: dict[str, Any], rows: int) -> dict[str, Any]:
     return clock.figures
 
 
-# -- the boundaries query's plan ------------------------------------------------
-
-
-def boundaries_plan(server: PostgresServer) -> list[str]:
-    """EXPLAIN ANALYZE of paged()'s boundaries query on the table: the lines
-    that name a scan, a sort, a window or the time."""
-    import psycopg
-    from sqlalchemy import BigInteger, Column, DateTime, MetaData, Table, select
-    from sqlalchemy.dialects import postgresql
-
-    from flask_marmeon.sqlalchemy import paged
-
-    table = Table(
-        "product",
-        MetaData(),
-        Column("id", BigInteger, primary_key=True),
-        Column("updated_at", DateTime(timezone=True)),
-    )
-    statement = select(table.c.id, table.c.updated_at)
-    query = paged(statement, key=table.c.id, entry=dict).boundaries_query(OURS)
-    sql = str(
-        query.compile(
-            dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}
-        )
-    )
-    with psycopg.connect(server.dsn("postgres")) as connection:
-        plan = [
-            str(row[0])
-            for row in connection.execute("EXPLAIN (ANALYZE, COSTS OFF) " + sql)
-        ]
-    words = ("Scan", "Sort", "WindowAgg", "Heap Fetches", "Execution Time")
-    return [line for line in plan if any(word in line for word in words)]
-
-
 # -- running -------------------------------------------------------------------
 
 
@@ -363,7 +330,7 @@ def main() -> None:
         finally:
             redis.stop()
         theirs = worker("django", server, args.rows)
-        plan = boundaries_plan(server)
+        plan = boundaries_plan(server, "product", OURS)
         took = load(server, "listing", listings)
         print(f"{listings:,} listings loaded in {took:.1f} s")
         listed = two_languages.run(server, listings, worker)

@@ -123,6 +123,41 @@ class Clock:
         return wall, cpu + server_cpu(self.postmaster) - before, body
 
 
+# -- the boundaries query's plan ------------------------------------------------
+
+
+def boundaries_plan(server: PostgresServer, name: str, size: int) -> list[str]:
+    """EXPLAIN ANALYZE of paged()'s boundaries query on table ``name``
+    (parts of ``size`` rows): the lines that name a scan, a sort, a window
+    or the time."""
+    import psycopg
+    from sqlalchemy import BigInteger, Column, DateTime, MetaData, Table, select
+    from sqlalchemy.dialects import postgresql
+
+    from flask_marmeon.sqlalchemy import paged
+
+    table = Table(
+        name,
+        MetaData(),
+        Column("id", BigInteger, primary_key=True),
+        Column("updated_at", DateTime(timezone=True)),
+    )
+    statement = select(table.c.id, table.c.updated_at)
+    query = paged(statement, key=table.c.id, entry=dict).boundaries_query(size)
+    sql = str(
+        query.compile(
+            dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}
+        )
+    )
+    with psycopg.connect(server.dsn("postgres")) as connection:
+        plan = [
+            str(row[0])
+            for row in connection.execute("EXPLAIN (ANALYZE, COSTS OFF) " + sql)
+        ]
+    words = ("Scan", "Sort", "WindowAgg", "Heap Fetches", "Execution Time")
+    return [line for line in plan if any(word in line for word in words)]
+
+
 def seconds(value: float) -> str:
     return f"{value * 1000:.1f} ms" if value < 1 else f"{value:.2f} s"
 
