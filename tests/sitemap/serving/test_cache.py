@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from flask_marmeon.sitemap.cache import SitemapCache
+from flask_marmeon.sitemap.serving.cache import SitemapCache
 
 BUILDER = "flask_marmeon sitemap"
 
