@@ -13,6 +13,7 @@ from typing import Any
 
 from werkzeug.datastructures import Headers
 
+from ..page import X_DEFAULT
 from .document import Document
 from .fetch import Fetched
 from .findings import Finding, excerpt, finding, quoted, shorten
@@ -167,7 +168,7 @@ def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
             "The head's hreflang links differ from the sitemap's xhtml:links:"
             f" head only [{_some(only_head)}], sitemap only [{_some(only_map)}].",
         )
-    if head and "x-default" not in head:
+    if head and X_DEFAULT not in head:
         yield finding(
             "hreflang-no-x-default",
             listed.url,

@@ -88,16 +88,3 @@ def test_a_linked_file_is_one_finding_naming_its_pages() -> None:
         "Hi. Linked from https://n.example/a and 2 other pages.",
         "No title.",
     ]
-
-
-def test_every_code_has_a_test_that_makes_that_mistake() -> None:
-    # Each code is asserted by name in a test of this folder.
-    from pathlib import Path
-
-    here = Path(__file__).parent
-    text = "\n".join(
-        path.read_text()
-        for path in here.glob("test_*.py")
-        if path.name != "test_report.py"
-    )
-    assert [code for code in CODES if f'"{code}"' not in text] == []
