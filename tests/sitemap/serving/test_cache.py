@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from flask_marmeon.sitemap.cache import BUILDING_RETRY, Lookup, SitemapCache
+from flask_marmeon.sitemap.serving.cache import BUILDING_RETRY, Lookup, SitemapCache
 
 BUILDER = "flask_marmeon sitemap"
 
