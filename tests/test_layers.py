@@ -28,6 +28,7 @@ MEMBERS = {
     "head": {"head"},
     "i18n": {"i18n"},
     "routing": {"routing"},
+    "robots_txt": {"robots_txt"},
     "sitemap": {"sitemap"},
     "sqlalchemy": {"sqlalchemy", "sqlalchemy_checks", "sqlalchemy_ranges"},
     "audit": {"audit"},
@@ -46,12 +47,14 @@ MAY_IMPORT = {
     # generated image's address.
     "head": {"foundation", "og_images"},
     "i18n": {"foundation"},
+    # robots.txt's text and its rules' checks: from configuration alone.
+    "robots_txt": {"foundation"},
     # routing.rule and sitemap.paged know each other (a rule's sitemap=
     # holds a provider); the route checks read the sitemap's providers.
     "routing": {"foundation", "edge", "i18n", "sitemap"},
     # The sitemap registers its endpoints on the edge (add_front, on_start)
-    # and reads the head's URL policy.
-    "sitemap": {"foundation", "edge", "i18n", "head", "routing"},
+    # and reads the head's URL policy; it serves robots.txt.
+    "sitemap": {"foundation", "edge", "i18n", "head", "routing", "robots_txt"},
     "sqlalchemy": {"foundation", "sitemap"},
     # setup_checks.py builds the sitemap of an app with the extension.
     "audit": {"foundation", "routing", "sitemap"},
