@@ -22,6 +22,7 @@ MEMBERS = {
         "_log",
         "_state",
         "_context",
+        "shared_lock",
     },
     "edge": {"_edge"},
     "og_images": {"og_images"},
