@@ -13,7 +13,17 @@ PACKAGE = Path(flask_marmeon.__file__).parent
 #: Each layer: the top-level modules and packages it is made of. Every module
 #: of the package belongs to one (test_every_module_has_a_layer).
 MEMBERS = {
-    "foundation": {"errors", "config", "page", "checks", "_log", "_state", "_context"},
+    "foundation": {
+        "errors",
+        "config",
+        "config_images",
+        "page",
+        "checks",
+        "_log",
+        "_state",
+        "_context",
+        "shared_lock",
+    },
     "edge": {"_edge"},
     "og_images": {"og_images"},
     "head": {"head"},
