@@ -67,7 +67,7 @@ class Settings:
     sitemap_wait: float = 20
     #: MARMEON_ROBOTS_RULES as configured (a tuple when it is a list):
     #: robots.txt's groups per crawler, checked with the H10 checks
-    #: (flask_marmeon.sitemap.robots).
+    #: (flask_marmeon.robots_txt.rules).
     robots_rules: Any = ()
     #: MARMEON_INDEXNOW_KEY as configured (None: no key); checked with the
     #: H10 checks (:func:`indexnow_problems`).

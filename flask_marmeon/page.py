@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypedDict
 
+#: The hreflang value of the address without a locale (the last of
+#: :attr:`Page.hreflang_paths`).
+X_DEFAULT = "x-default"
+
 
 class Alternate(TypedDict):
     """One version of a localized page, for a language switcher."""

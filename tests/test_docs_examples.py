@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 import re
+import runpy
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from lxml import etree
 
 import flask_marmeon
 
@@ -71,6 +73,43 @@ def test_the_readme_example_writes_a_head_and_a_sitemap(tmp_path: Path) -> None:
     )
     result = run_script(script, tmp_path)
     assert result.returncode == 0, result.stderr
+
+
+def sitemap_pages(script: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Each ``<loc>`` of the /sitemap.xml that ``script``'s ``app`` serves
+    (requested through its test client), with its ``<lastmod>`` ("" if none)."""
+    for key in ("APP_URL", "APP_LOCALES"):
+        monkeypatch.delenv(key, raising=False)
+    app = runpy.run_path(str(script), run_name=script.stem)["app"]
+    response = app.test_client().get("/sitemap.xml")
+    assert response.status_code == 200
+    namespace = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    root = etree.fromstring(response.data)
+    assert root.tag == "{http://www.sitemaps.org/schemas/sitemap/0.9}urlset"
+    return {
+        url.findtext("s:loc", namespaces=namespace).strip(): (
+            url.findtext("s:lastmod", default="", namespaces=namespace).strip()
+        )
+        for url in root.iterfind("s:url", namespace)
+    }
+
+
+def test_the_sitemap_guide_lists_the_same_pages_before_and_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """docs/migrate-sitemap.rst: the Flask-Sitemap app, the flask-sitemapper
+    app and the flask_marmeon app list the same pages, with the same dates."""
+    after = sitemap_pages(DOCS / "examples" / "migrate_sitemap.py", monkeypatch)
+    assert after == {
+        "https://notes.example/": "",
+        "https://notes.example/notes/1": "2025-03-01",
+        "https://notes.example/notes/2": "2025-03-08",
+    }
+    for before in (
+        "migrate_sitemap_flask_sitemap.py",
+        "migrate_sitemap_flask_sitemapper.py",
+    ):
+        assert sitemap_pages(DOCS / "examples" / before, monkeypatch) == after, before
 
 
 def test_every_example_is_shown_in_a_page() -> None:

@@ -4,6 +4,7 @@ which"): read from the package's own import statements."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import flask_marmeon
@@ -12,12 +13,22 @@ PACKAGE = Path(flask_marmeon.__file__).parent
 #: Each layer: the top-level modules and packages it is made of. Every module
 #: of the package belongs to one (test_every_module_has_a_layer).
 MEMBERS = {
-    "foundation": {"errors", "config", "page", "checks", "_log", "_state", "_context"},
+    "foundation": {
+        "errors",
+        "config",
+        "page",
+        "checks",
+        "_log",
+        "_state",
+        "_context",
+        "shared_lock",
+    },
     "edge": {"_edge"},
     "og_images": {"og_images"},
     "head": {"head"},
     "i18n": {"i18n"},
     "routing": {"routing"},
+    "robots_txt": {"robots_txt"},
     "sitemap": {"sitemap"},
     "sqlalchemy": {"sqlalchemy", "sqlalchemy_checks", "sqlalchemy_ranges"},
     "audit": {"audit"},
@@ -36,12 +47,14 @@ MAY_IMPORT = {
     # generated image's address.
     "head": {"foundation", "og_images"},
     "i18n": {"foundation"},
+    # robots.txt's text and its rules' checks: from configuration alone.
+    "robots_txt": {"foundation"},
     # routing.rule and sitemap.paged know each other (a rule's sitemap=
     # holds a provider); the route checks read the sitemap's providers.
     "routing": {"foundation", "edge", "i18n", "sitemap"},
     # The sitemap registers its endpoints on the edge (add_front, on_start)
-    # and reads the head's URL policy.
-    "sitemap": {"foundation", "edge", "i18n", "head", "routing"},
+    # and reads the head's URL policy; it serves robots.txt.
+    "sitemap": {"foundation", "edge", "i18n", "head", "routing", "robots_txt"},
     "sqlalchemy": {"foundation", "sitemap"},
     # setup_checks.py builds the sitemap of an app with the extension.
     "audit": {"foundation", "routing", "sitemap"},
@@ -194,8 +207,9 @@ def test_head_sitemap_reads_only_the_url_policy() -> None:
     for path in (PACKAGE / "sitemap").rglob("*.py"):
         text = path.read_text()
         for line in text.splitlines():
-            if "from ..head" in line:
-                assert line.startswith("from ..head.urls import"), path
+            # Relative at any depth: sitemap/ and its subpackages alike.
+            if re.match(r"\s*from \.+head\b", line):
+                assert re.match(r"\s*from \.+head\.urls import", line), path
 
 
 def test_the_per_app_state_names_no_subsystem_even_for_the_type_checker() -> None:

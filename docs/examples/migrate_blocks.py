@@ -2,6 +2,7 @@
 
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urljoin
 
 from flask import Flask, render_template
 
@@ -30,10 +31,14 @@ Marmeon(after)
 
 @after.before_request
 def layout() -> None:
-    # What base.html said around and in its blocks: the " · Notes" after
-    # the title, the default description. A layout runs before the page's
-    # calls, so the page's win.
-    head(title_template="%s · Notes", description="Short notes on baking and more.")
+    # What base.html said around and in its blocks, and its icon: the
+    # " · Notes" after the title, the default description. A layout runs
+    # before the page's calls, so the page's win.
+    head(
+        title_template="%s · Notes",
+        description="Short notes on baking and more.",
+        icons="/static/favicon.ico",
+    )
 
 
 @after.get("/notes/<int:note_id>")
@@ -56,7 +61,10 @@ class Head(HTMLParser):
         if tag == "meta" and (a.get("name") or a.get("property")):
             self.found[a.get("name") or a.get("property") or ""] = a["content"] or ""
         if tag == "link":
-            self.found[f"link {a['rel']}"] = a["href"] or ""
+            # The old page's relative href and the new page's absolute one
+            # (from APP_URL) name the same address.
+            href = urljoin("https://notes.example/", a["href"] or "")
+            self.found[f"link {a['rel']}"] = href
 
     def handle_data(self, data: str) -> None:
         if self.in_title:
@@ -72,5 +80,6 @@ for note_id in NOTES:
 assert new["title"] == "Rye · Notes"
 assert new["robots"] == "noindex"
 assert new["link canonical"] == "https://notes.example/notes/2"
+assert new["link icon"] == "https://notes.example/static/favicon.ico"
 # And what the extension adds, such as og:description.
 assert new["og:description"] == "Not yet."

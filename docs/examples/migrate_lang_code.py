@@ -53,7 +53,9 @@ client = after.test_client()
 html = client.get("/en/about").text
 # The same addresses as before.
 assert "href='/de/about'" in html
-assert client.get("/de/about").status_code == 200
+for path in ("/en/about", "/de/about"):
+    assert before.test_client().get(path).status_code == 200
+    assert client.get(path).status_code == 200
 # What the URL processors never wrote: hreflang for every language...
 hreflang = '<link rel="alternate" hreflang="de" href="https://notes.example/de/about"'
 assert hreflang in html

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from urllib.parse import urljoin
 
+from ..page import X_DEFAULT
 from .document import Document, parse
 from .fetch import Fetched, Fetcher
 from .findings import Finding, finding, quoted
@@ -145,7 +146,7 @@ class Crawl:
         if doc.hreflang:
             self.hreflang[url] = frozenset(href for _, href in doc.hreflang)
         for lang, target in doc.hreflang:
-            if lang == "x-default":
+            if lang == X_DEFAULT:
                 self.x_default.add(target)
             elif target != url:
                 # Its return link is checked: fetched within the cap.

@@ -24,12 +24,12 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from ..config import parse_app_url, parse_root
 from ..errors import StartupError
-from .findings import shorten
+from .findings import option, shorten
 
 #: The most of an answer the audit reads: the sitemap format's 50 MiB and
 #: one byte, so that a file over the limit is seen to be (search engines
 #: read less of a page: Google the first 15 MB of an HTML file).
-MAX_BODY = 50 * 1024 * 1024
+MAX_BODY = option("sitemap-too-large", "mib") * 1024 * 1024
 
 #: How long the audit waits for an answer by default, in seconds: a crawler
 #: gives up on a page long before (and the audit must end, in CI above all).

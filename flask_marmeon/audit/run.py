@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from flask import Flask
 
+from ..page import X_DEFAULT
 from .crawl import HTML_TYPES, Crawl
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
@@ -243,7 +244,7 @@ def return_links(pages: Mapping[str, Summary], crawl: Crawl) -> Iterator[Finding
     crawl fetched them (within the cap), must name it back."""
     for url, doc in pages.items():
         for lang, target in doc.hreflang:
-            if lang == "x-default" or target == url:
+            if lang == X_DEFAULT or target == url:
                 continue
             node = crawl.nodes.get(target)
             if node is None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..page import X_DEFAULT
 from .elements import (
     CANONICAL,
     CANONICAL_PAGE,
@@ -273,7 +274,7 @@ class Locale(Writer):
         if localized is not None:
             og_locales = out.og_locales
             for hreflang, _ in localized.hreflang_paths:
-                if hreflang != "x-default" and hreflang != localized.locale:
+                if hreflang != X_DEFAULT and hreflang != localized.locale:
                     elements.append((self.alternate, og_locales(hreflang), None))
 
 

@@ -5,6 +5,7 @@ A localized blueprint's routes answer at ``/<locale>/...`` for each locale of
 its page exists in fewer. The package is an edge: it is the part that reads
 the request.
 
+- :mod:`.tags`: a locale tag's URL spelling, any-case lookup, ``x-default``;
 - :mod:`.urls`: the locale converter, the rule mark, paths under the mount;
 - :mod:`.availability`: :func:`available_locales`, the ``locales=`` option;
 - :mod:`.negotiate`: the visitor's locale from ``Accept-Language``;
@@ -32,11 +33,11 @@ from .pages import (
     strip_locale,
     template_page,
 )
+from .tags import X_DEFAULT
 from .urls import (
     CONVERTER,
     LOCALE_ARG,
     RULE_PREFIX,
-    X_DEFAULT,
     LocaleConverter,
     converter_for,
     is_localized_rule,

@@ -24,7 +24,8 @@ from werkzeug.routing import Rule
 
 from .._log import first_time, logger
 from .._state import MarmeonState
-from .urls import LOCALE_ARG, did_you_mean, is_localized_rule
+from .tags import LocaleTags
+from .urls import LOCALE_ARG, is_localized_rule
 
 #: What ``locales=`` takes: tags, or a callable of the view's arguments
 #: returning tags.
@@ -67,11 +68,10 @@ def available_locales(
 def stranger_tag(rule: Rule, tag: str, locales: Sequence[str]) -> str:
     """Why the tag ``tag`` that a callable ``locales=`` of ``rule`` gave is
     not used, and how to fix it."""
-    spellings = {known.lower(): known for known in locales}
     return (
         f"locales= of the route {rule.rule!r} gave {tag!r}, which is not one"
         f" of APP_LOCALES {list(locales)!r}: the page does not exist in it."
-        f"{did_you_mean(tag, spellings)}"
+        f"{LocaleTags(locales).did_you_mean(tag)}"
     )
 
 
@@ -85,12 +85,11 @@ def configured_tags(
     Any case spells a tag (BCP 47), as for the converter: ``"de-at"`` names
     ``"de-AT"``. The page, the redirect and the sitemap all choose so.
     """
-    wanted = {tag.lower() for tag in named}
-    chosen = tuple([tag for tag in locales if tag.lower() in wanted])
-    if len(chosen) == len(wanted):
+    tags = LocaleTags(locales)
+    chosen = tags.among(named)
+    if len(chosen) == len(named):
         return chosen, ()
-    spelled = {tag.lower() for tag in locales}
-    return chosen, tuple(tag for tag in named if tag.lower() not in spelled)
+    return chosen, tags.strangers(named)
 
 
 def tags_from(rule: Rule, result: object) -> tuple[str, ...]:
@@ -132,13 +131,12 @@ def locales_problems(rule: Rule, locales: Sequence[str]) -> list[str]:
         ]
     if callable(option):
         return []
-    spellings = {tag.lower(): tag for tag in locales}
+    tags = LocaleTags(locales)
     reasons = [
         f"has locales= naming {tag!r}, which is not one of APP_LOCALES"
         f" {list(locales)!r}: add it to APP_LOCALES, or remove it from"
-        f" locales=.{did_you_mean(tag, spellings)}"
-        for tag in option
-        if tag.lower() not in spellings
+        f" locales=.{tags.did_you_mean(tag)}"
+        for tag in tags.strangers(option)
     ]
     if not option:
         reasons.append(

@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from werkzeug.datastructures import LanguageAccept
 
+from .tags import LocaleTags, hyphenated, spelling
+
 
 def best_locale(
     accept: Iterable[tuple[str, float]], locales: Sequence[str]
@@ -25,28 +27,28 @@ def best_locale(
     regions, is never chosen, not even through ``*``.
     """
     ordered = sorted(accept, key=lambda item: -item[1])
-    refused = tuple(value.lower() for value, quality in ordered if quality <= 0)
+    refused = tuple(spelling(value) for value, quality in ordered if quality <= 0)
     if refused:
         locales = [
             tag
             for tag in locales
             if not any(
-                tag.lower() == r or tag.lower().startswith(r + "-") for r in refused
+                spelling(tag) == r or spelling(tag).startswith(r + "-") for r in refused
             )
         ]
-    by_spelling = {tag.lower(): tag for tag in locales}
+    by_spelling = LocaleTags(locales).by_spelling
     # The header is the client's, and may hold thousands of ranges: each is
     # tried once, and Werkzeug only for a range whose language (or ``*``)
     # some locale has, the only ones its best_match can match.
     languages = {_language(tag) for tag in locales}
     tried: set[str] = set()
     for value, quality in ordered:
-        spelling = value.lower()
-        if quality <= 0 or spelling in tried:
+        spelled = spelling(value)
+        if quality <= 0 or spelled in tried:
             continue
-        tried.add(spelling)
+        tried.add(spelled)
         match = lookup(value, by_spelling)
-        if match is None and (value == "*" or _language(spelling) in languages):
+        if match is None and (value == "*" or _language(spelled) in languages):
             match = LanguageAccept([(value, 1)]).best_match(locales)
         if match is not None:
             return match
@@ -55,7 +57,7 @@ def best_locale(
 
 def _language(tag: str) -> str:
     """The language subtag, as Werkzeug's matching reads it (``de_AT`` too)."""
-    return tag.lower().replace("_", "-").split("-", 1)[0]
+    return hyphenated(spelling(tag)).split("-", 1)[0]
 
 
 def fallback_locale(accept: Iterable[tuple[str, float]], locales: Sequence[str]) -> str:
@@ -74,7 +76,7 @@ def lookup(language_range: str, tags: Mapping[str, str]) -> str | None:
     """
     if language_range == "*":
         return None
-    text = language_range.lower().replace("_", "-")
+    text = hyphenated(spelling(language_range))
     subtags = text.split("-")
     # The header is the client's: a range may hold thousands of subtags, and
     # joining every rest again would be quadratic. Only a rest no longer

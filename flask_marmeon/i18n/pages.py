@@ -15,7 +15,8 @@ from .._state import MarmeonState
 from ..page import Alternate, Page
 from .availability import available_locales
 from .own import dot_segment, warn_dot_segment
-from .urls import LOCALE_ARG, X_DEFAULT, build_path, root_adapter
+from .tags import X_DEFAULT, babel_spelling, spelling
+from .urls import LOCALE_ARG, build_path, root_adapter
 
 # Characters a query string may keep as they are; everything else (spaces,
 # quotes, angle brackets, bytes beyond ASCII) is percent-encoded, and "%" is
@@ -64,7 +65,7 @@ def strip_locale(path: str, locale: str, root: str = "") -> str:
 
     ``root`` is the mount path that ``path`` starts with.
     """
-    segment = "/" + locale.lower()
+    segment = "/" + spelling(locale)
     rest = path[len(root) :] if path.startswith(root) else path
     if rest == segment or rest.startswith(segment + "/"):
         rest = rest[len(segment) :]
@@ -134,7 +135,7 @@ def selected_locale() -> str | None:
     rs = peek_request_state()
     if rs is None or rs.page is None or rs.page.locale is None:
         return None
-    return rs.page.locale.replace("-", "_")
+    return babel_spelling(rs.page.locale)
 
 
 def set_page(state: MarmeonState, page: Page) -> None:

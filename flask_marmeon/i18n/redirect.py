@@ -29,6 +29,7 @@ from .availability import available_locales
 from .errors import wrap_error_handlers
 from .negotiate import best_locale, fallback_locale
 from .pages import QUERY_SAFE
+from .tags import spelling
 from .urls import LOCALE_ARG, build_path, is_localized_rule, root_adapter
 
 
@@ -78,11 +79,12 @@ def _unprefixed(app: Flask, state: MarmeonState, path: str) -> bool:
     if adapter is None:  # pragma: no cover - a request always has one
         return False
     for locale in state.settings.locales:
-        candidates = [f"/{locale.lower()}{path}"]
+        prefix = "/" + spelling(locale)
+        candidates = [prefix + path]
         if path == "/":
-            candidates.append(f"/{locale.lower()}")
+            candidates.append(prefix)
         elif not path.endswith("/"):
-            candidates.append(f"/{locale.lower()}{path}/")  # a rule "/docs/"
+            candidates.append(f"{prefix}{path}/")  # a rule "/docs/"
         for candidate in candidates:
             for method in adapter.allowed_methods(candidate):
                 try:
@@ -133,9 +135,10 @@ def _match(
     adapter: MapAdapter, path: str, locale: str
 ) -> tuple[Rule, Mapping[str, Any]] | None:
     """The localized rule that answers ``path`` in ``locale``, and its values."""
-    candidates = [f"/{locale.lower()}{path}"]
+    prefix = "/" + spelling(locale)
+    candidates = [prefix + path]
     if path == "/":
-        candidates.append(f"/{locale.lower()}")
+        candidates.append(prefix)
     for candidate in candidates:
         try:
             try:

@@ -9,7 +9,6 @@ ProxyFix's ``X-Forwarded-Prefix`` or gunicorn's ``SCRIPT_NAME`` header.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,14 +17,14 @@ from flask import Flask
 from flask.globals import request_ctx
 from werkzeug.routing import BaseConverter, Map, MapAdapter, Rule
 
+from .tags import LocaleTags, spelling
+
 #: The name of the URL argument that carries the locale.
 LOCALE_ARG = "locale"
 #: The converter that matches the app's locales.
 CONVERTER = "marmeon_locale"
 #: What every localized rule starts with.
 RULE_PREFIX = f"/<{CONVERTER}:{LOCALE_ARG}>"
-#: The hreflang value of the address without a locale.
-X_DEFAULT = "x-default"
 
 
 class LocaleConverter(BaseConverter):
@@ -36,35 +35,34 @@ class LocaleConverter(BaseConverter):
     case. Each app gets a subclass that knows its locales.
     """
 
-    #: Lower-case spelling -> the tag as configured.
-    tags: Mapping[str, str] = {}
+    #: The app's locales.
+    tags: LocaleTags = LocaleTags(())
 
     def __init__(self, map: Map, *args: Any, **kwargs: Any) -> None:
         super().__init__(map, *args, **kwargs)
         # Longest first, so that "en" does not stop "en-gb" short.
-        spellings = sorted(self.tags, key=len, reverse=True)
+        spellings = sorted(self.tags.by_spelling, key=len, reverse=True)
         self.regex = "(?:" + "|".join(_regex_escape(s) for s in spellings) + ")"
         if not spellings:
             self.regex = "(?!)"  # no locales: matches nothing
 
     def to_python(self, value: str) -> str:
         """The tag as configured for the lower-case spelling in the URL."""
-        return self.tags[value]
+        return self.tags.by_spelling[value]
 
     def to_url(self, value: Any) -> str:
         """The lower-case spelling of a configured tag, for ``url_for``."""
         if not isinstance(value, str):
             raise TypeError(
-                f"locale= must be one of APP_LOCALES {list(self.tags.values())!r},"
+                f"locale= must be one of APP_LOCALES {list(self.tags)!r},"
                 f" not {type(value).__name__} {value!r}."
             )
-        spelling = value.lower()
-        if spelling not in self.tags:
+        if value not in self.tags:
             raise ValueError(
                 f"locale={value!r} is not one of APP_LOCALES"
-                f" {list(self.tags.values())!r}.{did_you_mean(value, self.tags)}"
+                f" {list(self.tags)!r}.{self.tags.did_you_mean(value)}"
             )
-        return spelling
+        return spelling(value)
 
 
 def _regex_escape(text: str) -> str:
@@ -73,29 +71,9 @@ def _regex_escape(text: str) -> str:
     return "".join(c if c.isalnum() or c == "-" else "\\" + c for c in text)
 
 
-def did_you_mean(value: str, tags: Mapping[str, str]) -> str:
-    """`` Did you mean 'de-AT'?`` for a tag close to one of ``tags``, else "".
-
-    A tag written with ``_`` (``fr_FR``, as gettext and Open Graph write
-    locales) is told that tags use ``-``.
-    """
-    if "_" in value:
-        hyphenated = value.replace("_", "-")
-        return (
-            f" Locale tags use '-', not '_': {hyphenated!r}."
-            f"{did_you_mean(hyphenated, tags)}"
-        )
-    # "de" for "de-AT": the same language is the likeliest meaning.
-    language = value.lower().split("-")[0]
-    close = [s for s in tags if s.split("-")[0] == language]
-    close = close or difflib.get_close_matches(value.lower(), list(tags), n=1)
-    return f" Did you mean {tags[close[0]]!r}?" if close else ""
-
-
 def converter_for(locales: Sequence[str]) -> type[LocaleConverter]:
     """A converter class for one app's locales."""
-    tags = {tag.lower(): tag for tag in locales}
-    return type("LocaleConverter", (LocaleConverter,), {"tags": tags})
+    return type("LocaleConverter", (LocaleConverter,), {"tags": LocaleTags(locales)})
 
 
 def is_localized_rule(rule: Rule) -> bool:
@@ -135,10 +113,7 @@ def locale_of_path(path: str, locales: Sequence[str]) -> str | None:
     spelling); a path under no locale gives None.
     """
     segment = path.lstrip("/").split("/", 1)[0]
-    for tag in locales:
-        if tag.lower() == segment:
-            return tag
-    return None
+    return LocaleTags(locales).by_spelling.get(segment)
 
 
 def root_adapter(app: Flask, root: str) -> MapAdapter:

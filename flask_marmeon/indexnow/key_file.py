@@ -19,7 +19,7 @@ from .. import _edge
 from .._log import logger
 from .._state import MarmeonState
 from ..sitemap.addresses import own_host
-from ..sitemap.views import route_taking
+from ..sitemap.serving.views import route_taking
 from . import checks
 
 ENDPOINT = "marmeon_indexnow_key"

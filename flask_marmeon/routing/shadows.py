@@ -27,6 +27,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, MapAdapter, RequestRedirect, Rule
 from werkzeug.routing.converters import NumberConverter, ValidationError
 
+from ..i18n.tags import LocaleTags, spelling
 from ..i18n.urls import LOCALE_ARG, is_localized_rule
 from ..sitemap.rule_parts import rule_parts
 
@@ -124,8 +125,7 @@ def _locales_of(rule: Rule, locales: Sequence[str]) -> list[str]:
     option = getattr(rule, "marmeon_locales", None)
     if option is None or callable(option):
         return list(locales)
-    wanted = {tag.lower() for tag in option}
-    return [tag for tag in locales if tag.lower() in wanted]
+    return list(LocaleTags(locales).among(option))
 
 
 def _bind(url_map: Map, rule: Rule) -> MapAdapter | None:
@@ -152,7 +152,7 @@ def shadows(app: Flask, locales: Sequence[str]) -> Iterator[Shadow]:
             continue
         for tag in _locales_of(rule, locales):
             try:
-                path = _sample(rule, {LOCALE_ARG: tag.lower()})
+                path = _sample(rule, {LOCALE_ARG: spelling(tag)})
             except _NoSample:
                 continue
             winner = _winner(adapter, path, _method(rule))
@@ -168,7 +168,7 @@ def shadows(app: Flask, locales: Sequence[str]) -> Iterator[Shadow]:
         merge_slashes=url_map.merge_slashes,
         host_matching=url_map.host_matching,
     )
-    spellings = {tag.lower(): tag for tag in locales}
+    spellings = LocaleTags(locales).by_spelling
     for plain in rules:
         first = plain.rule.split("/")[1] if plain.rule.count("/") else ""
         if is_localized_rule(plain) or first not in spellings:

@@ -28,7 +28,8 @@ from werkzeug.routing.exceptions import RequestRedirect
 
 from ..i18n.availability import configured_tags, stranger_tag, tags_from
 from ..i18n.pages import strip_locale
-from ..i18n.urls import LOCALE_ARG, X_DEFAULT, is_localized_rule
+from ..i18n.tags import X_DEFAULT, LocaleTags, spelling
+from ..i18n.urls import LOCALE_ARG, is_localized_rule
 from .arguments import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 from .entries import route_arguments
 from .overlaps import Rivals, answers_get, rivals_of
@@ -202,10 +203,8 @@ class CompiledRule:
             if given is None:
                 return *configured_tags(self.locales, allowed), ()
         chosen, unknown = configured_tags(self.locales, given)
-        room = {tag.lower() for tag in allowed}
-        kept = tuple([tag for tag in chosen if tag.lower() in room])
-        refused = tuple(tag for tag in chosen if tag.lower() not in room)
-        return kept, unknown, refused
+        kept = LocaleTags(chosen).among(allowed)
+        return kept, unknown, LocaleTags(allowed).strangers(chosen)
 
 
 def _called(
@@ -318,7 +317,7 @@ def compile_rule(
         locale_option=option,
         unknown_locales=unknown,
         locale_rivals={
-            tag: rivals_of(rule, candidates, {LOCALE_ARG: tag.lower()})
+            tag: rivals_of(rule, candidates, {LOCALE_ARG: spelling(tag)})
             for tag in (locales if localized else ())
         },
     )

@@ -18,6 +18,7 @@ from urllib.parse import unquote
 
 from werkzeug.routing.converters import UnicodeConverter
 
+from ..i18n.tags import spelling
 from ..i18n.urls import LOCALE_ARG
 from .addresses import MAX_LOC_LENGTH, CompiledRule
 
@@ -89,7 +90,7 @@ def shortcut_of(compiled: CompiledRule) -> Shortcut | None:
             return None
         rest = parts[2]
         assert rest is not None
-        befores = [f"/{tag.lower()}{rest}" for tag in tags]
+        befores = [f"/{spelling(tag)}{rest}" for tag in tags]
         rival_sets = [static for static, _ in rivals]
         hreflangs: tuple[str, ...] = tags
         default: str | None = rest

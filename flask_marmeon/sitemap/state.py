@@ -10,8 +10,8 @@ from flask import Flask
 from .._state import MarmeonState, get_state
 
 if TYPE_CHECKING:
-    from .cache import SitemapCache
-    from .file_caches import FileCaches
+    from .serving.cache import SitemapCache
+    from .serving.file_caches import FileCaches
 
 
 @dataclass(eq=False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from ..i18n.tags import X_DEFAULT
 from .addresses import Addresses
 from .shortcut import Shortcut
 
@@ -78,7 +79,7 @@ def value_pieces(base: str, plan: Shortcut, lastmod: str | None) -> tuple[str, .
     if plan.default is not None:
         alternates = (
             *zip([hreflang for hreflang, _ in plan.versions], locs, strict=True),
-            ("x-default", f"{base}{plan.default}{_VALUE}{plan.after}"),
+            (X_DEFAULT, f"{base}{plan.default}{_VALUE}{plan.after}"),
         )
     pieces = tuple(url_elements(Addresses(locs, alternates), lastmod).split(_VALUE))
     # shortcut_of makes no plan where a text holds the marker.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -135,3 +136,30 @@ def test_without_the_setting_no_image_goes_into_the_shared_store(
             assert [status for status, _ in results] == [200] * 4
     client: Any = redis_server.client()
     assert [k for k in client.keys("*") if b"/og/" in k] == []
+
+
+def test_a_dead_drawer_s_lock_is_taken_over_and_freed(
+    redis_server: RedisServer,
+) -> None:
+    from flask_caching import Cache
+
+    from flask_marmeon.og_images.store import ImageStore
+
+    app = Flask("images")
+    cache = Cache(
+        app, config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis_server.url}
+    )
+    store = ImageStore(cache, "https://notes.example", app.app_context)
+    lock = f"{store.prefix}/lock/tag"
+    # A drawer killed between Redis' SETNX and EXPIRE: a lock that never
+    # expires, whose deadline passes in a second.
+    with app.app_context():
+        cache.set(lock, ("dead", time.time() + 1), timeout=0)
+    assert store.get("tag", lambda: b"png") == b"png"
+    assert store.drawn == 1
+    with app.app_context():
+        # Taken over, then freed by the new holder; the image is shared.
+        assert cache.get(lock) is None
+        assert cache.get(f"{store.prefix}/png/tag") == b"png"
+    cache.cache._write_client.close()  # type: ignore[attr-defined]
+    cache.cache._read_client.close()  # type: ignore[attr-defined]

@@ -16,12 +16,12 @@ from flask import Flask
 from lxml import etree
 
 from flask_marmeon import Marmeon, everyone
-from flask_marmeon.sitemap.cache import SitemapCache
-from flask_marmeon.sitemap.shared_store import SharedFiles
+from flask_marmeon.sitemap.serving.cache import SitemapCache
+from flask_marmeon.sitemap.serving.shared_store import SharedFiles
 from flask_marmeon.sitemap.state import sitemap_of
 
-from .conftest import SM, Start
-from .servers import Gunicorn, MemcachedServer, RedisServer
+from ..conftest import SM, Start
+from ..servers import Gunicorn, MemcachedServer, RedisServer
 
 Response = tuple[int, dict[str, str], bytes]
 

@@ -17,8 +17,8 @@ from lxml import etree
 
 from flask_marmeon import Marmeon, SitemapEntry, everyone
 
-from .conftest import SM
-from .servers import RedisServer
+from ..conftest import SM
+from ..servers import RedisServer
 
 ORIGIN = "https://shop.example"
 

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .._log import logger
+from ..._log import logger
 from .build_slots import BuildSlots
 from .cache_shared import SharedSide
 from .files import Files

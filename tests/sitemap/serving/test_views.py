@@ -16,7 +16,7 @@ from lxml import etree
 from flask_marmeon import Marmeon, SitemapEntry, everyone, localized
 from flask_marmeon.sitemap.state import sitemap_of
 
-from .conftest import SM, crawl, locs
+from ..conftest import SM, crawl, locs
 
 ORIGIN = "https://notes.example"
 ReadSitemap = Callable[..., etree._Element]

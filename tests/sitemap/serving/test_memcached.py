@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from flask_marmeon.sitemap.shared_store import CHUNK
+from flask_marmeon.sitemap.serving.shared_store import CHUNK
 
-from .conftest import Start
-from .servers import MemcachedServer
+from ..conftest import Start
+from ..servers import MemcachedServer
 from .test_shared_store import builds, on_both
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import threading
 
-from .._log import logger
-from .report import failure
+from ..._log import logger
+from ..report import failure
 
 
 def root_cause(error: BaseException) -> str:

@@ -24,19 +24,19 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.http import http_date
 from werkzeug.routing.exceptions import RequestRedirect
 
-from .. import _edge
-from .._log import logger
-from .._state import MarmeonState
-from ..i18n.urls import is_localized_rule
-from ..routing.rule import is_marked
-from . import checks
-from .addresses import own_host
+from ... import _edge
+from ..._log import logger
+from ..._state import MarmeonState
+from ...i18n.urls import is_localized_rule
+from ...robots_txt.text import SITEMAP_PATH, robots_modified, robots_txt
+from ...routing.rule import is_marked
+from .. import checks
+from ..addresses import own_host
+from ..paged import PagedRoute, paged_routes
+from ..state import SitemapState, sitemap_state
 from .cache import SitemapCache
 from .file_caches import FileCaches, StartsUnknown
-from .paged import PagedRoute, paged_routes
-from .robots import SITEMAP_PATH, robots_modified, robots_txt
 from .shared_store import Backend
-from .state import SitemapState, sitemap_state
 
 ROBOTS_PATH = "/robots.txt"
 

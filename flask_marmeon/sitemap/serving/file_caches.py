@@ -27,13 +27,13 @@ from typing import Any
 
 from flask import Flask
 
-from .._state import MarmeonState
-from .build import MAX_FILES, build_boundaries, build_part, build_sitemap
+from ..._state import MarmeonState
+from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
+from ..paged import PagedRoute, part_range
 from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
 from .health import Health
-from .paged import PagedRoute, part_range
 from .shared_store import Backend, SharedFiles
 
 #: Seconds the shared lock of a process building for all the others lives

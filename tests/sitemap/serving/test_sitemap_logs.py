@@ -105,7 +105,7 @@ def test_a_store_outage_is_said_once_and_its_return_once(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A request looks at a store known to be down every PROBE seconds.
-    monkeypatch.setattr("flask_marmeon.sitemap.cache_shared.PROBE", 0)
+    monkeypatch.setattr("flask_marmeon.sitemap.serving.cache_shared.PROBE", 0)
     from flask_marmeon import Marmeon
 
     store = Store()

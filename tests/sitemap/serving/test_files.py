@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from flask_marmeon.sitemap.cache import SitemapCache
-from flask_marmeon.sitemap.files import Files, file_tag
+from flask_marmeon.sitemap.serving.cache import SitemapCache
+from flask_marmeon.sitemap.serving.files import Files, file_tag
 
 BODY = b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset>' + b"<url/>" * 1000
 
@@ -52,5 +52,5 @@ def test_the_tags_are_made_by_the_refreshing_thread_not_by_a_request(
     def hashing(body: bytes) -> str:
         raise AssertionError("a tag made on a request's path")
 
-    monkeypatch.setattr("flask_marmeon.sitemap.files.file_tag", hashing)
+    monkeypatch.setattr("flask_marmeon.sitemap.serving.files.file_tag", hashing)
     assert [files.etag(0), files.etag(1)] == expected

@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from .._log import logger
+from ..._log import logger
 from .build_slots import BuildSlots, Heartbeat
 from .files import Files
 from .health import Health

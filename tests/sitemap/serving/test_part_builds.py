@@ -19,8 +19,8 @@ from flask import Flask
 
 from flask_marmeon import SitemapEntry, everyone
 
-from .conftest import Start
-from .servers import RedisServer
+from ..conftest import Start
+from ..servers import RedisServer
 
 ORIGIN = "https://shop.example"
 
