@@ -1,4 +1,4 @@
-"""The app's look for generated images, read once from its configuration.
+"""The app's look for generated images, from its Settings.
 
 ``MARMEON_OG_IMAGE_COLORS`` (a dict of ``background``, ``title``, ``text``,
 ``accent``: ``"#rrggbb"``, ``"#rgb"`` or an ``(r, g, b)`` tuple),
@@ -6,37 +6,21 @@
 ``MARMEON_OG_IMAGE_FONTS`` (a dict of script to a font file, or to a
 ``(regular, bold)`` pair), ``MARMEON_OG_IMAGE_DRAW`` (the app's own
 drawing function), and where drawn images are kept
-(``MARMEON_OG_IMAGES_SHARED``, ``MARMEON_OG_IMAGES_MEMORY``). Wrong shapes
-raise at ``init_app``; files that are missing or unreadable are start-up
+(``MARMEON_OG_IMAGES_SHARED``, ``MARMEON_OG_IMAGES_MEMORY``). config.py
+declares these keys and refuses wrong shapes at ``init_app``
+(``config_images.py``); files that are missing or unreadable are start-up
 problems (H10, :func:`problems`), so that every one of them is named at
 once.
 """
 
 from __future__ import annotations
 
-import difflib
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from ..config import Settings
 from ..errors import install_hint
-from .card import RGB, Colors, DrawFunction
-
-#: Defaults written into ``app.config`` (so that users can see them).
-DEFAULTS: dict[str, Any] = {
-    "MARMEON_OG_IMAGES": False,
-    "MARMEON_OG_IMAGE_COLORS": {},
-    "MARMEON_OG_IMAGE_LOGO": None,
-    "MARMEON_OG_IMAGE_FONTS": {},
-    "MARMEON_OG_IMAGE_DRAW": None,
-    "MARMEON_OG_IMAGES_SHARED": False,
-    "MARMEON_OG_IMAGES_MEMORY": 32 * 1024 * 1024,
-}
-
-#: The script names an app may give fonts for, in MARMEON_OG_IMAGE_FONTS.
-SCRIPTS = ("latin", "arabic", "hebrew", "cjk", "devanagari", "emoji", "other")
+from .card import Colors, DrawFunction
 
 
 @dataclass(frozen=True)
@@ -46,9 +30,6 @@ class FontFile:
     script: str
     regular: Path
     bold: Path
-
-
-_HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 
 
 @dataclass(frozen=True)
@@ -70,122 +51,23 @@ class Look:
     memory: int = 32 * 1024 * 1024
 
 
-def _did_you_mean(value: str, choices: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(value, choices, n=1)
-    return f" Did you mean {close[0]!r}?" if close else ""
-
-
-def _color(key: str, value: object) -> RGB:
-    if isinstance(value, str) and _HEX.fullmatch(value):
-        digits = value[1:]
-        if len(digits) == 3:
-            digits = "".join(d * 2 for d in digits)
-        return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
-    if (
-        isinstance(value, (tuple, list))
-        and len(value) == 3
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-        and all(0 <= v <= 255 for v in value)
-    ):
-        return (value[0], value[1], value[2])
-    raise ValueError(
-        f"MARMEON_OG_IMAGE_COLORS[{key!r}] is {value!r}, not a color: give"
-        " '#rrggbb', '#rgb' or an (r, g, b) tuple of 0-255."
-    )
-
-
-def _colors(value: object) -> Colors:
-    if not isinstance(value, Mapping):
-        raise TypeError(
-            "MARMEON_OG_IMAGE_COLORS must be a dict such as"
-            f" {{'background': '#0f172a'}}, not {type(value).__name__}."
-        )
-    names = tuple(f.name for f in fields(Colors))
-    chosen: dict[str, RGB] = {}
-    for key, color in value.items():
-        if key not in names:
-            raise ValueError(
-                f"MARMEON_OG_IMAGE_COLORS has the key {key!r}; the keys are"
-                f" {', '.join(names)}.{_did_you_mean(str(key), names)}"
-            )
-        chosen[key] = _color(key, color)
-    return Colors(**chosen)
-
-
-def _fonts(value: object, root: Path) -> tuple[FontFile, ...]:
-    if not isinstance(value, Mapping):
-        raise TypeError(
-            "MARMEON_OG_IMAGE_FONTS must be a dict of script to font file, such"
-            " as {'arabic': 'fonts/NotoSansArabic-Regular.ttf'}, not"
-            f" {type(value).__name__}."
-        )
-    out: list[FontFile] = []
-    for script, files in value.items():
-        if script not in SCRIPTS:
-            raise ValueError(
-                f"MARMEON_OG_IMAGE_FONTS has the script {script!r}; the scripts"
-                f" are {', '.join(SCRIPTS)}.{_did_you_mean(str(script), SCRIPTS)}"
-            )
-        if isinstance(files, (str, Path)):
-            regular = bold = files
-        elif (
-            isinstance(files, (tuple, list))
-            and len(files) == 2
-            and all(isinstance(f, (str, Path)) for f in files)
-        ):
-            regular, bold = files
-        else:
-            raise TypeError(
-                f"MARMEON_OG_IMAGE_FONTS[{script!r}] must be a font file's path"
-                f" or a (regular, bold) pair of paths, not {files!r}."
-            )
-        out.append(FontFile(script, root / regular, root / bold))
-    return tuple(out)
-
-
-def read_look(config: Mapping[str, Any], root_path: str, static: str | None) -> Look:
-    """Check the shapes of the MARMEON_OG_IMAGE* keys (after the defaults)."""
-    from ..config import parse_flag
-
-    draw = config["MARMEON_OG_IMAGE_DRAW"]
-    if draw is not None and not callable(draw):
-        raise TypeError(
-            "MARMEON_OG_IMAGE_DRAW must be a function that takes an OgImageCard"
-            f" and returns a 1200x630 PIL image, not {draw!r}."
-        )
-    logo = config["MARMEON_OG_IMAGE_LOGO"]
-    if logo is not None and not isinstance(logo, (str, Path)):
-        raise TypeError(
-            "MARMEON_OG_IMAGE_LOGO must be the path of an image in the static"
-            f" folder, such as 'img/logo.png', not {logo!r}."
-        )
-    logo_path = None
-    if logo:
-        logo_path = Path(static or root_path) / logo
+def look_of(settings: Settings, root_path: str, static: str | None) -> Look:
+    """The look of the app's settings (config.py checked their shapes), its
+    files found under the app's root path and static folder."""
+    logo = settings.og_image_logo
+    root = Path(root_path)
     return Look(
-        enabled=parse_flag("MARMEON_OG_IMAGES", config["MARMEON_OG_IMAGES"]),
-        colors=_colors(config["MARMEON_OG_IMAGE_COLORS"]),
-        logo=logo_path,
-        fonts=_fonts(config["MARMEON_OG_IMAGE_FONTS"], Path(root_path)),
-        draw=draw,
-        shared=parse_flag(
-            "MARMEON_OG_IMAGES_SHARED", config["MARMEON_OG_IMAGES_SHARED"]
+        enabled=settings.og_images,
+        colors=settings.og_image_colors,
+        logo=Path(static or root_path) / logo if logo else None,
+        fonts=tuple(
+            FontFile(script, root / regular, root / bold)
+            for script, regular, bold in settings.og_image_fonts
         ),
-        memory=_memory(config["MARMEON_OG_IMAGES_MEMORY"]),
+        draw=settings.og_image_draw,
+        shared=settings.og_images_shared,
+        memory=settings.og_images_memory,
     )
-
-
-def _memory(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(
-            "MARMEON_OG_IMAGES_MEMORY must be a number of bytes (an int), such"
-            f" as 32 * 1024 * 1024, not {type(value).__name__} {value!r}."
-        )
-    if value < 0:
-        raise ValueError(
-            f"MARMEON_OG_IMAGES_MEMORY must be 0 or more bytes, not {value}."
-        )
-    return value
 
 
 def bitmap_size(path: Path) -> int | None:
