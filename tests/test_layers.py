@@ -231,8 +231,8 @@ def test_each_subsystem_keeps_its_part_in_the_state() -> None:
 
     from flask_marmeon import Marmeon
     from flask_marmeon._edge import edge_of
-    from flask_marmeon.head.app import HeadState
-    from flask_marmeon.i18n.app import i18n_state
+    from flask_marmeon.head.state import HeadState
+    from flask_marmeon.i18n.state import i18n_state
     from flask_marmeon.og_images.state import OgImagesState, og_images_of
     from flask_marmeon.sitemap.state import SitemapState, sitemap_of
 

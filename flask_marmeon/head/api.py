@@ -18,7 +18,6 @@ from .._state import MarmeonState, get_state
 from ..og_images.state import OgImagesState
 from ..page import Page
 from . import jsonld
-from .app import JSON_LD_ERRORS_SIZE, HeadState, head_state
 from .elements import Slot
 from .fields import build_fragment
 from .generated import fill
@@ -28,6 +27,7 @@ from .memo import HeadMemo
 from .merge import EMPTY, MergedHead, merge
 from .own import error_head, with_default_canonical
 from .resolve import resolve
+from .state import JSON_LD_ERRORS_SIZE, HeadState, head_state
 from .types import HeadFields
 from .urls import explain
 

@@ -30,8 +30,8 @@ from flask import Flask, request
 
 from .._context import RequestState, peek_request_state, request_state
 from .._state import MarmeonState
-from .app import i18n_state
 from .pages import error_page, set_page
+from .state import i18n_state
 from .urls import is_localized_rule, locale_of_path
 
 #: Set on a wrapper, so that a handler is never wrapped twice.

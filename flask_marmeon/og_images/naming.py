@@ -2,7 +2,7 @@
 
 The head asks here for each ``OgImage`` a page gives, and, with
 ``MARMEON_OG_IMAGES`` on, for each of ``open_graph`` and ``twitter`` that
-a page sets without an image. The answer is remembered per texts (app.py),
+a page sets without an image. The answer is remembered per texts (generator.py),
 so a page written again costs a dictionary look-up.
 """
 
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from flask import Flask
 
-from .app import image_path
 from .card import HEIGHT, MIMETYPE, SQUARE_SIZE, WIDTH
+from .generator import image_path
 from .state import og_images_of
 from .value import OgImage
 

@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 
 from flask_marmeon import Marmeon
-from flask_marmeon.og_images.app import image_path
+from flask_marmeon.og_images.generator import image_path
 from flask_marmeon.og_images.state import og_images_of
 from tests.processes import ROOT, gunicorn
 from tests.sitemap.servers import RedisServer
