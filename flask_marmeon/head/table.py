@@ -20,8 +20,8 @@ from typing import Any
 
 from flask import current_app
 
-from ..og_images.naming import check_secret_key
-from ..og_images.value import OgImage, as_text
+from ..og_images.head_image import check_secret_key
+from ..og_images.og_image import OgImage, as_text
 from . import page_tags as tags
 from .elements import HREFLANG, Slot
 from .kinds import LineField, LinesField

@@ -7,7 +7,7 @@ from flask import Flask
 
 from .._state import MarmeonState
 from ..checks import Problem
-from .look import problems
+from .settings import problems
 from .state import og_images_of
 
 

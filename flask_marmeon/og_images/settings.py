@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..config import Settings
 from ..errors import install_hint
-from .card import Colors, DrawFunction
+from .canvas import Colors, DrawFunction
 
 
 @dataclass(frozen=True)
