@@ -167,16 +167,16 @@ class SharedSide:
             if files is not None:
                 self._store(shared, files, stamp)
             elif until is not None:
-                self._quietly(lambda: shared.pause(until, self.retry_after))
+                self.quietly(lambda: shared.pause(until, self.retry_after))
         finally:
-            self._quietly(lambda: shared.build_lock.release(token))
+            self.quietly(lambda: shared.build_lock.release(token))
         return True
 
     def _store(self, shared: SharedFiles, files: Files, old: Stamp | None) -> None:
-        put = self._quietly(lambda: shared.put(files.packed, files.built_at))
+        put = self.quietly(lambda: shared.put(files.packed, files.built_at))
         if isinstance(put, Stamp):
             if old is not None:
-                self._quietly(lambda: shared.forget(old))
+                self.quietly(lambda: shared.forget(old))
             self._seen = put
         elif put is None and not self._down and not self._refused:
             self._refused = True
@@ -208,11 +208,7 @@ class SharedSide:
 
     def quietly(self, call: Callable[[], object]) -> object:
         """``call()`` (a call of the shared store); None when it raised (the
-        store cannot be reached: logged once)."""
-        return self._quietly(call)
-
-    def _quietly(self, call: Callable[[], object]) -> object:
-        """Call the store after a build: a failure there loses nothing here."""
+        store cannot be reached: logged once, and nothing is lost here)."""
         try:
             result = call()
         except Exception:

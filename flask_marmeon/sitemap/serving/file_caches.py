@@ -152,7 +152,7 @@ class FileCaches:
         shared = cache.shared
         if shared is None:
             return False
-        return cache.quietly(lambda: shared.marked("redo")) is True
+        return cache.quietly(lambda: shared.value("redo")) == 1
 
     def _outgrown(self, route: PagedRoute) -> None:
         """A part's range held more entries than a part may: the ranges are

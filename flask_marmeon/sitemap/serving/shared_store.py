@@ -209,10 +209,6 @@ class SharedFiles:
         """The value of the flag (or note) ``name``, None when unset."""
         return self._get("flag:" + name)
 
-    def marked(self, name: str) -> bool:
-        """Whether the flag ``name`` is set."""
-        return bool(self._get("flag:" + name) == 1)
-
     def unmark(self, name: str) -> None:
         """Clear the flag ``name``."""
         with self.context():
