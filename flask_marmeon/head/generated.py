@@ -13,8 +13,8 @@ from typing import Any
 
 from flask import Flask, current_app, request
 
-from ..og_images.naming import AUTOMATIC, Named, name
-from ..og_images.value import OgImage
+from ..og_images.head_image import AUTOMATIC, HeadImage, head_image
+from ..og_images.og_image import OgImage
 from .merge import MergedHead
 from .schema import Image
 
@@ -29,7 +29,7 @@ def _wanted(value: object, automatic: bool) -> OgImage | None:
     return None
 
 
-def fill(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
+def with_generated_images(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
     """``merged`` with its generated images named (the same head when it
     has none to name). ``automatic``: ``MARMEON_OG_IMAGES`` is on."""
     og: Mapping[str, Any] | None = merged.get("open_graph")
@@ -44,7 +44,7 @@ def fill(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
     site = og.get("site_name") if og is not None else None
     changes: dict[str, Any] = {}
     if og is not None and og_wanted is not None:
-        named = _name(app, root, og_wanted, og, merged, site)
+        named = _head_image(app, root, og_wanted, og, merged, site)
         image: Any = None
         if named is not None:
             image = (
@@ -55,13 +55,13 @@ def fill(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
         # A summary card shows its image square (X and Slack crop it):
         # Twitter gets a square card of its own; og:image stays wide.
         square = tw.get("card") == "summary"
-        named = _name(app, root, tw_wanted, tw, merged, site, square=square)
+        named = _head_image(app, root, tw_wanted, tw, merged, site, square=square)
         image = Image(named.url, alt=named.alt) if named is not None else None
         changes["twitter"] = _with_image(tw, image)
     return {**merged, **changes}
 
 
-def _name(
+def _head_image(
     app: Flask,
     root: str,
     wanted: OgImage,
@@ -70,9 +70,9 @@ def _name(
     site: str | None,
     *,
     square: bool = False,
-) -> Named | None:
+) -> HeadImage | None:
     # The table's own title and description, else the page's.
-    return name(
+    return head_image(
         app,
         root,
         wanted,
