@@ -4,13 +4,11 @@ Every step reads this table: ``head()`` checks with it (:mod:`.fields`),
 merge merges with it (:mod:`.merge`), resolve writes in its order
 (:mod:`.resolve`), the HTML writer prepares its slots (:mod:`.html`), and
 the memo's key is made from the merged values it produced (:mod:`.memo`),
-so no field can be left out of any of them. The TypedDicts of
-:mod:`.types` are the same fields for mypy; ``tests/head/test_table.py``
-keeps them equal to this table.
-
-To add a field: one :class:`Key` in the right table below (its check, its
-merge, its writer), and the same key in the TypedDict that the table names.
-ARCHITECTURE.md, "Adding a head field", walks through one.
+so no field can be left out of any of them. Each key says what it is
+(``role``, ``address``): the steps that act on a kind of field ask. The
+TypedDicts of :mod:`.types` are the same fields for mypy
+(``tests/head/test_table.py``). To add a field: ARCHITECTURE.md, "Adding a
+head field".
 """
 
 from __future__ import annotations
@@ -18,11 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
-
-from ..og_images.naming import check_secret_key
-from ..og_images.value import OgImage, as_text
+from ..og_images.naming import IMAGE_KINDS
 from . import page_tags as tags
+from . import roles
+from . import writers as write
 from .elements import HREFLANG, Slot
 from .kinds import LineField, LinesField
 from .mistakes import unknown_argument, unknown_robots_key
@@ -81,10 +78,6 @@ from .writers import (
     Url,
     Writer,
 )
-from .writers import (
-    JsonLd as JsonLdWriter,
-)
-from .writers import Robots as RobotsWriter
 
 #: How a key merges over an earlier fragment's value.
 REPLACE = "replace"  # the later value wins whole (text, an image, a list)
@@ -109,11 +102,13 @@ class Key:
     #: The page's own address (canonical, og:url): not on an error page (own.py).
     address: bool = False
     rare: bool = False  #: rarely set: written in a group (write_order.grouped)
+    #: What the field is (roles.py), for the steps that ask Table.named.
+    role: str = ""
 
 
-def nested(table: Table, write: Writer | None = None, rare: bool = False) -> Key:
+def nested(table: Table, write: Writer | None = None, **kw: Any) -> Key:
     """A key holding a nested table: checked and merged key by key."""
-    return Key(table.check, write, KEYS, table, rare=rare)
+    return Key(table.check, write, KEYS, table, **kw)
 
 
 class Table:
@@ -168,6 +163,10 @@ class Table:
                 slots.extend(s for s in key.write.slots if s not in slots)
         #: Every slot this table's writers may write.
         self.slots: tuple[Slot, ...] = tuple(slots)
+
+    def named(self, role: str) -> str:
+        """The name of the key that is ``role`` (:mod:`.roles`), "" if none is."""
+        return next((n for n, key in self.keys.items() if key.role == role), "")
 
 
 def _plain(typed: Any, keys: dict[str, Field], required: tuple[str, ...] = ()) -> Table:
@@ -276,18 +275,6 @@ VERIFICATION = Table(
 FACEBOOK = Table(Facebook, {"app_id": Key(LineField(), Text("fb:app_id"))})
 
 
-def _generated(value: OgImage, path: str) -> OgImage:
-    """An OgImage is kept (its lazy strings made text now, in the request's
-    language): the head names it when it is written, with the page's texts
-    (flask_marmeon.head.generated)."""
-    check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
-    return as_text(value)
-
-
-#: The other kinds of value an image takes: a generated image.
-IMAGE_KINDS: tuple[tuple[type, Any], ...] = ((OgImage, _generated),)
-
-
 def _records(
     table: Table, record: type[tuple[Any, ...]], name: str, field: str, **kw: Any
 ) -> tuple[RecordField, Records]:
@@ -327,16 +314,20 @@ _TWITTER_IMAGE = _records(
 OPEN_GRAPH = Table(
     OpenGraph,
     {
-        "title": Key(TextField(), Text("og:title", default="title")),
-        "description": Key(TextField(), Text("og:description", default="description")),
+        "title": Key(TextField(), Text("og:title", default="title"), role=roles.TITLE),
+        "description": Key(
+            TextField(),
+            Text("og:description", default="description"),
+            role=roles.DESCRIPTION,
+        ),
         "type": Key(
             ChoiceField("website", "article", "book", "profile", "product"),
             Text("og:type"),
         ),
         "url": Key(UrlField(), Url("og:url", "open_graph.url"), address=True),
-        "site_name": Key(TextField(), Text("og:site_name")),
+        "site_name": Key(TextField(), Text("og:site_name"), role=roles.SITE_NAME),
         "locale": Key(TextField(), Locale()),
-        "image": Key(*_OG_IMAGE),
+        "image": Key(*_OG_IMAGE, role=roles.IMAGE),
         "video": Key(*_OG_VIDEO),
         "audio": Key(*_OG_AUDIO),
         "article": nested(ARTICLE, Object("article", ARTICLE)),
@@ -349,15 +340,23 @@ TWITTER = Table(
     Twitter,
     {
         "card": Key(
-            ChoiceField("summary", "summary_large_image"), Text("twitter:card", "name")
+            ChoiceField("summary", "summary_large_image"),
+            Text("twitter:card", "name"),
+            role=roles.CARD_KIND,
         ),
         "site": Key(TextField(), Text("twitter:site", "name")),
         "creator": Key(TextField(), Text("twitter:creator", "name")),
-        "title": Key(TextField(), Text("twitter:title", "name", default="title")),
-        "description": Key(
-            TextField(), Text("twitter:description", "name", default="description")
+        "title": Key(
+            TextField(),
+            Text("twitter:title", "name", default="title"),
+            role=roles.TITLE,
         ),
-        "image": Key(*_TWITTER_IMAGE),
+        "description": Key(
+            TextField(),
+            Text("twitter:description", "name", default="description"),
+            role=roles.DESCRIPTION,
+        ),
+        "image": Key(*_TWITTER_IMAGE, role=roles.IMAGE),
     },
 )
 
@@ -371,11 +370,11 @@ def _unknown_argument(path: str, name: object) -> TypeError:
 HEAD = Table(
     HeadFields,
     {
-        "title": Key(TextField(), Title()),
+        "title": Key(TextField(), Title(), role=roles.TITLE),
         "title_template": Key(TemplateField(), Nothing()),
-        "description": Key(TextField(), Description()),
+        "description": Key(TextField(), Description(), role=roles.DESCRIPTION),
         "canonical": Key(UrlField(), Canonical(), address=True),
-        "robots": nested(ROBOTS, RobotsWriter(ROBOTS)),
+        "robots": nested(ROBOTS, write.Robots(ROBOTS)),
         "icons": Key(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE), rare=True),
         "theme_color": Key(
             tags.THEME_COLOR_CHECK, Tags(*tags.THEME_COLOR_WRITE, url=False), rare=True
@@ -385,9 +384,9 @@ HEAD = Table(
         "verification": nested(VERIFICATION, Keys(VERIFICATION), rare=True),
         "other": Key(tags.OTHER_CHECK, Names(), KEYS, rare=True),
         "facebook": nested(FACEBOOK, Keys(FACEBOOK), rare=True),
-        "open_graph": nested(OPEN_GRAPH, Keys(OPEN_GRAPH)),
-        "twitter": nested(TWITTER, Keys(TWITTER)),
-        "json_ld": Key(JsonLdField(JsonLd), JsonLdWriter(), APPEND),
+        "open_graph": nested(OPEN_GRAPH, Keys(OPEN_GRAPH), role=roles.CARD),
+        "twitter": nested(TWITTER, Keys(TWITTER), role=roles.CARD),
+        "json_ld": Key(JsonLdField(JsonLd), write.JsonLd(), APPEND, role=roles.JSON_LD),
     },
     unknown=_unknown_argument,
 )
