@@ -19,8 +19,8 @@ from .og_images import install as og_images
 from .routing import problems as routing_problems
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
+from .shared_lock import Backend, is_backend
 from .sitemap.serving import views as sitemap_views
-from .sitemap.serving.shared_store import Backend, is_backend
 
 
 class Marmeon:

@@ -32,13 +32,14 @@ def test_generated_images_without_pillow_say_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from flask_marmeon._state import get_state
-    from flask_marmeon.og_images import checks, look
+    from flask_marmeon.og_images import checks
+    from flask_marmeon.og_images.settings import look_of
 
     app = Flask("images")
     app.config["MARMEON_OG_IMAGES"] = True
     Marmeon(app)  # writes every key's default into app.config
     settings = get_state(app).settings
-    configured = look.look_of(settings, app.root_path, app.static_folder)
+    configured = look_of(settings, app.root_path, app.static_folder)
     monkeypatch.setitem(sys.modules, "PIL", None)
     found = checks.problems(configured, "secret")
     assert [problem.id for problem in found] == ["og_images.E002"]

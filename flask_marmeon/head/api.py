@@ -20,7 +20,7 @@ from ..page import Page
 from . import jsonld, roles
 from .elements import Slot
 from .fields import build_fragment
-from .generated import fill
+from .generated import with_generated_images
 from .html import nonce_attribute, write_head
 from .late import late_call
 from .memo import HeadMemo
@@ -178,7 +178,7 @@ def _write(
     head_part = head_state(state)
     og_images: OgImagesState | None = state.parts.get(OgImagesState)
     if og_images is not None and has_request_context():
-        merged = fill(merged, og_images.look.enabled, settings.root)
+        merged = with_generated_images(merged, og_images.look.enabled, settings.root)
     resolved = resolve(
         merged,
         page,

@@ -16,8 +16,8 @@ from typing import Any
 
 from flask import Flask, current_app, request
 
-from ..og_images.naming import AUTOMATIC, name
-from ..og_images.value import OgImage
+from ..og_images.head_image import AUTOMATIC, head_image
+from ..og_images.og_image import OgImage
 from . import roles
 from .merge import MergedHead
 from .schema import Image
@@ -70,7 +70,7 @@ def _wanted(value: object, automatic: bool) -> OgImage | None:
     return None
 
 
-def fill(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
+def with_generated_images(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
     """``merged`` with its generated images named (the same head when it
     has none to name). ``automatic``: ``MARMEON_OG_IMAGES`` is on."""
     present = [(c, v) for c in _CARDS if (v := merged.get(c.name)) is not None]
@@ -88,7 +88,7 @@ def fill(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
     for card, values, wanted_image in wanted:
         # A summary card shows its image square (X and Slack crop it): it
         # gets a square card of its own; the others stay wide.
-        named = name(
+        named = head_image(
             app,
             root,
             wanted_image,

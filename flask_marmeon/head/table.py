@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..og_images.naming import IMAGE_KINDS
+from ..og_images.head_image import IMAGE_KINDS
 from . import page_tags as tags
 from . import roles
 from . import writers as write

@@ -128,7 +128,7 @@ class Records(Writer):
         # A tuple of records is a plain tuple; one record is a named tuple.
         for record in value if type(value) is tuple else (value,):
             if not isinstance(record, tuple):
-                continue  # a generated image that was not named (fill())
+                continue  # a generated image not named (with_generated_images)
             if self.urls and any(record[i] is not None for i in self.urls):
                 out.group(
                     [(self.slot, record[0], True)]

@@ -10,7 +10,7 @@ from flask import Flask
 from .._state import MarmeonState
 from ..checks import Problem
 from ..errors import install_hint
-from .look import Look, bitmap_size
+from .settings import Look, bitmap_size
 from .state import og_images_of
 
 

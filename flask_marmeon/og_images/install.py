@@ -13,8 +13,8 @@ from .._edge import add_front
 from .._state import MarmeonState
 from . import checks
 from .address import PREFIX
-from .look import look_of
 from .serve import ImageEndpoint
+from .settings import look_of
 from .state import OgImagesState
 from .store import ImageStore
 

@@ -18,7 +18,7 @@ from PIL import Image
 
 from flask_marmeon.og_images import system
 from flask_marmeon.og_images.address import texts_of, token_of
-from flask_marmeon.og_images.card import Colors
+from flask_marmeon.og_images.canvas import Colors
 from flask_marmeon.og_images.fonts import Fonts, raqm_available
 from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.layout import fit

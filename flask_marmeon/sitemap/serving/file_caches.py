@@ -28,13 +28,14 @@ from typing import Any
 from flask import Flask
 
 from ..._state import MarmeonState
+from ...shared_lock import Backend
 from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from ..paged import PagedRoute, part_range
 from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
 from .health import Health
-from .shared_store import Backend, SharedFiles
+from .shared_store import SharedFiles
 
 #: Seconds the shared lock of a process building for all the others lives
 #: unless renewed (a heartbeat renews it every third of that while the build
@@ -151,7 +152,7 @@ class FileCaches:
         shared = cache.shared
         if shared is None:
             return False
-        return cache.quietly(lambda: shared.marked("redo")) is True
+        return cache.quietly(lambda: shared.value("redo")) == 1
 
     def _outgrown(self, route: PagedRoute) -> None:
         """A part's range held more entries than a part may: the ranges are

@@ -13,17 +13,17 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from .card import HEIGHT, MIMETYPE, SQUARE_SIZE, WIDTH
+from .canvas import HEIGHT, MIMETYPE, SQUARE_SIZE, WIDTH
 from .generator import image_path
+from .og_image import OgImage, as_text
 from .state import og_images_of
-from .value import OgImage, as_text
 
 #: What ``MARMEON_OG_IMAGES`` gives a page that names no image.
 AUTOMATIC = OgImage()
 
 
 @dataclass(frozen=True)
-class Named:
+class HeadImage:
     """A generated image as the head names it."""
 
     #: The path below APP_URL's origin: the mount path, then the image's.
@@ -61,7 +61,7 @@ def for_head(value: OgImage, path: str) -> OgImage:
 IMAGE_KINDS: tuple[tuple[type, Any], ...] = ((OgImage, for_head),)
 
 
-def name(
+def head_image(
     app: Flask,
     root: str,
     value: OgImage,
@@ -71,7 +71,7 @@ def name(
     site_name: str | None,
     page_path: str,
     square: bool = False,
-) -> Named | None:
+) -> HeadImage | None:
     """The generated image for ``value``; the page's texts fill what it
     leaves out. ``square``: the 630x630 card of a Twitter ``summary``.
     None when it cannot be drawn (logged)."""
@@ -89,5 +89,5 @@ def name(
         return None
     alt = value.alt if value.alt is not None else (shown or site_name or None)
     if square:
-        return Named(root + path, alt, SQUARE_SIZE, SQUARE_SIZE)
-    return Named(root + path, alt)
+        return HeadImage(root + path, alt, SQUARE_SIZE, SQUARE_SIZE)
+    return HeadImage(root + path, alt)

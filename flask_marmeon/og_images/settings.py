@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Settings
-from .card import Colors, DrawFunction
+from .canvas import Colors, DrawFunction
 
 
 @dataclass(frozen=True)
