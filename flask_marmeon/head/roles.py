@@ -1,4 +1,4 @@
-"""What a head field is, as its declaration in table.py says (``Key.role``).
+"""What a head field is, as its declaration in table.py says (``Row.role``).
 
 The steps that act on a kind of field (the memo, JSON-LD, generated
 images, resolve's defaults) ask the table which key is of the role
