@@ -75,12 +75,12 @@ def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> H
     )
 
 
-def _noted(hashes: set[int], hashed: int, most: int) -> bool:
-    """Note ``hashed`` in ``hashes`` (at most ``most``, then they start
+def _noted(hashes: set[int], hashed: int, limit: int) -> bool:
+    """Note ``hashed`` in ``hashes`` (at most ``limit``, then they start
     again); whether it is new."""
     if hashed in hashes:
         return False
-    if len(hashes) >= most:
+    if len(hashes) >= limit:
         hashes.clear()
     hashes.add(hashed)
     return True

@@ -80,10 +80,12 @@ class SharedSide:
             return
         if self._down:
             # Known unreachable: looked at again every PROBE seconds only,
-            # so that a request does not wait on it each time.
-            if time.monotonic() - self._probed < PROBE:
+            # so that a request does not wait on it each time (at once
+            # when the clock was set back).
+            now = self.clock()
+            if 0 <= now - self._probed < PROBE:
                 return
-            self._probed = time.monotonic()
+            self._probed = now
         try:
             stamp = shared.stamp()
             self._reachable()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -62,6 +63,9 @@ class FileCaches:
         self.app = app
         self.state = state
         self.backend = backend
+        #: The clock of every file's cache (the wall clock, as processes on
+        #: several machines compare their times; tests move it).
+        self.clock: Callable[[], float] = time.time
         #: Whether the index names /sitemap-<n>.xml (the endpoints serve
         #: them: no route of the app takes their address).
         self.files_listed = True
@@ -106,6 +110,7 @@ class FileCaches:
             shared=self._shared(slot),
             lock_timeout=LOCK_TIMEOUT,
             slots=slots,
+            clock=lambda: self.clock(),
             name=name,
             health=self.health,
             group=group,
