@@ -4,13 +4,11 @@ Every step reads this table: ``head()`` checks with it (:mod:`.fields`),
 merge merges with it (:mod:`.merge`), resolve writes in its order
 (:mod:`.resolve`), the HTML writer prepares its slots (:mod:`.html`), and
 the memo's key is made from the merged values it produced (:mod:`.memo`),
-so no field can be left out of any of them. The TypedDicts of
-:mod:`.types` are the same fields for mypy; ``tests/head/test_table.py``
-keeps them equal to this table.
-
-To add a field: one :class:`Row` in the right table below (its check, its
-merge, its writer), and the same key in the TypedDict that the table names.
-ARCHITECTURE.md, "Adding a head field", walks through one.
+so no field can be left out of any of them. Each row says what it is
+(``role``, ``address``): the steps that act on a kind of field ask. The
+TypedDicts of :mod:`.types` are the same fields for mypy
+(``tests/head/test_table.py``). To add a field: ARCHITECTURE.md, "Adding a
+head field".
 """
 
 from __future__ import annotations
@@ -18,11 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
-
-from ..og_images.head_image import check_secret_key
-from ..og_images.og_image import OgImage, as_text
+from ..og_images.head_image import IMAGE_KINDS
 from . import page_tags as tags
+from . import roles
+from . import writers as write
 from .elements import HREFLANG, Slot
 from .kinds import LineField, LinesField
 from .mistakes import unknown_argument, unknown_robots_key
@@ -81,10 +78,6 @@ from .writers import (
     Writer,
     WrittenByAnother,
 )
-from .writers import (
-    JsonLd as JsonLdWriter,
-)
-from .writers import Robots as RobotsWriter
 
 #: How a key merges over an earlier fragment's value.
 REPLACE = "replace"  # the later value wins whole (text, an image, a list)
@@ -109,11 +102,13 @@ class Row:
     #: The page's own address (canonical, og:url): not on an error page (own.py).
     address: bool = False
     rare: bool = False  #: rarely set: written in a group (write_order.grouped)
+    #: What the field is (roles.py), for the steps that ask Table.named.
+    role: str = ""
 
 
-def nested(table: Table, write: Writer | None = None, rare: bool = False) -> Row:
+def nested(table: Table, write: Writer | None = None, **kw: Any) -> Row:
     """A key holding a nested table: checked and merged key by key."""
-    return Row(table.check, write, BY_KEY, table, rare=rare)
+    return Row(table.check, write, BY_KEY, table, **kw)
 
 
 class Table:
@@ -168,6 +163,10 @@ class Table:
                 slots.extend(s for s in key.write.slots if s not in slots)
         #: Every slot this table's writers may write.
         self.slots: tuple[Slot, ...] = tuple(slots)
+
+    def named(self, role: str) -> str:
+        """The name of the key that is ``role`` (:mod:`.roles`), "" if none is."""
+        return next((n for n, row in self.keys.items() if row.role == role), "")
 
 
 def _plain(typed: Any, keys: dict[str, Field], required: tuple[str, ...] = ()) -> Table:
@@ -276,18 +275,6 @@ VERIFICATION = Table(
 FACEBOOK = Table(Facebook, {"app_id": Row(LineField(), Text("fb:app_id"))})
 
 
-def _generated(value: OgImage, path: str) -> OgImage:
-    """An OgImage is kept (its lazy strings made text now, in the request's
-    language): the head names it when it is written, with the page's texts
-    (flask_marmeon.head.generated)."""
-    check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
-    return as_text(value)
-
-
-#: The other kinds of value an image takes: a generated image.
-IMAGE_KINDS: tuple[tuple[type, Any], ...] = ((OgImage, _generated),)
-
-
 def _records(
     table: Table, record: type[tuple[Any, ...]], name: str, field: str, **kw: Any
 ) -> tuple[RecordField, Records]:
@@ -327,16 +314,20 @@ _TWITTER_IMAGE = _records(
 OPEN_GRAPH = Table(
     OpenGraph,
     {
-        "title": Row(TextField(), Text("og:title", default="title")),
-        "description": Row(TextField(), Text("og:description", default="description")),
+        "title": Row(TextField(), Text("og:title", default="title"), role=roles.TITLE),
+        "description": Row(
+            TextField(),
+            Text("og:description", default="description"),
+            role=roles.DESCRIPTION,
+        ),
         "type": Row(
             ChoiceField("website", "article", "book", "profile", "product"),
             Text("og:type"),
         ),
         "url": Row(UrlField(), Url("og:url", "open_graph.url"), address=True),
-        "site_name": Row(TextField(), Text("og:site_name")),
+        "site_name": Row(TextField(), Text("og:site_name"), role=roles.SITE_NAME),
         "locale": Row(TextField(), Locale()),
-        "image": Row(*_OG_IMAGE),
+        "image": Row(*_OG_IMAGE, role=roles.IMAGE),
         "video": Row(*_OG_VIDEO),
         "audio": Row(*_OG_AUDIO),
         "article": nested(ARTICLE, OgTypeProperties("article", ARTICLE)),
@@ -349,15 +340,23 @@ TWITTER = Table(
     Twitter,
     {
         "card": Row(
-            ChoiceField("summary", "summary_large_image"), Text("twitter:card", "name")
+            ChoiceField("summary", "summary_large_image"),
+            Text("twitter:card", "name"),
+            role=roles.CARD_KIND,
         ),
         "site": Row(TextField(), Text("twitter:site", "name")),
         "creator": Row(TextField(), Text("twitter:creator", "name")),
-        "title": Row(TextField(), Text("twitter:title", "name", default="title")),
-        "description": Row(
-            TextField(), Text("twitter:description", "name", default="description")
+        "title": Row(
+            TextField(),
+            Text("twitter:title", "name", default="title"),
+            role=roles.TITLE,
         ),
-        "image": Row(*_TWITTER_IMAGE),
+        "description": Row(
+            TextField(),
+            Text("twitter:description", "name", default="description"),
+            role=roles.DESCRIPTION,
+        ),
+        "image": Row(*_TWITTER_IMAGE, role=roles.IMAGE),
     },
 )
 
@@ -371,11 +370,11 @@ def _unknown_argument(path: str, name: object) -> TypeError:
 HEAD = Table(
     HeadFields,
     {
-        "title": Row(TextField(), Title()),
+        "title": Row(TextField(), Title(), role=roles.TITLE),
         "title_template": Row(TemplateField(), WrittenByAnother()),
-        "description": Row(TextField(), Description()),
+        "description": Row(TextField(), Description(), role=roles.DESCRIPTION),
         "canonical": Row(UrlField(), Canonical(), address=True),
-        "robots": nested(ROBOTS, RobotsWriter(ROBOTS)),
+        "robots": nested(ROBOTS, write.Robots(ROBOTS)),
         "icons": Row(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE), rare=True),
         "theme_color": Row(
             tags.THEME_COLOR_CHECK, Tags(*tags.THEME_COLOR_WRITE, url=False), rare=True
@@ -385,9 +384,9 @@ HEAD = Table(
         "verification": nested(VERIFICATION, NestedTable(VERIFICATION), rare=True),
         "other": Row(tags.OTHER_CHECK, Names(), BY_KEY, rare=True),
         "facebook": nested(FACEBOOK, NestedTable(FACEBOOK), rare=True),
-        "open_graph": nested(OPEN_GRAPH, NestedTable(OPEN_GRAPH)),
-        "twitter": nested(TWITTER, NestedTable(TWITTER)),
-        "json_ld": Row(JsonLdField(JsonLd), JsonLdWriter(), APPEND),
+        "open_graph": nested(OPEN_GRAPH, NestedTable(OPEN_GRAPH), role=roles.CARD),
+        "twitter": nested(TWITTER, NestedTable(TWITTER), role=roles.CARD),
+        "json_ld": Row(JsonLdField(JsonLd), write.JsonLd(), APPEND, role=roles.JSON_LD),
     },
     unknown=_unknown_argument,
 )

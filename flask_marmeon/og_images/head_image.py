@@ -9,12 +9,13 @@ so a page written again costs a dictionary look-up.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app
 
 from .canvas import HEIGHT, MIMETYPE, SQUARE_SIZE, WIDTH
 from .generator import image_path
-from .og_image import OgImage
+from .og_image import OgImage, as_text
 from .state import og_images_of
 
 #: What ``MARMEON_OG_IMAGES`` gives a page that names no image.
@@ -46,6 +47,18 @@ def check_secret_key(app: Flask) -> None:
             " address: set app.config['SECRET_KEY'] (the same in every"
             " process)."
         )
+
+
+def for_head(value: OgImage, path: str) -> OgImage:
+    """An OgImage as ``head()`` keeps it (its lazy strings made text now, in
+    the request's language): the head names it when it is written, with the
+    page's texts (flask_marmeon.head.generated)."""
+    check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
+    return as_text(value)
+
+
+#: The other kinds of value an image takes in ``head()``: a generated image.
+IMAGE_KINDS: tuple[tuple[type, Any], ...] = ((OgImage, for_head),)
 
 
 def head_image(
