@@ -148,24 +148,8 @@ class SqlPaged:
         on from the last start the one before found (databases cap how many
         steps one recursive query may take)."""
         statement, column = self._parts()
-        steps = self.steps_per_query
-        if not isinstance(steps, int) or steps < 1:
-            raise ValueError(
-                f"SqlPaged.steps_per_query is {steps!r}: set a whole number of"
-                f" at least 1 (the default is {_STEPS_PER_QUERY})."
-            )
-        starts: list[Any] = []
         with self._session() as session:
-            query = starts_query(statement, column, size, steps)
-            while True:
-                found = list(session.execute(query).scalars())
-                # steps + 1 rows: the recursion may have been cut; its last
-                # start (never NULL) begins the next query.
-                if len(found) <= steps:
-                    starts += found
-                    break
-                starts += found[:steps]
-                query = starts_query(statement, column, size, steps, found[steps])
+            starts = self._starts(session, statement, column, size)
             if may_be_null(statement, column):
                 nulls = count_null_keys(session, statement, column)
                 if nulls and nulls != self._null_keys:
@@ -175,6 +159,47 @@ class SqlPaged:
         if without is not None:
             say_unindexed(self.key, without)
         return starts
+
+    def _starts(
+        self,
+        session: Any,
+        statement: Select[Any],
+        column: ColumnElement[Any],
+        size: int,
+        since: Any = None,
+    ) -> list[Any]:
+        """The starts of ``statement``'s parts of ``size`` rows, from its
+        first key (or the first from ``since``), in queries of at most
+        :attr:`steps_per_query` steps."""
+        steps = self.steps_per_query
+        if not isinstance(steps, int) or steps < 1:
+            raise ValueError(
+                f"SqlPaged.steps_per_query is {steps!r}: set a whole number of"
+                f" at least 1 (the default is {_STEPS_PER_QUERY})."
+            )
+        starts: list[Any] = []
+        query = starts_query(statement, column, size, steps, since)
+        while True:
+            found = list(session.execute(query).scalars())
+            # steps + 1 rows: the recursion may have been cut; its last
+            # start (never NULL) begins the next query.
+            if len(found) <= steps:
+                return starts + found
+            starts += found[:steps]
+            query = starts_query(statement, column, size, steps, found[steps])
+
+    def split(self, start: Any, stop: Any | None, size: int) -> list[Any]:
+        """Where parts of ``size`` rows begin within the range from ``start``
+        (None: the smallest key) up to ``stop`` (not included; None: to the
+        end): its first key, then every ``size``-th one, as
+        :meth:`boundaries` finds them for the whole statement (nothing when
+        the range holds no row). Asked when one part's range has outgrown
+        it, so that only that range is split."""
+        statement, column = self._parts()
+        if stop is not None:
+            statement = bounded(statement, bare(column) < stop)
+        with self._session() as session:
+            return self._starts(session, statement, column, size, start)
 
     def boundaries_query(self, size: int) -> Select[Any]:
         """The first query :meth:`boundaries` runs (the only one up to

@@ -169,3 +169,43 @@ def test_an_indexable_flag_that_is_no_boolean_is_refused(
 ) -> None:
     with pytest.raises(ValueError, match="MARMEON_INDEXABLE"):
         make_app(MARMEON_INDEXABLE="maybe")
+
+
+def test_the_image_keys_are_read_with_every_other_key() -> None:
+    # config.py owns the generated images' keys: their defaults, and their
+    # shapes refused by load_settings itself, images on or off.
+    from flask_marmeon.config import DEFAULTS, apply_defaults, load_settings
+    from flask_marmeon.og_images import Colors
+
+    config: dict[str, object] = {}
+    apply_defaults(config, {})
+    assert {k for k in DEFAULTS if k.startswith("MARMEON_OG_IMAGE")} == {
+        "MARMEON_OG_IMAGES",
+        "MARMEON_OG_IMAGE_COLORS",
+        "MARMEON_OG_IMAGE_LOGO",
+        "MARMEON_OG_IMAGE_FONTS",
+        "MARMEON_OG_IMAGE_DRAW",
+        "MARMEON_OG_IMAGES_SHARED",
+        "MARMEON_OG_IMAGES_MEMORY",
+    }
+    settings = load_settings(config)
+    assert settings.og_images is False and settings.og_image_colors == Colors()
+    assert settings.og_images_memory == 32 * 1024 * 1024
+    read = load_settings(
+        {
+            **config,
+            "MARMEON_OG_IMAGE_COLORS": {"title": "#fff"},
+            "MARMEON_OG_IMAGE_FONTS": {"cjk": ("r.otf", "b.otf"), "arabic": "a.ttf"},
+            "MARMEON_OG_IMAGES_SHARED": "yes",
+        }
+    )
+    assert read.og_image_colors.title == (255, 255, 255)
+    assert read.og_image_fonts == (
+        ("cjk", "r.otf", "b.otf"),
+        ("arabic", "a.ttf", "a.ttf"),
+    )
+    assert read.og_images_shared is True
+    with pytest.raises(TypeError, match="MARMEON_OG_IMAGES_MEMORY"):
+        load_settings({**config, "MARMEON_OG_IMAGES_MEMORY": "32M"})
+    with pytest.raises(ValueError, match="Did you mean 'background'"):
+        load_settings({**config, "MARMEON_OG_IMAGE_COLORS": {"backgroud": "#fff"}})

@@ -13,7 +13,17 @@ PACKAGE = Path(flask_marmeon.__file__).parent
 #: Each layer: the top-level modules and packages it is made of. Every module
 #: of the package belongs to one (test_every_module_has_a_layer).
 MEMBERS = {
-    "foundation": {"errors", "config", "page", "checks", "_log", "_state", "_context"},
+    "foundation": {
+        "errors",
+        "config",
+        "config_images",
+        "page",
+        "checks",
+        "_log",
+        "_state",
+        "_context",
+        "shared_lock",
+    },
     "edge": {"_edge"},
     "og_images": {"og_images"},
     "head": {"head"},
@@ -221,8 +231,8 @@ def test_each_subsystem_keeps_its_part_in_the_state() -> None:
 
     from flask_marmeon import Marmeon
     from flask_marmeon._edge import edge_of
-    from flask_marmeon.head.app import HeadState
-    from flask_marmeon.i18n.app import i18n_state
+    from flask_marmeon.head.state import HeadState
+    from flask_marmeon.i18n.state import i18n_state
     from flask_marmeon.og_images.state import OgImagesState, og_images_of
     from flask_marmeon.sitemap.state import SitemapState, sitemap_of
 
