@@ -119,10 +119,17 @@ class Settings:
     og_images_memory: int = 32 * 1024 * 1024
 
 
+def app_url_value(config: Mapping[str, Any], environ: Mapping[str, str]) -> Any:
+    """APP_URL as configured, else the environment's (for
+    :func:`parse_app_url`): the extension's and the audit's one rule."""
+    value = config.get("APP_URL")
+    return environ.get("APP_URL") or value if value in (None, "") else value
+
+
 def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
     """Fill in missing keys: APP_URL and APP_LOCALES from the environment."""
-    if config.get("APP_URL") in (None, "") and environ.get("APP_URL"):
-        config["APP_URL"] = environ["APP_URL"]
+    if (url := app_url_value(config, environ)) not in (None, ""):
+        config["APP_URL"] = url
     if config.get("APP_LOCALES") in (None, "", []) and environ.get("APP_LOCALES"):
         config["APP_LOCALES"] = environ["APP_LOCALES"]
     config.setdefault("APP_LOCALES", [])
@@ -341,6 +348,14 @@ def web_url(text: str) -> ada_url.URL | None:
     if url.protocol not in ("http:", "https:") or not url.hostname:
         return None
     return url
+
+
+def origin_host(origin: str) -> str:
+    """The host (and port) of an origin :func:`parse_app_url` gave, as a
+    URL map matches hosts: ``"https://notes.example:8443"`` ->
+    ``"notes.example:8443"``."""
+    url = web_url(origin)
+    return str(url.host) if url is not None else ""
 
 
 def environ() -> Mapping[str, str]:

@@ -209,3 +209,22 @@ def test_the_image_keys_are_read_with_every_other_key() -> None:
         load_settings({**config, "MARMEON_OG_IMAGES_MEMORY": "32M"})
     with pytest.raises(ValueError, match="Did you mean 'background'"):
         load_settings({**config, "MARMEON_OG_IMAGE_COLORS": {"backgroud": "#fff"}})
+
+
+def test_app_url_is_read_by_one_rule_for_the_extension_and_the_audit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from flask_marmeon.audit.fetch import app_origin
+    from flask_marmeon.config import app_url_value, origin_host, parse_app_url
+
+    # The configuration wins; an empty value falls back to the environment.
+    env = {"APP_URL": "https://env.example"}
+    assert app_url_value({"APP_URL": "https://config.example"}, env) == (
+        "https://config.example"
+    )
+    assert app_url_value({"APP_URL": ""}, env) == "https://env.example"
+    assert app_url_value({}, {}) is None
+    # The audit of an app without the extension reads it the same way.
+    monkeypatch.setenv("APP_URL", "https://Notes.example:8443/some/path")
+    assert app_origin(Flask("plain")) == "https://notes.example:8443"
+    assert origin_host(parse_app_url("http://[::1]:5000") or "") == "[::1]:5000"

@@ -4,6 +4,7 @@ shared store, requests arriving together at several workers draw once."""
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 import urllib.request
@@ -116,6 +117,49 @@ def test_with_a_shared_store_requests_together_draw_once(
     client: Any = redis_server.client()
     [key] = [k for k in client.keys("*") if b"/og/" in k and b"/png/" in k]
     assert 86_000 < client.ttl(key) <= 86_400
+
+
+def test_a_killed_drawer_s_image_is_drawn_by_another_worker_within_seconds(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    [path] = addresses(tmp_path, 1)
+    written = len(draws(tmp_path))
+    env = {
+        **os.environ,
+        "MARMEON_TEST_DIR": str(tmp_path),
+        "MARMEON_TEST_REDIS": redis_server.url,
+        "MARMEON_TEST_SHARED": "1",
+        "PYTHONPATH": str(ROOT),
+    }
+    (tmp_path / "draw_mode").write_text("hang")
+    with gunicorn(
+        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=3
+    ) as port:
+        url = f"http://127.0.0.1:{port}{path}"
+
+        def ask() -> None:
+            try:
+                urllib.request.urlopen(url, timeout=30).close()
+            except OSError:
+                pass  # its worker is killed
+
+        first = threading.Thread(target=ask)
+        first.start()
+        deadline = time.monotonic() + 10
+        while len(draws(tmp_path)) == written:  # the drawer holds the lock
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        [drawer] = draws(tmp_path)[written:]
+        os.kill(int(drawer), signal.SIGKILL)
+        (tmp_path / "draw_mode").write_text("ok")
+        killed = time.monotonic()
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            assert answer.status == 200
+        # Its lock, no longer renewed, is taken over after its lifetime (6
+        # s), not after the ten seconds a drawing is waited for.
+        assert time.monotonic() - killed < 8
+        first.join(30)
+    assert drawer not in draws(tmp_path)[written + 1 :]
 
 
 def test_without_the_setting_no_image_goes_into_the_shared_store(
