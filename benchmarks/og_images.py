@@ -33,7 +33,7 @@ from werkzeug.test import EnvironBuilder
 
 from flask_marmeon import Marmeon, OgImage, head
 from flask_marmeon.og_images.address import texts_of, token_of
-from flask_marmeon.og_images.app import image_path, render_png, signer_of
+from flask_marmeon.og_images.generator import image_path, render_png, signer_of
 from flask_marmeon.og_images.state import og_images_of
 
 NOTO = "/usr/share/fonts/truetype/noto"

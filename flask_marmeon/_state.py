@@ -4,7 +4,7 @@ The state holds what every module reads (the settings, the extension, the
 lock, the once-memo) and one *part* per subsystem, keyed by the part's class.
 This module names no subsystem: each one defines its part class next to its
 code, adds it in its ``init_app`` (:meth:`MarmeonState.add`) and reads it
-with a typed accessor of its own (``head.app.head_state(state)``, say).
+with a typed accessor of its own (``head.state.head_state(state)``, say).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ URLs and the extension writes the block exactly as given.
 from __future__ import annotations
 
 from ._state import get_state
-from .head.app import head_state
+from .head.state import head_state
 from .head.urls import explain
 
 

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Request, Response
 
 from ._edge import add_front, if_match_fails, not_found, precondition_failed
 from ._state import MarmeonState
-from .head.app import head_state
+from .head.state import head_state
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment

@@ -7,10 +7,19 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import ada_url
 
+from .config_images import (
+    Colors,
+    read_colors,
+    read_draw,
+    read_fonts,
+    read_logo,
+    read_memory,
+)
 from .errors import StartupError
 
 #: Defaults that :func:`apply_defaults` writes into ``app.config`` so that
@@ -32,6 +41,13 @@ DEFAULTS: dict[str, Any] = {
     "MARMEON_SITEMAP_MEMORY": 64 * 1024 * 1024,
     "MARMEON_SITEMAP_URL": None,
     "MARMEON_SITEMAP_SERVE": True,
+    "MARMEON_OG_IMAGES": False,
+    "MARMEON_OG_IMAGE_COLORS": {},
+    "MARMEON_OG_IMAGE_LOGO": None,
+    "MARMEON_OG_IMAGE_FONTS": {},
+    "MARMEON_OG_IMAGE_DRAW": None,
+    "MARMEON_OG_IMAGES_SHARED": False,
+    "MARMEON_OG_IMAGES_MEMORY": 32 * 1024 * 1024,
 }
 
 # BCP 47 in the shape apps use: a primary language subtag, then script,
@@ -67,10 +83,10 @@ class Settings:
     sitemap_wait: float = 20
     #: MARMEON_ROBOTS_RULES as configured (a tuple when it is a list):
     #: robots.txt's groups per crawler, checked with the H10 checks
-    #: (flask_marmeon.sitemap.robots).
+    #: (flask_marmeon.robots_txt.rules).
     robots_rules: Any = ()
     #: MARMEON_INDEXNOW_KEY as configured (None: no key); checked with the
-    #: H10 checks (:func:`indexnow_problems`).
+    #: H10 checks (flask_marmeon.indexnow.checks).
     indexnow_key: Any = None
     #: MARMEON_INDEXNOW_ENDPOINT as configured, checked likewise.
     indexnow_endpoint: Any = DEFAULTS["MARMEON_INDEXNOW_ENDPOINT"]
@@ -86,12 +102,34 @@ class Settings:
     sitemap_url: str | None = None
     #: Whether the app serves its sitemap (MARMEON_SITEMAP_SERVE).
     sitemap_serve: bool = True
+    #: MARMEON_OG_IMAGES: a generated image for every page that has none.
+    og_images: bool = False
+    og_image_colors: Colors = Colors()
+    #: MARMEON_OG_IMAGE_LOGO: a path in the static folder, or None.
+    og_image_logo: str | Path | None = None
+    #: MARMEON_OG_IMAGE_FONTS: (script, regular, bold) in the order given,
+    #: each path under the app's root path.
+    og_image_fonts: tuple[tuple[str, str | Path, str | Path], ...] = ()
+    #: MARMEON_OG_IMAGE_DRAW: the app's own drawing function, or None.
+    og_image_draw: Callable[..., Any] | None = None
+    #: MARMEON_OG_IMAGES_SHARED: keep drawn images in the shared
+    #: sitemap_cache too (for a day).
+    og_images_shared: bool = False
+    #: MARMEON_OG_IMAGES_MEMORY: bytes of PNG a process keeps.
+    og_images_memory: int = 32 * 1024 * 1024
+
+
+def app_url_value(config: Mapping[str, Any], environ: Mapping[str, str]) -> Any:
+    """APP_URL as configured, else the environment's (for
+    :func:`parse_app_url`): the extension's and the audit's one rule."""
+    value = config.get("APP_URL")
+    return environ.get("APP_URL") or value if value in (None, "") else value
 
 
 def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
     """Fill in missing keys: APP_URL and APP_LOCALES from the environment."""
-    if config.get("APP_URL") in (None, "") and environ.get("APP_URL"):
-        config["APP_URL"] = environ["APP_URL"]
+    if (url := app_url_value(config, environ)) not in (None, ""):
+        config["APP_URL"] = url
     if config.get("APP_LOCALES") in (None, "", []) and environ.get("APP_LOCALES"):
         config["APP_LOCALES"] = environ["APP_LOCALES"]
     config.setdefault("APP_LOCALES", [])
@@ -249,6 +287,15 @@ def load_settings(config: Mapping[str, Any]) -> Settings:
         sitemap_serve=parse_flag(
             "MARMEON_SITEMAP_SERVE", config["MARMEON_SITEMAP_SERVE"]
         ),
+        og_images=parse_flag("MARMEON_OG_IMAGES", config["MARMEON_OG_IMAGES"]),
+        og_image_colors=read_colors(config["MARMEON_OG_IMAGE_COLORS"]),
+        og_image_logo=read_logo(config["MARMEON_OG_IMAGE_LOGO"]),
+        og_image_fonts=read_fonts(config["MARMEON_OG_IMAGE_FONTS"]),
+        og_image_draw=read_draw(config["MARMEON_OG_IMAGE_DRAW"]),
+        og_images_shared=parse_flag(
+            "MARMEON_OG_IMAGES_SHARED", config["MARMEON_OG_IMAGES_SHARED"]
+        ),
+        og_images_memory=read_memory(config["MARMEON_OG_IMAGES_MEMORY"]),
     )
 
 
@@ -291,38 +338,6 @@ def _rules(value: Any) -> Any:
     return value
 
 
-# IndexNow's own pattern for a key (https://www.indexnow.org/documentation).
-_INDEXNOW_KEY = re.compile(r"[A-Za-z0-9-]{8,128}")
-
-
-def indexnow_problems(settings: Settings) -> list[str]:
-    """Why MARMEON_INDEXNOW_KEY or MARMEON_INDEXNOW_ENDPOINT stops the start
-    (H10), one reason each: a key the engines would refuse, an endpoint
-    that is not an http(s) address."""
-    reasons: list[str] = []
-    key = settings.indexnow_key
-    if key is not None and not (isinstance(key, str) and _INDEXNOW_KEY.fullmatch(key)):
-        reasons.append(
-            f"MARMEON_INDEXNOW_KEY {key!r} is not an IndexNow key: it must be 8"
-            " to 128 of the characters A-Z, a-z, 0-9 and '-', such as"
-            " '5f1c0e7d9a2b4c6e' (python -c \"import uuid; print(uuid.uuid4().hex)\")"
-        )
-    if key is not None and settings.app_url is None:
-        reasons.append(
-            "MARMEON_INDEXNOW_KEY is set but APP_URL is not: IndexNow's host"
-            " and keyLocation are built from it. Set APP_URL to the site's"
-            " public address, such as 'https://example.com'"
-        )
-    endpoint = settings.indexnow_endpoint
-    if not isinstance(endpoint, str) or web_url(endpoint) is None:
-        reasons.append(
-            f"MARMEON_INDEXNOW_ENDPOINT {endpoint!r} is not an http or https"
-            " address; leave it out for https://api.indexnow.org/indexnow, or"
-            " name an engine's own, such as 'https://www.bing.com/indexnow'"
-        )
-    return reasons
-
-
 def web_url(text: str) -> ada_url.URL | None:
     """``text`` parsed as the browser does, when it is an http or https
     address with a host; else None."""
@@ -333,6 +348,14 @@ def web_url(text: str) -> ada_url.URL | None:
     if url.protocol not in ("http:", "https:") or not url.hostname:
         return None
     return url
+
+
+def origin_host(origin: str) -> str:
+    """The host (and port) of an origin :func:`parse_app_url` gave, as a
+    URL map matches hosts: ``"https://notes.example:8443"`` ->
+    ``"notes.example:8443"``."""
+    url = web_url(origin)
+    return str(url.host) if url is not None else ""
 
 
 def environ() -> Mapping[str, str]:

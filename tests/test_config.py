@@ -169,3 +169,62 @@ def test_an_indexable_flag_that_is_no_boolean_is_refused(
 ) -> None:
     with pytest.raises(ValueError, match="MARMEON_INDEXABLE"):
         make_app(MARMEON_INDEXABLE="maybe")
+
+
+def test_the_image_keys_are_read_with_every_other_key() -> None:
+    # config.py owns the generated images' keys: their defaults, and their
+    # shapes refused by load_settings itself, images on or off.
+    from flask_marmeon.config import DEFAULTS, apply_defaults, load_settings
+    from flask_marmeon.og_images import Colors
+
+    config: dict[str, object] = {}
+    apply_defaults(config, {})
+    assert {k for k in DEFAULTS if k.startswith("MARMEON_OG_IMAGE")} == {
+        "MARMEON_OG_IMAGES",
+        "MARMEON_OG_IMAGE_COLORS",
+        "MARMEON_OG_IMAGE_LOGO",
+        "MARMEON_OG_IMAGE_FONTS",
+        "MARMEON_OG_IMAGE_DRAW",
+        "MARMEON_OG_IMAGES_SHARED",
+        "MARMEON_OG_IMAGES_MEMORY",
+    }
+    settings = load_settings(config)
+    assert settings.og_images is False and settings.og_image_colors == Colors()
+    assert settings.og_images_memory == 32 * 1024 * 1024
+    read = load_settings(
+        {
+            **config,
+            "MARMEON_OG_IMAGE_COLORS": {"title": "#fff"},
+            "MARMEON_OG_IMAGE_FONTS": {"cjk": ("r.otf", "b.otf"), "arabic": "a.ttf"},
+            "MARMEON_OG_IMAGES_SHARED": "yes",
+        }
+    )
+    assert read.og_image_colors.title == (255, 255, 255)
+    assert read.og_image_fonts == (
+        ("cjk", "r.otf", "b.otf"),
+        ("arabic", "a.ttf", "a.ttf"),
+    )
+    assert read.og_images_shared is True
+    with pytest.raises(TypeError, match="MARMEON_OG_IMAGES_MEMORY"):
+        load_settings({**config, "MARMEON_OG_IMAGES_MEMORY": "32M"})
+    with pytest.raises(ValueError, match="Did you mean 'background'"):
+        load_settings({**config, "MARMEON_OG_IMAGE_COLORS": {"backgroud": "#fff"}})
+
+
+def test_app_url_is_read_by_one_rule_for_the_extension_and_the_audit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from flask_marmeon.audit.fetch import app_origin
+    from flask_marmeon.config import app_url_value, origin_host, parse_app_url
+
+    # The configuration wins; an empty value falls back to the environment.
+    env = {"APP_URL": "https://env.example"}
+    assert app_url_value({"APP_URL": "https://config.example"}, env) == (
+        "https://config.example"
+    )
+    assert app_url_value({"APP_URL": ""}, env) == "https://env.example"
+    assert app_url_value({}, {}) is None
+    # The audit of an app without the extension reads it the same way.
+    monkeypatch.setenv("APP_URL", "https://Notes.example:8443/some/path")
+    assert app_origin(Flask("plain")) == "https://notes.example:8443"
+    assert origin_host(parse_app_url("http://[::1]:5000") or "") == "[::1]:5000"

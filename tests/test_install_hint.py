@@ -33,15 +33,19 @@ def test_the_audits_missing_library_says_it(monkeypatch: pytest.MonkeyPatch) -> 
 def test_generated_images_without_pillow_say_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from flask_marmeon.og_images import look
+    from flask_marmeon._state import get_state
+    from flask_marmeon.og_images import checks
+    from flask_marmeon.og_images.settings import look_of
 
     app = Flask("images")
     app.config["MARMEON_OG_IMAGES"] = True
     Marmeon(app)  # writes every key's default into app.config
-    configured = look.read_look(app.config, app.root_path, app.static_folder)
+    settings = get_state(app).settings
+    configured = look_of(settings, app.root_path, app.static_folder)
     monkeypatch.setitem(sys.modules, "PIL", None)
-    found = look.problems(configured, "secret")
-    assert any("/path/to/checkout[og-images]" in problem for problem in found)
+    found = checks.problems(configured, "secret")
+    assert [problem.id for problem in found] == ["og_images.E002"]
+    assert "/path/to/checkout[og-images]" in found[0].hint
 
 
 ROOT = Path(__file__).parent.parent

@@ -13,14 +13,26 @@ PACKAGE = Path(flask_marmeon.__file__).parent
 #: Each layer: the top-level modules and packages it is made of. Every module
 #: of the package belongs to one (test_every_module_has_a_layer).
 MEMBERS = {
-    "foundation": {"errors", "config", "page", "checks", "_log", "_state", "_context"},
+    "foundation": {
+        "errors",
+        "config",
+        "config_images",
+        "page",
+        "checks",
+        "_log",
+        "_state",
+        "_context",
+        "shared_lock",
+    },
     "edge": {"_edge"},
     "og_images": {"og_images"},
     "head": {"head"},
     "i18n": {"i18n"},
     "routing": {"routing"},
+    "robots_txt": {"robots_txt"},
     "sitemap": {"sitemap"},
-    "sqlalchemy": {"sqlalchemy", "sqlalchemy_checks", "sqlalchemy_ranges"},
+    # paged_query/ holds the code; sqlalchemy.py is its public face (API.md).
+    "paged_query": {"paged_query", "sqlalchemy"},
     "audit": {"audit"},
     "indexnow": {"indexnow"},
     "wiring": {"__init__", "extension", "cli", "testing", "browser", "absolute"},
@@ -37,13 +49,15 @@ MAY_IMPORT = {
     # generated image's address.
     "head": {"foundation", "og_images"},
     "i18n": {"foundation"},
+    # robots.txt's text and its rules' checks: from configuration alone.
+    "robots_txt": {"foundation"},
     # routing.rule and sitemap.paged know each other (a rule's sitemap=
     # holds a provider); the route checks read the sitemap's providers.
     "routing": {"foundation", "edge", "i18n", "sitemap"},
     # The sitemap registers its endpoints on the edge (add_front, on_start)
-    # and reads the head's URL policy.
-    "sitemap": {"foundation", "edge", "i18n", "head", "routing"},
-    "sqlalchemy": {"foundation", "sitemap"},
+    # and reads the head's URL policy; it serves robots.txt.
+    "sitemap": {"foundation", "edge", "i18n", "head", "routing", "robots_txt"},
+    "paged_query": {"foundation", "sitemap"},
     # setup_checks.py builds the sitemap of an app with the extension.
     "audit": {"foundation", "routing", "sitemap"},
     # IndexNow reads the sitemap's entries and serves its key on the edge.
@@ -218,8 +232,8 @@ def test_each_subsystem_keeps_its_part_in_the_state() -> None:
 
     from flask_marmeon import Marmeon
     from flask_marmeon._edge import edge_of
-    from flask_marmeon.head.app import HeadState
-    from flask_marmeon.i18n.app import i18n_state
+    from flask_marmeon.head.state import HeadState
+    from flask_marmeon.i18n.state import i18n_state
     from flask_marmeon.og_images.state import OgImagesState, og_images_of
     from flask_marmeon.sitemap.state import SitemapState, sitemap_of
 

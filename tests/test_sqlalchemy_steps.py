@@ -17,7 +17,16 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool
 
 from flask_marmeon.sqlalchemy import SqlPaged, paged
-from tests.sqlalchemy_items import Item, Shelf, check_parts, fill, provider, tables
+from tests.sqlalchemy_items import (
+    Item,
+    Shelf,
+    check_parts,
+    every_key,
+    expected_starts,
+    fill,
+    provider,
+    tables,
+)
 
 
 @pytest.fixture
@@ -186,3 +195,28 @@ def test_the_statement_s_own_bound_on_the_key_is_not_where_each_scan_starts(
     assert (same_starts, same_last) == (starts, last)
     assert len(starts) > 100
     assert bounded < 2 * plain, (bounded, plain)
+
+
+@pytest.mark.parametrize("kind", STATEMENTS)
+def test_split_finds_the_starts_of_one_range_alone(engine: Engine, kind: str) -> None:
+    """split(start, stop, size): the starts the rule gives for the rows of
+    that range alone (the first from start, every size-th on, none at or
+    past stop), in capped queries too; None as start: from the first key."""
+    fill(engine, 150)
+    statement, key = STATEMENTS[kind]
+    made = provider(engine, statement, key)
+    keys = every_key(engine, statement, key)
+    starts = made.boundaries(30)
+    assert len(starts) >= 3
+    for steps in (1, 2, 500):
+        made.steps_per_query = steps
+        for number, start in enumerate(starts):
+            stop = starts[number + 1] if number + 1 < len(starts) else None
+            # In the database's order (its collation), not Python's.
+            end = len(keys) if stop is None else keys.index(stop)
+            inside = keys[keys.index(start) : end]
+            assert made.split(start, stop, 7) == expected_starts(inside, 7)
+        below = keys[: keys.index(starts[1])]
+        assert made.split(None, starts[1], 7) == expected_starts(below, 7)
+    # A range that holds no row has no start.
+    assert made.split(keys[-1], keys[-1], 7) == []

@@ -10,7 +10,6 @@ an incoming request.
 from __future__ import annotations
 
 import contextvars
-import os
 import queue
 import threading
 from collections.abc import Callable, Iterable
@@ -22,14 +21,14 @@ from flask import Flask
 from werkzeug.datastructures import Headers
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from ..config import parse_app_url, parse_root
+from ..config import app_url_value, environ, parse_app_url, parse_root
 from ..errors import StartupError
-from .findings import shorten
+from .findings import option, shorten
 
 #: The most of an answer the audit reads: the sitemap format's 50 MiB and
 #: one byte, so that a file over the limit is seen to be (search engines
 #: read less of a page: Google the first 15 MB of an HTML file).
-MAX_BODY = 50 * 1024 * 1024
+MAX_BODY = option("sitemap-too-large", "mib") * 1024 * 1024
 
 #: How long the audit waits for an answer by default, in seconds: a crawler
 #: gives up on a page long before (and the audit must end, in CI above all).
@@ -98,7 +97,7 @@ def app_origin(app: Flask) -> str:
     origin = getattr(getattr(state, "settings", None), "app_url", None)
     if origin:
         return str(origin)
-    value = app.config.get("APP_URL") or os.environ.get("APP_URL")
+    value = app_url_value(app.config, environ())
     try:
         origin = parse_app_url(value)
     except (StartupError, TypeError, ValueError):

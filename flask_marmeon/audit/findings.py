@@ -15,6 +15,21 @@ from .junit import junit_xml
 
 Severity = Literal["error", "warning"]
 
+
+class Code(tuple[Severity, str]):
+    """A code's (severity, what it means), and its options: the thresholds
+    its check reads (:func:`option`), which the meaning may name
+    (``"over {chars} characters"``) and ``docs/audit.rst`` names too
+    (``tests/audit/test_report.py`` holds the docs to them)."""
+
+    options: Mapping[str, int]
+
+    def __new__(cls, severity: Severity, meaning: str, **options: int) -> Code:
+        code = super().__new__(cls, (severity, meaning.format(**options)))
+        code.options = options
+        return code
+
+
 #: code -> (severity, what it means), in the order the docs list them.
 CODES: Mapping[str, tuple[Severity, str]] = {
     "site-not-indexable": ("error", "MARMEON_INDEXABLE is false: nothing is indexed"),
@@ -22,7 +37,12 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     "robots-no-sitemap": ("error", "robots.txt names no sitemap"),
     "sitemap-status": ("error", "a sitemap file does not answer 200"),
     "sitemap-invalid": ("error", "a sitemap file is not valid against its schema"),
-    "sitemap-too-large": ("error", "a sitemap file holds over 50,000 URLs or 50 MiB"),
+    "sitemap-too-large": Code(
+        "error",
+        "a sitemap file holds over {urls:,} URLs or {mib} MiB",
+        urls=50_000,
+        mib=50,
+    ),
     "page-status": ("error", "a listed URL does not answer 200"),
     "page-redirect": ("error", "a listed URL redirects"),
     "page-disallowed": ("error", "robots.txt disallows a listed URL"),
@@ -57,16 +77,32 @@ CODES: Mapping[str, tuple[Severity, str]] = {
         "an indexable page reached by links is not in the sitemap",
     ),
     "title-missing": ("warning", "the page has no title"),
-    "title-too-long": ("warning", "the title is over 60 characters"),
-    "title-too-short": ("warning", "the title is under 10 characters"),
+    "title-too-long": Code("warning", "the title is over {chars} characters", chars=60),
+    "title-too-short": Code(
+        "warning", "the title is under {chars} characters", chars=10
+    ),
     "title-duplicate": ("warning", "the same title is on several pages"),
     "description-missing": ("warning", "the page has no description"),
-    "description-too-long": ("warning", "the description is over 160 characters"),
-    "description-too-short": ("warning", "the description is under 50 characters"),
+    "description-too-long": Code(
+        "warning", "the description is over {chars} characters", chars=160
+    ),
+    "description-too-short": Code(
+        "warning", "the description is under {chars} characters", chars=50
+    ),
     "description-duplicate": ("warning", "the same description is on several pages"),
     "card-no-image": ("warning", "summary_large_image has no image"),
     "og-locale-format": ("warning", "og:locale is not language_TERRITORY"),
-    "image-too-small": ("warning", "an image is smaller than its card's minimum"),
+    # Facebook's minimum for og:image, X's for its large and small cards.
+    "image-too-small": Code(
+        "warning",
+        "an image is smaller than its card's minimum",
+        og_width=200,
+        og_height=200,
+        summary_large_image_width=300,
+        summary_large_image_height=157,
+        summary_width=144,
+        summary_height=144,
+    ),
     "resource-disallowed": ("warning", "robots.txt blocks a script or stylesheet"),
     "jsonld-relative-url": ("warning", "a JSON-LD address is not absolute"),
     "sitemap-route-empty": (
@@ -79,6 +115,15 @@ CODES: Mapping[str, tuple[Severity, str]] = {
     ),
     "audit-capped": ("warning", "the audit stopped at its limit of pages or files"),
 }
+
+
+def option(code: str, name: str) -> int:
+    """The threshold ``name`` of ``code``, as its entry in :data:`CODES` declares it."""
+    entry = CODES[code]
+    if not isinstance(entry, Code):
+        raise KeyError(f"the audit code {code!r} has no options")
+    return entry.options[name]
+
 
 #: The most characters of a page's (or a file's) text that a message quotes.
 EXCERPT = 100

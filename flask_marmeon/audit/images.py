@@ -2,8 +2,7 @@
 
 Declared sizes (``og:image:width`` / ``og:image:height``) are compared with
 the image's own, read from its header by Pillow; the card minimums are those
-the platforms document: Facebook 200x200 for og:image, X 300x157 for
-``summary_large_image`` and 144x144 for ``summary``.
+the platforms document, declared with the code ``image-too-small``.
 """
 
 from __future__ import annotations
@@ -15,10 +14,17 @@ from dataclasses import dataclass
 from ._deps import require
 from .document import Document
 from .fetch import Fetcher, split_url
-from .findings import Finding, excerpt, finding, quoted
+from .findings import Finding, excerpt, finding, option, quoted
 
-OG_MIN = (200, 200)
-CARD_MIN = {"summary_large_image": (300, 157), "summary": (144, 144)}
+
+def _least(name: str) -> tuple[int, int]:
+    return option("image-too-small", f"{name}_width"), option(
+        "image-too-small", f"{name}_height"
+    )
+
+
+OG_MIN = _least("og")
+CARD_MIN = {card: _least(card) for card in ("summary_large_image", "summary")}
 
 
 @dataclass(frozen=True)

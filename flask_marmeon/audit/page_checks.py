@@ -16,12 +16,10 @@ from werkzeug.datastructures import Headers
 from ..page import X_DEFAULT
 from .document import Document
 from .fetch import Fetched
-from .findings import Finding, excerpt, finding, quoted, shorten
+from .findings import Finding, excerpt, finding, option, quoted, shorten
 from .images import ImageLookup, check_images
 from .site import Listed
 
-TITLE_MAX, TITLE_MIN = 60, 10
-DESCRIPTION_MAX, DESCRIPTION_MIN = 160, 50
 OG_LOCALE = re.compile(r"[a-z]{2,3}_[A-Z]{2}\Z")
 #: Robots directives that carry a value after a colon (not a user agent).
 VALUED = {"unavailable_after", "max-snippet", "max-image-preview", "max-video-preview"}
@@ -84,16 +82,8 @@ def check_document(
             f"The page says noindex ({reason}) but the sitemap lists it:"
             " index it, or leave it out of the sitemap.",
         )
-    yield from _text(
-        "title", listed.url, [doc.title] if doc.title else [], TITLE_MIN, TITLE_MAX
-    )
-    yield from _text(
-        "description",
-        listed.url,
-        list(doc.descriptions),
-        DESCRIPTION_MIN,
-        DESCRIPTION_MAX,
-    )
+    yield from _text("title", listed.url, [doc.title] if doc.title else [])
+    yield from _text("description", listed.url, list(doc.descriptions))
     yield from _hreflang(listed, doc)
     yield from _social(listed.url, doc)
     yield from check_images(listed.url, doc, images)
@@ -127,9 +117,7 @@ def _canonical(listed: Listed, doc: Document) -> Iterator[Finding]:
         )
 
 
-def _text(
-    field: str, url: str, values: list[str], low: int, high: int
-) -> Iterator[Finding]:
+def _text(field: str, url: str, values: list[str]) -> Iterator[Finding]:
     tag = "<title>" if field == "title" else '<meta name="description">'
     if not values or not values[0]:
         yield finding(
@@ -137,6 +125,8 @@ def _text(
         )
         return
     text = values[0]
+    low = option(f"{field}-too-short", "chars")
+    high = option(f"{field}-too-long", "chars")
     if len(text) > high:
         yield finding(
             f"{field}-too-long",

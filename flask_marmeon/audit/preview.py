@@ -5,10 +5,11 @@ X and Slack, from the app's own answer (fetched in-process like the audit),
 with the audit's findings for that page beside them. Without ``path`` it
 lists every URL of the sitemap. It answers 404 unless ``app.debug``.
 
-Cuts: a search result's title after 60 characters and its description after
-160 (search engines cut at about 600 pixels; characters are the rule people
-can check). Cards crop their images with CSS ``object-fit: cover``: 1.91:1
-for a large card, 1:1 for a small one.
+Cuts: a search result's title and description where ``title-too-long`` and
+``description-too-long`` say results cut them (search engines cut at about
+600 pixels; characters are the rule people can check). Cards crop their
+images with CSS ``object-fit: cover``: 1.91:1 for a large card, 1:1 for a
+small one.
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ from markupsafe import escape
 
 from .crawl import Crawl
 from .document import Document
-from .findings import Finding
+from .findings import Finding, option
 from .images import declared_images
 from .link_checks import canonical_findings, link_findings
 from .run import Auditor
 from .site import Listed
 
-TITLE_CUT = 60
-DESCRIPTION_CUT = 160
+TITLE_CUT = option("title-too-long", "chars")
+DESCRIPTION_CUT = option("description-too-long", "chars")
 #: Findings that concern a URL only because the sitemap lists it.
 LISTED_ONLY = frozenset(
     {

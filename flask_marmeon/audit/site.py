@@ -16,12 +16,13 @@ from typing import Any
 
 from ._deps import require
 from .fetch import Fetched, Fetcher
-from .findings import Finding, excerpt, finding, shorten
+from .findings import Finding, excerpt, finding, option, shorten
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
-MAX_URLS = 50_000
-MAX_BYTES = 50 * 1024 * 1024
+MAX_URLS = option("sitemap-too-large", "urls")
+MAX_MIB = option("sitemap-too-large", "mib")
+MAX_BYTES = MAX_MIB * 1024 * 1024
 #: What the audit reads at most by default: the listed pages, and the
 #: sitemap files (robots.txt's ``Sitemap:`` lines and the indexes' parts).
 MAX_PAGES = 10_000
@@ -200,7 +201,7 @@ def _read_file(
     if body is None or len(body) > MAX_BYTES:
         report(
             "sitemap-too-large",
-            "The file is over 50 MiB uncompressed, the format's limit:"
+            f"The file is over {MAX_MIB} MiB uncompressed, the format's limit:"
             " split it with a sitemap index.",
         )
         if body is None:
@@ -300,6 +301,6 @@ def _read_urls(root: Any, site: Site, report: Callable[[str, str], None]) -> Non
     if count > MAX_URLS:
         report(
             "sitemap-too-large",
-            f"The file lists {count:,} URLs; the format's limit is 50,000."
+            f"The file lists {count:,} URLs; the format's limit is {MAX_URLS:,}."
             " Split it with a sitemap index (MARMEON_SITEMAP_MAX_URLS).",
         )

@@ -21,7 +21,6 @@ from flask import Flask
 from werkzeug.local import LocalProxy
 
 from .._state import MarmeonState
-from .app import I18nState
 from .availability import LocalesOption, available_locales, locales_problems
 from .blueprint import localized
 from .negotiate import best_locale
@@ -33,6 +32,7 @@ from .pages import (
     strip_locale,
     template_page,
 )
+from .state import I18nState
 from .tags import X_DEFAULT
 from .urls import (
     CONVERTER,

@@ -25,10 +25,10 @@ from werkzeug.exceptions import NotFound
 from .._context import peek_request_state
 from .._log import warn_once
 from .._state import MarmeonState, get_state
-from .app import i18n_state
 from .errors import wrap_error_handlers
 from .pages import error_page, page_for, set_page
 from .redirect import redirect_to_locale
+from .state import i18n_state
 from .urls import LOCALE_ARG, OLD_LANGUAGE_ARGS, RULE_PREFIX, is_localized_rule
 
 

@@ -28,10 +28,10 @@ from typing import Any
 
 from flask import Flask, request
 
-from .._context import RequestState, peek_request_state, request_state
+from .._context import peek_request_state, request_state
 from .._state import MarmeonState
-from .app import i18n_state
 from .pages import error_page, set_page
+from .state import i18n_state
 from .urls import is_localized_rule, locale_of_path
 
 #: Set on a wrapper, so that a handler is never wrapped twice.
@@ -96,25 +96,3 @@ def enter_error_page(state: MarmeonState) -> None:
         locale = locale_of_path(request.path, state.settings.locales)
     if locale is not None:
         set_page(state, error_page(locale))
-        if rs is not None:
-            forget_addresses(rs)
-
-
-def forget_addresses(rs: RequestState) -> None:
-    """Drop the addresses the request named before it failed.
-
-    A view may call ``head(canonical=..., open_graph={"url": ...})`` and only
-    then find that its record is missing (``abort(404)``): the error page
-    must not name that URL either. Everything else the layouts and the view
-    set (the site's name, a card) stays.
-    """
-    kept = []
-    for fragment in rs.fragments:
-        og = fragment.get("open_graph")
-        if og is not None and "url" in og:
-            og = {key: value for key, value in og.items() if key != "url"}
-            fragment = {**fragment, "open_graph": og}
-        if "canonical" in fragment:
-            fragment = {k: v for k, v in fragment.items() if k != "canonical"}
-        kept.append(fragment)
-    rs.fragments[:] = kept

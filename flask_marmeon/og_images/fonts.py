@@ -23,7 +23,7 @@ from pathlib import Path
 
 from PIL import ImageFont, features
 
-from .look import FontFile, bitmap_size
+from .settings import FontFile, bitmap_size
 from .system import SystemFonts, quiet_load
 
 _SHIPPED = files("flask_marmeon.og_images").joinpath("fonts")

@@ -1,5 +1,5 @@
 """What ``Marmeon.init_app`` does for generated images: read the look
-(shapes checked now, files at start-up, see look.problems) and put the
+(shapes checked by config.py, files at start-up, see look.problems) and put the
 endpoint at the extension's WSGI edge, in front of the app: the image is
 public, carries no cookie and runs none of the app's hooks."""
 
@@ -13,18 +13,16 @@ from .._edge import add_front
 from .._state import MarmeonState
 from . import checks
 from .address import PREFIX
-from .look import DEFAULTS, read_look
 from .serve import ImageEndpoint
+from .settings import look_of
 from .state import OgImagesState
 from .store import ImageStore
 
 
 def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
-    """Read the look (shapes checked now, files at start-up) and serve images."""
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
-    look = read_look(app.config, app.root_path, app.static_folder)
+    """Make the look (files checked at start-up) and serve images."""
     settings = state.settings
+    look = look_of(settings, app.root_path, app.static_folder)
     # The shared store only when asked: images of pages without end (a
     # search page's titles) would crowd the sitemap's files out of it.
     scope = f"{settings.app_url or ''}{settings.root}"

@@ -1,6 +1,6 @@
 """The app's part for generated images, and the way to it.
 
-Apart from app.py so that the start-up checks (routing/problems.py) reach
+Apart from generator.py so that the start-up checks (routing/problems.py) reach
 the look without importing what serves and draws.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
-from .look import Look
+from .settings import Look
 from .store import ImageStore
 
 if TYPE_CHECKING:

@@ -4,23 +4,28 @@
 Each image is drawn once for the requests that arrive together: in a
 process, the first request draws and the others wait for it; across
 processes that share the app's ``sitemap_cache`` (Flask-Caching), the first
-takes a lock with the store's atomic ``add`` and the others wait for the
-image to appear there (at most :data:`WAIT` seconds, then draw it
-themselves). A store that cannot be reached is logged once and left out:
-the process keeps its own images.
+takes the image's lock (shared_lock.py: the sitemap's protocol, renewed
+while it draws) and the others wait for the image to appear there, taking
+the lock over when its holder died, at most :data:`WAIT` seconds (then
+they draw it themselves). A store that cannot be reached is logged once
+and left out: the process keeps its own images.
 """
 
 from __future__ import annotations
 
 import hashlib
+import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from contextlib import AbstractContextManager
-from typing import Any
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any, TypeVar
 
 from .._log import logger
+from ..shared_lock import Heartbeat, SharedLock
+
+_T = TypeVar("_T")
 
 #: Bytes of PNG a process keeps (then the least recently served go); the
 #: default of MARMEON_OG_IMAGES_MEMORY.
@@ -28,8 +33,11 @@ MEMORY_BYTES = 32 * 1024 * 1024
 #: How long the shared store keeps an image (a day; any process redraws
 #: one that is gone, from its address).
 KEEP = 24 * 3600
-#: Seconds another process's drawing is waited for, and its lock held.
+#: Seconds another process's drawing is waited for.
 WAIT = 10.0
+#: Seconds a drawer's lock lives unless renewed (its heartbeat renews it
+#: every third): a killed drawer's image is drawn by another within them.
+LOCK_LIFETIME = 6.0
 _POLL = 0.05
 _FORMAT = "v1"
 
@@ -41,6 +49,7 @@ class ImageStore:
     :param scope: APP_URL's origin and the mount path: what the keys name.
     :param context: entered around every call to ``shared`` (a ``Cache``
         made without an app finds it in the app context).
+    :param clock: the wall clock the shared locks' deadlines are read on.
     """
 
     def __init__(
@@ -49,8 +58,10 @@ class ImageStore:
         scope: str,
         context: Callable[[], AbstractContextManager[Any]],
         memory_bytes: int = MEMORY_BYTES,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.shared = shared
+        self.clock = clock
         self.context = context
         self.prefix = (
             f"flask_marmeon/og/{_FORMAT}/"
@@ -109,38 +120,76 @@ class ImageStore:
     def _fetch(self, key: str, draw: Callable[[], bytes]) -> bytes:
         png = self._shared_get(key)
         if png is None:
-            locked = self._shared_call("add", f"{self.prefix}/lock/{key}", 1, int(WAIT))
+            lock = None
+            if self.shared is not None:
+                lock = SharedLock(
+                    self.shared, f"{self.prefix}/lock/{key}", self.context
+                )
+            token = secrets.token_hex(8)
+            locked = self._take(lock, token)
             if locked is False:
-                png = self._wait_shared(key)
+                # Another process draws it: wait for it, or take its lock
+                # over when it died.
+                png, locked = self._wait_shared(key, lock, token)
             if png is None:
-                png = draw()
+                beat: AbstractContextManager[object] = nullcontext()
+                if locked and lock is not None:
+                    beat = Heartbeat(
+                        lambda: self._renew(lock, token), LOCK_LIFETIME / 3
+                    )
+                with beat:
+                    png = draw()
                 with self.lock:
                     self.drawn += 1
                 self._shared_call("set", f"{self.prefix}/png/{key}", png, KEEP)
-                if locked:
-                    self._shared_call("delete", f"{self.prefix}/lock/{key}")
+                if locked and lock is not None:
+                    self._quietly(lambda: lock.release(token))
         self._keep(key, png)
         return png
 
-    def _wait_shared(self, key: str) -> bytes | None:
+    def _take(self, lock: SharedLock | None, token: str) -> bool | None:
+        """Whether ``token`` took ``lock``; None without a store that answers."""
+        if lock is None:
+            return None
+        return self._quietly(lambda: lock.take(token, LOCK_LIFETIME, self.clock()))
+
+    def _renew(self, lock: SharedLock, token: str) -> None:
+        lock.renew(token, LOCK_LIFETIME, self.clock())
+
+    def _wait_shared(
+        self, key: str, lock: SharedLock | None, token: str
+    ) -> tuple[bytes | None, bool | None]:
+        """The image another process stores, or (None, whether ``token``
+        took over the lock of a dead drawer), at most :data:`WAIT` seconds."""
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             time.sleep(_POLL)
             png = self._shared_get(key)
             if png is not None:
-                return png
-        return None
+                return png, None
+            if self._take(lock, token):
+                return None, True
+        return None, None
 
     def _shared_get(self, key: str) -> bytes | None:
         value = self._shared_call("get", f"{self.prefix}/png/{key}")
         return value if isinstance(value, bytes) else None
 
     def _shared_call(self, name: str, *args: Any) -> Any:
-        if self.shared is None:
+        shared = self.shared
+        if shared is None:
             return None
-        try:
+
+        def call() -> Any:
             with self.context():
-                return getattr(self.shared, name)(*args)
+                return getattr(shared, name)(*args)
+
+        return self._quietly(call)
+
+    def _quietly(self, call: Callable[[], _T]) -> _T | None:
+        """``call()``'s value; None when the store cannot be reached (said once)."""
+        try:
+            return call()
         except Exception:  # noqa: BLE001 - any backend's "cannot reach"
             if not self.shared_failed:
                 self.shared_failed = True

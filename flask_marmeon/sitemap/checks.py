@@ -7,16 +7,13 @@ from flask import Flask
 
 from .._state import MarmeonState, get_state
 from ..checks import Problem
+from ..robots_txt.rules import rules_problems
 from ..routing.rule import is_marked
-from .robots import rules_problems
 
 
 def robots_rules_problems(app: Flask) -> list[Problem]:
-    """What is wrong with MARMEON_ROBOTS_RULES (sitemap.E002)."""
-    return [
-        Problem("sitemap.E002", reason)
-        for reason in rules_problems(get_state(app).settings.robots_rules)
-    ]
+    """What is wrong with MARMEON_ROBOTS_RULES (sitemap.E002, E004, E005)."""
+    return rules_problems(get_state(app).settings.robots_rules)
 
 
 def app_url_problems(app: Flask) -> list[Problem]:

@@ -4,17 +4,25 @@ The same builds as the endpoints' (build.py), written into a directory for
 a CDN or an object store: the site's files, every part of every paged route
 (built one at a time, so one part is held at once), each beside its gzip
 form ``NAME.gz``, and the index last. Every paged route that can reads
-its rows in one database snapshot. The files are first written into a
-staging directory inside DIR; once all are written they are renamed into
-place, the index last, so a failure changes nothing of the last export. A
-list of the files written is kept beside the index (``.marmeon-export``):
-the next export removes only the files named there that it does not write
-(other files, the user's or another tool's, are left alone).
+its rows in one database snapshot.
+
+A reader of DIR, at any instant, gets the whole previous export or the
+whole new one. Each file but the index is named after its bytes as well
+(``sitemap-products-3.<digest>.xml``), so an export never writes over a
+file that the index before it names; the files are first written into a
+staging directory inside DIR, then moved into place under those names, and
+the index is replaced last, by one rename. The files of the export before
+it stay until the next export ends (a reader of its index may still be
+reading them); only then are they removed. A failure midway changes nothing
+of the last export. A list of the files written is kept beside the index
+(``.marmeon-export``): an export removes only files named there (other
+files, the user's or another tool's, are left alone).
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import re
 import secrets
@@ -34,8 +42,11 @@ from .paged import PagedRoute, paged_routes, part_range
 from .report import failure
 from .xml import sitemap_index
 
-#: The names an export gives its files.
-_OURS = re.compile(r"sitemap(-[a-z0-9-]+)?\.xml")
+#: The names an export gives its files: the index, and the others under
+#: their own name and the digest of their bytes (before: their name alone).
+_OURS = re.compile(r"sitemap(-[a-z0-9-]+)?(\.[0-9a-f]{12})?\.xml")
+#: The index's name, the one file written over.
+_INDEX = "sitemap.xml"
 #: The list of the files an export wrote, beside the index.
 _LIST = ".marmeon-export"
 #: The staging directory's name (then a random part).
@@ -77,7 +88,9 @@ def export_sitemap(
     base_url: str | None = None,
 ) -> list[str]:
     """Write the app's sitemap into ``directory`` (made when missing);
-    return the names written, the index (``sitemap.xml``) last.
+    return the names written (each file but the index named after its bytes
+    too: ``sitemap-products-3.<digest>.xml``), the index (``sitemap.xml``)
+    last.
 
     ``base_url`` (``https://cdn.example/sitemaps``) is where the index says
     the files are, instead of APP_URL and the mount path.
@@ -86,9 +99,11 @@ def export_sitemap(
     database snapshot (one transaction, ``REPEATABLE READ`` where the
     database has it). The files are written into a staging directory inside
     ``directory`` first; only when every one is written are they moved into
-    place, the index last, so a failure leaves the last export as it was.
-    A list of the files written (``.marmeon-export``) is kept beside the
-    index: the next export removes only files named there.
+    place, and the index is replaced last by one rename: a reader gets the
+    whole previous export or the whole new one, and a failure leaves the
+    last export as it was. The files of the export before stay until the
+    next export ends. A list of the files kept (``.marmeon-export``) is
+    written beside the index: an export removes only files named there.
 
     ``progress(done, total)`` is called after each file. Raises
     :class:`~flask_marmeon.StartupError` when the app has H10 problems, and
@@ -161,7 +176,7 @@ def _export(
             " written: run the export again when its providers answer."
         ) from error
     routes = [route for route in paged_routes(app) if route.slug in starts]
-    before = _written_before(target)
+    last, earlier = _written_before(target)
     staging = target / f"{_STAGING}{secrets.token_hex(4)}"
     staging.mkdir()
     written: list[str] = []
@@ -178,56 +193,91 @@ def _export(
                 " every file it names); run the export again once this is"
                 " fixed."
             ) from error
-        # The list first: the next export then removes what this one moves
-        # in, even if the moves were cut short.
-        _keep_list(target, written)
+        new = set(written)
+        _check_places(target, written)
+        # The list first, naming every file of ours that may be in DIR
+        # until the end: even if the moves are cut short, the next export
+        # removes what this one moved in.
+        _keep_list(target, written, (last | earlier) - new)
         _move_into_place(staging, target, written)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    for name in before - set(written):
+    # The last export's files stay (a reader of its index may still be
+    # reading them); the ones before it go.
+    kept = last - new
+    for name in earlier - new - kept:
         for stale in (target / name, target / f"{name}.gz"):
             if stale.is_file() and not stale.is_symlink():
                 stale.unlink()
+    _keep_list(target, written, kept)
+    for name in (_INDEX, f"{_INDEX}.gz"):
+        # Dated as the last of the files.
+        os.utime(target / name)
     return written
 
 
+def _check_places(target: Path, written: list[str]) -> None:
+    """That each file written can take its place (a directory of that name
+    cannot), so that nothing changes unless everything can."""
+    for name in written:
+        for place in (target / name, target / f"{name}.gz"):
+            if place.is_dir():
+                raise ExportError(
+                    f"{str(place)!r} is a directory, where the export writes"
+                    " a sitemap file of that name. Nothing in"
+                    f" {str(target)!r} was changed: move that directory away"
+                    " and run the export again."
+                )
+
+
 def _move_into_place(staging: Path, target: Path, written: list[str]) -> None:
-    """Every file written, the index (written last) last: first checked that
-    each can take its place (a directory of that name cannot), so that
-    nothing moves unless everything can."""
+    """Every file written, then the index (written last). The other files'
+    names are new (or name the very same bytes), so no reader of the last
+    index sees one of its files change; the index is replaced by one
+    rename (its gzip twin by another), so a reader gets the old one or the
+    new one, whole."""
     names = [n for name in written for n in (name, f"{name}.gz")]
     for name in names:
-        if (target / name).is_dir():
-            raise ExportError(
-                f"{str(target / name)!r} is a directory, where the export writes"
-                " a sitemap file of that name. Nothing in"
-                f" {str(target)!r} was changed: move that directory away and"
-                " run the export again."
-            )
-    for name in names:
+        if name not in (_INDEX, f"{_INDEX}.gz"):
+            os.replace(staging / name, target / name)
+    for name in (_INDEX, f"{_INDEX}.gz"):
         os.replace(staging / name, target / name)
-    # Dated when it appeared, as the last of the files.
-    for name in ("sitemap.xml", "sitemap.xml.gz"):
-        os.utime(target / name)
 
 
-def _keep_list(target: Path, written: list[str]) -> None:
-    """The list of the files this export wrote, beside the index."""
+def _keep_list(target: Path, written: list[str], kept: set[str]) -> None:
+    """The list of the files of ours in DIR, beside the index: this
+    export's, a blank line, then those of the last one that stay."""
     temporary = target / f"{_LIST}.{secrets.token_hex(4)}.tmp"
-    temporary.write_text("".join(f"{name}\n" for name in written))
+    lines = [*written, "", *sorted(kept)]
+    temporary.write_text("".join(f"{line}\n" for line in lines))
     os.rename(temporary, target / _LIST)
 
 
-def _written_before(target: Path) -> set[str]:
-    """The files the last export wrote (its list beside the index): the
-    only ones an export removes, so a file of the user's or of another tool
-    (a hand-written ``sitemap-news.xml``, another index's files) is never
-    touched."""
+def _written_before(target: Path) -> tuple[set[str], set[str]]:
+    """The files of the last export and those kept of the one before it
+    (the list beside the index): the only ones an export removes, so a
+    file of the user's or of another tool (a hand-written
+    ``sitemap-news.xml``, another index's files) is never touched. A list
+    written before exports kept files apart holds the last export's."""
     try:
         text = (target / _LIST).read_text()
     except (OSError, UnicodeDecodeError):
-        return set()
-    return {name for name in text.split("\n") if _OURS.fullmatch(name)}
+        return set(), set()
+    last, _, earlier = text.partition("\n\n")
+
+    def ours(part: str) -> set[str]:
+        return {name for name in part.split("\n") if _OURS.fullmatch(name)}
+
+    return ours(last), ours(earlier)
+
+
+def _named(name: str, body: bytes) -> str:
+    """The name a file is written under: the index's own, any other's with
+    the digest of its bytes (``sitemap-products-3.<digest>.xml``)."""
+    if name == _INDEX:
+        return name
+    digest = hashlib.sha256(body).hexdigest()[:12]
+    return f"{name.removesuffix('.xml')}.{digest}.xml"
 
 
 def _write_files(
@@ -249,9 +299,13 @@ def _write_files(
     # Looked up once per part: a set, not the tuple (thousands of parts).
     named = set(listed)
 
+    # Each file's name as written: its name and the digest of its bytes.
+    files: dict[str, str] = {}
+
     def done(name: str, body: bytes) -> None:
-        _write(target, name, body)
-        written.append(name)
+        files[name] = _named(name, body)
+        _write(target, files[name], body)
+        written.append(files[name])
         if progress is not None:
             progress(len(written), total)
 
@@ -274,6 +328,7 @@ def _write_files(
                 days[name] = file.lastmod
                 done(name, file.body)
     if sitemap.index is None:
-        done("sitemap.xml", sitemap.main())  # one file: it names pages
+        done(_INDEX, sitemap.main())  # one file: it names pages
     else:
-        done("sitemap.xml", sitemap_index((f"{base}/{n}", days.get(n)) for n in listed))
+        located = ((f"{base}/{files[n]}", days.get(n)) for n in listed)
+        done(_INDEX, sitemap_index(located))

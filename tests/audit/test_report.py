@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from flask_marmeon.audit import CODES, Finding, Report
+from flask_marmeon.audit.findings import Code, option
 from flask_marmeon.audit.run import merge_linked
 
 
@@ -18,6 +19,35 @@ def test_every_code_has_a_severity_and_a_meaning_and_is_documented() -> None:
         assert code == code.lower() and " " not in code
         assert severity in ("error", "warning")
         assert meaning
+
+
+def _docs_rows() -> dict[str, str]:
+    """docs/audit.rst's code tables: code -> the text of its row."""
+    docs = (Path(__file__).parents[2] / "docs" / "audit.rst").read_text()
+    rows: dict[str, str] = {}
+    code = None
+    for line in docs.splitlines():
+        if line.startswith("``") and line.find("``", 2) > 0:
+            code = line[2 : line.find("``", 2)]
+            rows[code] = line
+        elif code is not None and line.startswith(" " * 28):
+            rows[code] += line
+        else:
+            code = None
+    return rows
+
+
+def test_the_docs_name_each_threshold_as_its_code_declares_it() -> None:
+    rows = _docs_rows()
+    declared = {code: e.options for code, e in CODES.items() if isinstance(e, Code)}
+    assert {"title-too-long", "description-too-short", "image-too-small"} <= {
+        code for code, options in declared.items() if options
+    }
+    for code, options in declared.items():
+        for name, value in options.items():
+            assert f"{value:,}" in rows[code], f"docs/audit.rst: {code} {name}"
+    # The meaning the report prints names its threshold, from the same place.
+    assert str(option("title-too-long", "chars")) in CODES["title-too-long"][1]
 
 
 def report() -> Report:

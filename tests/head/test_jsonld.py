@@ -17,8 +17,8 @@ from flask_talisman import Talisman
 from flask_marmeon import Marmeon, head, render_head
 from flask_marmeon._state import get_state
 from flask_marmeon.head import jsonld
-from flask_marmeon.head.app import JSON_LD_ERRORS_SIZE, head_state
 from flask_marmeon.head.jsonld import QUOTED
+from flask_marmeon.head.state import JSON_LD_ERRORS_SIZE, head_state
 
 from .conftest import RenderFn, parse_head
 

@@ -8,8 +8,8 @@ import pytest
 from flask import Flask
 
 from flask_marmeon._state import get_state
-from flask_marmeon.head.app import head_state
 from flask_marmeon.head.locales import OgLocales, og_locale
+from flask_marmeon.head.state import head_state
 
 
 @pytest.mark.parametrize(

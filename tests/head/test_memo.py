@@ -13,11 +13,11 @@ from flask_marmeon import head, render_head
 from flask_marmeon._context import peek_request_state, request_state
 from flask_marmeon._state import get_state
 from flask_marmeon.head.api import _json_ld
-from flask_marmeon.head.app import head_state
 from flask_marmeon.head.html import nonce_attribute, write_head
 from flask_marmeon.head.memo import HeadMemo
 from flask_marmeon.head.merge import MergedHead, merge
 from flask_marmeon.head.resolve import resolve
+from flask_marmeon.head.state import head_state
 from flask_marmeon.page import Page
 
 PAGE = Page(

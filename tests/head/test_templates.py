@@ -28,7 +28,7 @@ from jinja2 import DictLoader, Template
 
 from flask_marmeon import Marmeon, head, render_head
 from flask_marmeon._state import get_state
-from flask_marmeon.head.app import head_state
+from flask_marmeon.head.state import head_state
 
 from .conftest import meta, title
 

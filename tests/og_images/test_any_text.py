@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from flask_marmeon import Marmeon, head, render_head
 from flask_marmeon.og_images.address import texts_of, token_of
-from flask_marmeon.og_images.app import signer_of
+from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.state import og_images_of
 
 #: Characters the image code removes: a break, NUL, ZWSP, a soft hyphen,

@@ -10,7 +10,7 @@ from flask import Flask
 from PIL import Image, ImageDraw
 
 from flask_marmeon.og_images import OgImageCard
-from flask_marmeon.og_images.app import image_path
+from flask_marmeon.og_images.generator import image_path
 from flask_marmeon.og_images.state import og_images_of
 
 from .conftest import png

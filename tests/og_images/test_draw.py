@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 
 from flask_marmeon import Marmeon
 from flask_marmeon.og_images.address import texts_of, token_of
-from flask_marmeon.og_images.app import image_path, render_png, signer_of
+from flask_marmeon.og_images.generator import image_path, render_png, signer_of
 from flask_marmeon.og_images.state import og_images_of
 
 from .conftest import png

@@ -11,7 +11,7 @@ from flask_babel import Babel, LazyString, lazy_gettext
 
 from flask_marmeon import OgImage, head
 from flask_marmeon.og_images.address import texts_of, token_of
-from flask_marmeon.og_images.app import signer_of
+from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.state import og_images_of
 
 from .test_head import PAGE, page

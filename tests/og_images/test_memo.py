@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from flask import Flask
 
-from flask_marmeon.og_images.app import image_path
+from flask_marmeon.og_images.generator import image_path
 from flask_marmeon.og_images.state import og_images_of
 from tests.processes import ROOT
 
@@ -42,7 +42,7 @@ _MEASURE = """
 import gc, sys
 from flask import Flask
 from flask_marmeon import Marmeon
-from flask_marmeon.og_images.app import image_path
+from flask_marmeon.og_images.generator import image_path
 from flask_marmeon.og_images.state import og_images_of
 
 def rss():

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 
-from flask_marmeon.og_images.app import image_path
+from flask_marmeon.og_images.generator import image_path
 from flask_marmeon.og_images.state import og_images_of
 from flask_marmeon.og_images.store import KEEP, MEMORY_BYTES
 

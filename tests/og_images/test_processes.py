@@ -4,7 +4,9 @@ shared store, requests arriving together at several workers draw once."""
 from __future__ import annotations
 
 import os
+import signal
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +16,7 @@ import pytest
 from flask import Flask
 
 from flask_marmeon import Marmeon
-from flask_marmeon.og_images.app import image_path
+from flask_marmeon.og_images.generator import image_path
 from flask_marmeon.og_images.state import og_images_of
 from tests.processes import ROOT, gunicorn
 from tests.sitemap.servers import RedisServer
@@ -117,6 +119,49 @@ def test_with_a_shared_store_requests_together_draw_once(
     assert 86_000 < client.ttl(key) <= 86_400
 
 
+def test_a_killed_drawer_s_image_is_drawn_by_another_worker_within_seconds(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    [path] = addresses(tmp_path, 1)
+    written = len(draws(tmp_path))
+    env = {
+        **os.environ,
+        "MARMEON_TEST_DIR": str(tmp_path),
+        "MARMEON_TEST_REDIS": redis_server.url,
+        "MARMEON_TEST_SHARED": "1",
+        "PYTHONPATH": str(ROOT),
+    }
+    (tmp_path / "draw_mode").write_text("hang")
+    with gunicorn(
+        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=3
+    ) as port:
+        url = f"http://127.0.0.1:{port}{path}"
+
+        def ask() -> None:
+            try:
+                urllib.request.urlopen(url, timeout=30).close()
+            except OSError:
+                pass  # its worker is killed
+
+        first = threading.Thread(target=ask)
+        first.start()
+        deadline = time.monotonic() + 10
+        while len(draws(tmp_path)) == written:  # the drawer holds the lock
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        [drawer] = draws(tmp_path)[written:]
+        os.kill(int(drawer), signal.SIGKILL)
+        (tmp_path / "draw_mode").write_text("ok")
+        killed = time.monotonic()
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            assert answer.status == 200
+        # Its lock, no longer renewed, is taken over after its lifetime (6
+        # s), not after the ten seconds a drawing is waited for.
+        assert time.monotonic() - killed < 8
+        first.join(30)
+    assert drawer not in draws(tmp_path)[written + 1 :]
+
+
 def test_without_the_setting_no_image_goes_into_the_shared_store(
     tmp_path: Path, redis_server: RedisServer
 ) -> None:
@@ -135,3 +180,30 @@ def test_without_the_setting_no_image_goes_into_the_shared_store(
             assert [status for status, _ in results] == [200] * 4
     client: Any = redis_server.client()
     assert [k for k in client.keys("*") if b"/og/" in k] == []
+
+
+def test_a_dead_drawer_s_lock_is_taken_over_and_freed(
+    redis_server: RedisServer,
+) -> None:
+    from flask_caching import Cache
+
+    from flask_marmeon.og_images.store import ImageStore
+
+    app = Flask("images")
+    cache = Cache(
+        app, config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis_server.url}
+    )
+    store = ImageStore(cache, "https://notes.example", app.app_context)
+    lock = f"{store.prefix}/lock/tag"
+    # A drawer killed between Redis' SETNX and EXPIRE: a lock that never
+    # expires, whose deadline passes in a second.
+    with app.app_context():
+        cache.set(lock, ("dead", time.time() + 1), timeout=0)
+    assert store.get("tag", lambda: b"png") == b"png"
+    assert store.drawn == 1
+    with app.app_context():
+        # Taken over, then freed by the new holder; the image is shared.
+        assert cache.get(lock) is None
+        assert cache.get(f"{store.prefix}/png/tag") == b"png"
+    cache.cache._write_client.close()  # type: ignore[attr-defined]
+    cache.cache._read_client.close()  # type: ignore[attr-defined]

@@ -18,9 +18,9 @@ from PIL import Image
 
 from flask_marmeon.og_images import system
 from flask_marmeon.og_images.address import texts_of, token_of
-from flask_marmeon.og_images.app import signer_of
-from flask_marmeon.og_images.card import Colors
+from flask_marmeon.og_images.canvas import Colors
 from flask_marmeon.og_images.fonts import Fonts, raqm_available
+from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.layout import fit
 from flask_marmeon.og_images.state import og_images_of
 
@@ -146,7 +146,7 @@ def test_the_warnings_memo_stays_bounded(
     state = get_state(app)
     before = len(state.once)
     og = og_images_of(app)
-    from flask_marmeon.og_images.app import image_path
+    from flask_marmeon.og_images.generator import image_path
 
     with app.test_request_context("/"):
         for n in range(50):

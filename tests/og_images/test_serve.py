@@ -11,7 +11,7 @@ from protego import Protego
 
 from flask_marmeon import everyone
 from flask_marmeon.og_images.address import PREFIX, Texts, path_for, serializer
-from flask_marmeon.og_images.app import image_path, loaded
+from flask_marmeon.og_images.generator import image_path, loaded
 from flask_marmeon.og_images.state import og_images_of
 
 from .conftest import png

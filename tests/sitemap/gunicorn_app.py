@@ -2,7 +2,8 @@
 benchmarks/sitemap_load.py), configured by environment variables:
 
 - ``MARMEON_TEST_DIR``: a directory; ``builds`` there gets one line per call
-  of the provider (``pid``), and ``mode`` says what the provider does:
+  of the provider (``pid``), ``done`` one line per build that gave its
+  entries, and ``mode`` says what the provider does:
   ``ok`` (the default), ``raise``, ``hang`` (until ``mode`` changes, 30 s
   at most) or ``garbage``.
 - ``MARMEON_TEST_REDIS``: a Redis URL for ``sitemap_cache``; else
@@ -11,6 +12,9 @@ benchmarks/sitemap_load.py), configured by environment variables:
   ``MARMEON_TEST_WAIT`` (20), ``MARMEON_TEST_INDEX`` (0),
   ``MARMEON_TEST_BUILD_DELAY`` (0.3 s: long enough for concurrent requests
   to meet the build).
+- ``MARMEON_TEST_CLOCK`` (0): 1 makes the sitemap's clock (every file's
+  cache's) the wall clock plus the seconds in ``clock`` in the directory, which
+  :func:`advance` moves on (every worker reads it at each look).
 - ``MARMEON_TEST_PAGED`` (0): 1 adds ``/p/<int:n>``, a ``paged()`` route over
   the SQLite file ``shop.db`` in the directory (a table ``p`` of ids, made
   by the test), 10 ids a part; each query of a part's range adds a line to
@@ -24,12 +28,13 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from flask import Flask
 
 from flask_marmeon import Marmeon, SitemapEntry, everyone
+from flask_marmeon.sitemap.state import sitemap_of
 
 
 def _mode(directory: Path) -> str:
@@ -44,6 +49,27 @@ def _hangs(path: Path) -> bool:
         return path.read_text().strip() == "hang"
     except FileNotFoundError:
         return False
+
+
+def advance(directory: Path, seconds: float) -> None:
+    """Move the sitemap's clock ``seconds`` on, in every worker."""
+    path = directory / "clock"
+    ahead = float(path.read_text()) if path.exists() else 0.0
+    # Replaced whole, so that a worker never reads it half written.
+    (directory / "clock.new").write_text(f"{ahead + seconds}")
+    os.replace(directory / "clock.new", path)
+
+
+def _clock(directory: Path) -> Callable[[], float]:
+    path = directory / "clock"
+
+    def now() -> float:
+        try:
+            return time.time() + float(path.read_text())
+        except FileNotFoundError:
+            return time.time()
+
+    return now
 
 
 def create() -> Flask:
@@ -92,6 +118,8 @@ def create() -> Flask:
             },
         )
     Marmeon(app, sitemap_cache=cache)
+    if env.get("MARMEON_TEST_CLOCK") == "1":
+        sitemap_of(app).files.clock = _clock(directory)
 
     def notes() -> Iterator[SitemapEntry]:
         with (directory / "builds").open("a") as log:
@@ -108,6 +136,8 @@ def create() -> Flask:
             yield "not an entry"  # type: ignore[misc]
         for n in range(1, urls + 1):
             yield SitemapEntry({"n": n})
+        with (directory / "done").open("a") as log:
+            log.write(f"{os.getpid()}\n")
 
     @app.get("/n/<int:n>", sitemap=notes, authorize=everyone)
     def note(n: int) -> str:

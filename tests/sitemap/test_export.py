@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import pty
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -22,6 +24,12 @@ from .conftest import SM
 from .test_paged import Keys, locs
 
 ORIGIN = "https://shop.example"
+
+
+def unhashed(name: str) -> str:
+    """An exported file's name without the digest of its bytes
+    (``sitemap-1.<digest>.xml`` -> ``sitemap-1.xml``)."""
+    return re.sub(r"\.[0-9a-f]{12}(\.xml(\.gz)?)$", r"\1", name)
 
 
 def shop(make_app: Callable[..., Flask], keys: list[int]) -> Flask:
@@ -51,31 +59,38 @@ def test_every_file_and_its_gzip_form_the_index_last(
         args=["marmeon", "export-sitemap", str(target)]
     )
     assert result.exit_code == 0, result.output
-    names = ["sitemap-1.xml", "sitemap-2.xml"]
-    names += [f"sitemap-products-{n}.xml" for n in (1, 2, 3)]
-    # Beside them, the list of the files written (what the next export may
+    served = ["sitemap-1.xml", "sitemap-2.xml"]
+    served += [f"sitemap-products-{n}.xml" for n in (1, 2, 3)]
+    # Each file but the index under its name and the digest of its bytes;
+    # beside them, the list of the files written (what a later export may
     # remove).
-    assert sorted(p.name for p in target.iterdir()) == sorted(
+    found = sorted(p.name for p in target.iterdir())
+    assert sorted(map(unhashed, found)) == sorted(
         [
-            *names,
+            *served,
             "sitemap.xml",
-            *(f"{n}.gz" for n in [*names, "sitemap.xml"]),
+            *(f"{n}.gz" for n in [*served, "sitemap.xml"]),
             ".marmeon-export",
         ]
     )
     index = etree.fromstring((target / "sitemap.xml").read_bytes())
     index_schema.assertValid(index)
-    assert [loc.text for loc in index.iter(f"{SM}loc")] == [
-        f"{ORIGIN}/{name}" for name in names
+    names = [
+        (loc.text or "").removeprefix(f"{ORIGIN}/") for loc in index.iter(f"{SM}loc")
     ]
+    assert list(map(unhashed, names)) == served
     # Each file is the one the app serves, and its .gz the same bytes.
     client = app.test_client()
     for name in [*names, "sitemap.xml"]:
         body = (target / name).read_bytes()
         assert gzip.decompress((target / f"{name}.gz").read_bytes()) == body
-        assert client.get(f"/{name}").data == body
         if name != "sitemap.xml":
+            assert client.get(f"/{unhashed(name)}").data == body
             urlset_schema.assertValid(etree.fromstring(body))
+            digest = hashlib.sha256(body).hexdigest()[:12]
+            assert name == unhashed(name).replace(".xml", f".{digest}.xml")
+    # The index names the files the app's own index names.
+    assert locs(client.get("/sitemap.xml").data) == [f"{ORIGIN}/{n}" for n in served]
     # The index is written last: its time is the newest.
     times = {p.name: p.stat().st_mtime_ns for p in target.iterdir()}
     assert times["sitemap.xml"] >= max(
@@ -94,18 +109,30 @@ def test_a_second_export_replaces_the_first(
     )
     (tmp_path / "mine.txt").write_text("kept")
     first = export_sitemap(app, tmp_path)
-    assert "sitemap-products-3.xml" in first
+    assert "sitemap-products-3.xml" in map(unhashed, first)
     del provider.keys[5:]  # two parts of four or fewer
     second = export_sitemap(app, tmp_path)
-    assert second == [
+    assert list(map(unhashed, second)) == [
         "sitemap-products-1.xml",
         "sitemap-products-2.xml",
         "sitemap.xml",
     ]
+    # The first export's files stay while its index may still be read
+    # (its first part is the second's too: the same bytes, the same name).
+    both = sorted({*first, *second})
+    assert len(both) == 5
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["mine.txt", *second, *(f"{n}.gz" for n in second), ".marmeon-export"]
+        ["mine.txt", *both, *(f"{n}.gz" for n in both), ".marmeon-export"]
     )
-    assert (tmp_path / ".marmeon-export").read_text().split() == second
+    assert sorted((tmp_path / ".marmeon-export").read_text().split()) == both
+    # The next export removes them.
+    provider.keys[:] = list(range(1, 4))
+    third = export_sitemap(app, tmp_path)
+    kept = sorted({*second, *third})
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["mine.txt", *kept, *(f"{n}.gz" for n in kept), ".marmeon-export"]
+    )
+    assert sorted((tmp_path / ".marmeon-export").read_text().split()) == kept
     # No temporary file is left behind.
     assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
 
@@ -279,10 +306,10 @@ def test_a_file_that_cannot_be_written_is_named(
     make_app: Callable[..., Flask], tmp_path: Path
 ) -> None:
     app = shop(make_app, list(range(1, 11)))
-    (tmp_path / "sitemap-products-2.xml").mkdir()  # in the way of a part
+    (tmp_path / "sitemap.xml.gz").mkdir()  # in the way of the index's twin
     output = said_plainly(export(app, tmp_path))
-    assert "sitemap-products-2.xml" in output
-    assert not (tmp_path / "sitemap.xml").exists()
+    assert "sitemap.xml.gz" in output
+    assert [p.name for p in tmp_path.iterdir()] == ["sitemap.xml.gz"]
 
 
 def test_files_the_last_export_did_not_write_are_kept(
@@ -303,14 +330,16 @@ def test_files_the_last_export_did_not_write_are_kept(
     app.add_url_rule(
         "/products/<int:n>", "products", str, authorize=everyone, sitemap=provider
     )
-    assert "sitemap-products-3.xml" in export_sitemap(app, tmp_path)
+    first = export_sitemap(app, tmp_path)
+    (third,) = [name for name in first if unhashed(name) == "sitemap-products-3.xml"]
     del provider.keys[5:]
+    export_sitemap(app, tmp_path)
     export_sitemap(app, tmp_path)
     for name, body in mine.items():
         assert (tmp_path / name).read_bytes() == body, name
-    # The part the first export wrote and the second does not is gone.
-    assert not (tmp_path / "sitemap-products-3.xml").exists()
-    assert not (tmp_path / "sitemap-products-3.xml.gz").exists()
+    # The part the first export wrote and the later ones do not is gone.
+    assert not (tmp_path / third).exists()
+    assert not (tmp_path / f"{third}.gz").exists()
 
 
 @pytest.mark.parametrize("empty", ["", "  "])
@@ -344,7 +373,6 @@ def test_a_route_on_another_host_is_not_asked(tmp_path: Path) -> None:
     app.add_url_rule(
         "/b/<int:n>", "b", str, authorize=everyone, sitemap=Down([2]), subdomain="api"
     )
-    assert export_sitemap(app, tmp_path) == ["sitemap-a-1.xml", "sitemap.xml"]
-    assert locs((tmp_path / "sitemap.xml").read_bytes()) == [
-        f"{ORIGIN}/sitemap-a-1.xml"
-    ]
+    written = export_sitemap(app, tmp_path)
+    assert list(map(unhashed, written)) == ["sitemap-a-1.xml", "sitemap.xml"]
+    assert locs((tmp_path / "sitemap.xml").read_bytes()) == [f"{ORIGIN}/{written[0]}"]

@@ -18,6 +18,7 @@ from flask_marmeon import Marmeon, SitemapEntry, everyone
 from flask_marmeon.sitemap.export import ExportError, export_sitemap
 from flask_marmeon.sqlalchemy import paged
 
+from .test_export import unhashed
 from .test_paged import Keys, locs
 
 ORIGIN = "https://shop.example"
@@ -135,12 +136,14 @@ def test_a_directory_named_like_a_file_stops_the_export_before_any_change(
     make_app: Callable[..., Flask], tmp_path: Path
 ) -> None:
     app = shop(make_app, Keys(list(range(1, 11))))
-    export_sitemap(app, tmp_path)
+    # The same rows again: the same files, under the same names.
+    second = export_sitemap(app, tmp_path)[1]
+    assert unhashed(second) == "sitemap-products-2.xml"
     before = fingerprint(tmp_path)
-    (tmp_path / "sitemap-products-2.xml").unlink()
-    (tmp_path / "sitemap-products-2.xml").mkdir()
-    del before["sitemap-products-2.xml"]
-    with pytest.raises(ExportError, match="sitemap-products-2.xml' is a directory"):
+    (tmp_path / second).unlink()
+    (tmp_path / second).mkdir()
+    del before[second]
+    with pytest.raises(ExportError, match=f"{second}' is a directory"):
         export_sitemap(app, tmp_path)
     assert fingerprint(tmp_path) == before
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".marmeon-export-")]
@@ -160,9 +163,12 @@ def test_base_url_names_the_files_where_they_are_served(
         ]
     )
     assert result.exit_code == 0, result.output
-    assert locs((tmp_path / "sitemap.xml").read_bytes()) == [
+    found = locs((tmp_path / "sitemap.xml").read_bytes())
+    assert [unhashed(loc) for loc in found] == [
         f"https://cdn.example/maps/sitemap-products-{n}.xml" for n in (1, 2, 3)
     ]
+    for loc in found:
+        assert (tmp_path / loc.removeprefix("https://cdn.example/maps/")).is_file()
     with pytest.raises(ExportError, match="--base-url 'ftp://cdn.example'"):
         export_sitemap(app, tmp_path, base_url="ftp://cdn.example")
 

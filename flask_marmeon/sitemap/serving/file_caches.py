@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -28,13 +29,14 @@ from typing import Any
 from flask import Flask
 
 from ..._state import MarmeonState
+from ...shared_lock import Backend
 from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from ..paged import PagedRoute, part_range
 from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
 from .health import Health
-from .shared_store import Backend, SharedFiles
+from .shared_store import SharedFiles
 
 #: Seconds the shared lock of a process building for all the others lives
 #: unless renewed (a heartbeat renews it every third of that while the build
@@ -61,6 +63,9 @@ class FileCaches:
         self.app = app
         self.state = state
         self.backend = backend
+        #: The clock of every file's cache (the wall clock, as processes on
+        #: several machines compare their times; tests move it).
+        self.clock: Callable[[], float] = time.time
         #: Whether the index names /sitemap-<n>.xml (the endpoints serve
         #: them: no route of the app takes their address).
         self.files_listed = True
@@ -105,6 +110,7 @@ class FileCaches:
             shared=self._shared(slot),
             lock_timeout=LOCK_TIMEOUT,
             slots=slots,
+            clock=lambda: self.clock(),
             name=name,
             health=self.health,
             group=group,
@@ -151,7 +157,7 @@ class FileCaches:
         shared = cache.shared
         if shared is None:
             return False
-        return cache.quietly(lambda: shared.marked("redo")) is True
+        return cache.quietly(lambda: shared.value("redo")) == 1
 
     def _outgrown(self, route: PagedRoute) -> None:
         """A part's range held more entries than a part may: the ranges are

@@ -21,6 +21,7 @@ from flask_marmeon.sitemap.serving.shared_store import SharedFiles
 from flask_marmeon.sitemap.state import sitemap_of
 
 from ..conftest import SM, Start
+from ..gunicorn_app import advance
 from ..servers import Gunicorn, MemcachedServer, RedisServer
 
 Response = tuple[int, dict[str, str], bytes]
@@ -47,7 +48,14 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, 
 
 
 def builds(directory: Path) -> int:
+    """Calls of the provider (in any worker)."""
     path = directory / "builds"
+    return len(path.read_text().split()) if path.exists() else 0
+
+
+def done(directory: Path) -> int:
+    """Builds that gave their entries."""
+    path = directory / "done"
     return len(path.read_text().split()) if path.exists() else 0
 
 
@@ -155,30 +163,32 @@ def test_two_servers_sharing_one_redis_build_once(
 def test_after_the_ttl_one_rebuild_and_meanwhile_the_last_file_at_once(
     redis_server: RedisServer, start: Start, tmp_path: Path
 ) -> None:
-    server = start(redis=redis_server.url, ttl=2, build_delay=2)
+    server = start(redis=redis_server.url, clock=1)
     good = server.get("/sitemap.xml")[2]
-    started = time.monotonic()
     only_good(together(server, 32), good)  # every worker has it
-    time.sleep(max(0, 2.1 - (time.monotonic() - started)))
-    started = time.monotonic()
-    results = together(server, 32)
-    assert time.monotonic() - started < 1.8  # all answered during the 2 s rebuild
-    only_good(results, good)  # the same URLs; the rebuild gives the same bytes
+    (tmp_path / "mode").write_text("hang")  # the rebuild hangs until "ok"
+    advance(tmp_path, 301)  # past the TTL of 300 s
+    # Every answer while the one rebuild hangs: the last file, at once.
+    only_good(together(server, 32), good)
     wait_for(lambda: builds(tmp_path) == 2)
-    time.sleep(0.3)
+    assert done(tmp_path) == 1  # all answered while it hangs
+    (tmp_path / "mode").write_text("ok")
+    wait_for(lambda: done(tmp_path) == 2)
+    only_good(together(server, 32), good)  # the same URLs, the same bytes
+    time.sleep(0.3)  # the workers' refreshes end
     assert builds(tmp_path) == 2
 
 
 def test_redis_stopped_mid_run_each_process_serves_its_own_and_says_so_once(
     redis_server: RedisServer, start: Start, tmp_path: Path
 ) -> None:
-    server = start(workers=2, redis=redis_server.url, ttl=1)
+    server = start(workers=2, redis=redis_server.url, clock=1)
     good = server.get("/sitemap.xml")[2]
     redis_server.stop()
-    time.sleep(1.1)
     for _ in range(4):
+        advance(tmp_path, 301)  # past the TTL: each worker asked refreshes
         only_good(together(server, 16), good)
-        time.sleep(0.4)
+        time.sleep(0.4)  # its refresh, without the store, ends
     log = server.text()
     said = log.count("The shared cache cannot be reached")
     assert 1 <= said <= 2  # once per process that refreshed, not per request
@@ -188,11 +198,11 @@ def test_redis_stopped_mid_run_each_process_serves_its_own_and_says_so_once(
 def test_redis_flushed_mid_run_is_rebuilt_once(
     redis_server: RedisServer, start: Start, tmp_path: Path
 ) -> None:
-    server = start(redis=redis_server.url, ttl=1)
+    server = start(redis=redis_server.url, clock=1)
     good = server.get("/sitemap.xml")[2]
     only_good(together(server, 16), good)  # every worker has it
     redis_server.flush()
-    time.sleep(1.1)
+    advance(tmp_path, 301)  # past the TTL
     only_good(together(server, 32), good)
     wait_for(lambda: builds(tmp_path) == 2)
     time.sleep(0.5)
@@ -203,12 +213,12 @@ def test_redis_flushed_mid_run_is_rebuilt_once(
 def test_redis_that_hangs_mid_run_never_holds_a_request(
     redis_server: RedisServer, start: Start, tmp_path: Path
 ) -> None:
-    server = start(workers=2, redis=redis_server.url, ttl=1)
+    server = start(workers=2, redis=redis_server.url, clock=1)
     good = server.get("/sitemap.xml")[2]
     only_good(together(server, 32), good)  # every worker has it: none is cold
     redis_server.pause()
     try:
-        time.sleep(1.1)
+        advance(tmp_path, 301)  # past the TTL
         started = time.monotonic()
         only_good(together(server, 16), good)
         assert time.monotonic() - started < 0.4  # Redis' timeout is 0.5 s
@@ -222,11 +232,11 @@ def test_redis_that_hangs_mid_run_never_holds_a_request(
 def test_a_failure_pauses_every_process_and_is_logged_once(
     redis_server: RedisServer, start: Start, tmp_path: Path
 ) -> None:
-    server = start(redis=redis_server.url, ttl=1, build_delay=0)
+    server = start(redis=redis_server.url, build_delay=0, clock=1)
     good = server.get("/sitemap.xml")[2]
     only_good(together(server, 16), good)
     (tmp_path / "mode").write_text("raise")
-    time.sleep(1.1)
+    advance(tmp_path, 301)  # past the TTL; MARMEON_SITEMAP_RETRY_AFTER is 30 s
     for _ in range(5):
         only_good(together(server, 16), good)
         time.sleep(0.3)
@@ -291,6 +301,14 @@ def test_a_client_that_disconnects_mid_body_tears_nothing(
 # -- the lock, against Redis, in one process -----------------------------------
 
 
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def shared_app(url: str) -> tuple[Flask, SharedFiles]:
     from flask_caching import Cache
 
@@ -299,10 +317,13 @@ def shared_app(url: str) -> tuple[Flask, SharedFiles]:
     return app, SharedFiles(cache, "https://notes.example", app.app_context)
 
 
-def test_a_dead_holders_lock_frees_itself(redis_server: RedisServer) -> None:
+def test_a_dead_holders_lock_is_taken_over_after_its_deadline(
+    redis_server: RedisServer,
+) -> None:
     _, shared = shared_app(redis_server.url)
-    # A holder killed between SETNX and EXPIRE: a lock with no expiry.
-    assert shared.lock("dead", 1, time.time())
+    # A holder killed between SETNX and EXPIRE: a lock with no expiry,
+    # whose deadline is 1006 on the caches' clock.
+    assert shared.build_lock.take("dead", 6, now=1000)
     redis_server.client().persist(shared.prefix.encode() + b"lock")  # type: ignore[attr-defined]
     calls = 0
 
@@ -311,15 +332,21 @@ def test_a_dead_holders_lock_frees_itself(redis_server: RedisServer) -> None:
         calls += 1
         return (b"<urlset/>",)
 
-    cache = SitemapCache(build, ttl=300, retry_after=30, shared=shared, lock_timeout=1)
-    started = time.monotonic()
+    clock = Clock()
+    cache = SitemapCache(
+        build, ttl=300, retry_after=30, shared=shared, lock_timeout=6, clock=clock
+    )
+    # Before its deadline the lock holds: the refresh waits for the store.
+    assert cache.get(wait=0).value is None
+    assert cache.busy and calls == 0
+    clock.now = 1006.5
+    # Its next look takes the lock over and builds.
+    assert cache.join(5)
+    assert calls == 1
     lookup = cache.get()
     assert lookup.value is not None and lookup.value.bodies == (b"<urlset/>",)
-    assert 0.5 < time.monotonic() - started < 3
-    assert calls == 1
-    # The build is stored after it is served: done before Redis stops, or
-    # its outage would be logged during the next test.
-    assert cache.join(5)
+    # Released after the build was stored.
+    assert redis_server.client().get(shared.prefix.encode() + b"lock") is None  # type: ignore[attr-defined]
 
 
 def shared_site(url: str, root: str) -> Flask:

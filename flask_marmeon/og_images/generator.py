@@ -1,4 +1,5 @@
-"""Generated images for one app: the addresses and the drawing.
+"""Generated images for one app: each page's image address (signed, made once
+per texts) and the PNG drawn for it.
 
 The fonts and the logo are loaded at the first address or image (a CJK
 font's characters take a moment to read), once per app and process.
@@ -12,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from .._log import logger, warn_once
 from .address import MAX_ADDRESS, Texts, fitted_path, serializer
-from .card import OgImageCard
-from .look import Look
+from .canvas import OgImageCard
+from .settings import Look
 from .state import Loaded, OgImagesState
 
 if TYPE_CHECKING:

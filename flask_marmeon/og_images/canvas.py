@@ -7,6 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..config_images import RGB as RGB
+from ..config_images import Colors as Colors
+
 if TYPE_CHECKING:
     from PIL import Image
 
@@ -16,18 +19,6 @@ HEIGHT = 630
 #: The side of the square image a Twitter ``summary`` card gets.
 SQUARE_SIZE = 630
 MIMETYPE = "image/png"
-
-RGB = tuple[int, int, int]
-
-
-@dataclass(frozen=True)
-class Colors:
-    """The card's colors, each an ``(r, g, b)`` tuple."""
-
-    background: RGB = (15, 23, 42)
-    title: RGB = (248, 250, 252)
-    text: RGB = (203, 213, 225)
-    accent: RGB = (56, 189, 248)
 
 
 @dataclass(frozen=True)

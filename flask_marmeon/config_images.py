@@ -1,0 +1,138 @@
+"""The shapes of the generated images' keys (MARMEON_OG_IMAGE*), checked
+when config.py reads them: config.py declares each key, its default and its
+Settings field; its files are start-up checks (flask_marmeon.og_images.checks).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+#: The script names an app may give fonts for, in MARMEON_OG_IMAGE_FONTS.
+SCRIPTS = ("latin", "arabic", "hebrew", "cjk", "devanagari", "emoji", "other")
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Colors:
+    """The generated images' colors (MARMEON_OG_IMAGE_COLORS, each key's
+    default here), each an ``(r, g, b)`` tuple."""
+
+    background: RGB = (15, 23, 42)
+    title: RGB = (248, 250, 252)
+    text: RGB = (203, 213, 225)
+    accent: RGB = (56, 189, 248)
+
+
+_HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+
+def _did_you_mean(value: str, choices: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(value, choices, n=1)
+    return f" Did you mean {close[0]!r}?" if close else ""
+
+
+def _color(key: str, value: object) -> RGB:
+    if isinstance(value, str) and _HEX.fullmatch(value):
+        digits = value[1:]
+        if len(digits) == 3:
+            digits = "".join(d * 2 for d in digits)
+        return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
+    if (
+        isinstance(value, (tuple, list))
+        and len(value) == 3
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        and all(0 <= v <= 255 for v in value)
+    ):
+        return (value[0], value[1], value[2])
+    raise ValueError(
+        f"MARMEON_OG_IMAGE_COLORS[{key!r}] is {value!r}, not a color: give"
+        " '#rrggbb', '#rgb' or an (r, g, b) tuple of 0-255."
+    )
+
+
+def read_colors(value: object) -> Colors:
+    """MARMEON_OG_IMAGE_COLORS: the keys of :class:`Colors`, each a color."""
+    if not isinstance(value, Mapping):
+        raise TypeError(
+            "MARMEON_OG_IMAGE_COLORS must be a dict such as"
+            f" {{'background': '#0f172a'}}, not {type(value).__name__}."
+        )
+    names = tuple(f.name for f in fields(Colors))
+    for key in value:
+        if key not in names:
+            raise ValueError(
+                f"MARMEON_OG_IMAGE_COLORS has the key {key!r}; the keys are"
+                f" {', '.join(names)}.{_did_you_mean(str(key), names)}"
+            )
+    return Colors(**{key: _color(key, color) for key, color in value.items()})
+
+
+def read_fonts(value: object) -> tuple[tuple[str, str | Path, str | Path], ...]:
+    """MARMEON_OG_IMAGE_FONTS: (script, regular, bold) per script, in order."""
+    if not isinstance(value, Mapping):
+        raise TypeError(
+            "MARMEON_OG_IMAGE_FONTS must be a dict of script to font file, such"
+            " as {'arabic': 'fonts/NotoSansArabic-Regular.ttf'}, not"
+            f" {type(value).__name__}."
+        )
+    out: list[tuple[str, str | Path, str | Path]] = []
+    for script, files in value.items():
+        if script not in SCRIPTS:
+            raise ValueError(
+                f"MARMEON_OG_IMAGE_FONTS has the script {script!r}; the scripts"
+                f" are {', '.join(SCRIPTS)}.{_did_you_mean(str(script), SCRIPTS)}"
+            )
+        if isinstance(files, (str, Path)):
+            out.append((script, files, files))
+        elif (
+            isinstance(files, (tuple, list))
+            and len(files) == 2
+            and all(isinstance(f, (str, Path)) for f in files)
+        ):
+            out.append((script, files[0], files[1]))
+        else:
+            raise TypeError(
+                f"MARMEON_OG_IMAGE_FONTS[{script!r}] must be a font file's path"
+                f" or a (regular, bold) pair of paths, not {files!r}."
+            )
+    return tuple(out)
+
+
+def read_logo(value: object) -> str | Path | None:
+    """MARMEON_OG_IMAGE_LOGO: a path in the static folder, or None."""
+    if value is not None and not isinstance(value, (str, Path)):
+        raise TypeError(
+            "MARMEON_OG_IMAGE_LOGO must be the path of an image in the static"
+            f" folder, such as 'img/logo.png', not {value!r}."
+        )
+    return value or None
+
+
+def read_draw(value: object) -> Callable[..., Any] | None:
+    """MARMEON_OG_IMAGE_DRAW: the app's drawing function, or None."""
+    if value is not None and not callable(value):
+        raise TypeError(
+            "MARMEON_OG_IMAGE_DRAW must be a function that takes an OgImageCard"
+            f" and returns a 1200x630 PIL image, not {value!r}."
+        )
+    return value
+
+
+def read_memory(value: object) -> int:
+    """MARMEON_OG_IMAGES_MEMORY: bytes, 0 or more."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(
+            "MARMEON_OG_IMAGES_MEMORY must be a number of bytes (an int), such"
+            f" as 32 * 1024 * 1024, not {type(value).__name__} {value!r}."
+        )
+    if value < 0:
+        raise ValueError(
+            f"MARMEON_OG_IMAGES_MEMORY must be 0 or more bytes, not {value}."
+        )
+    return value
