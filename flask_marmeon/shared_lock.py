@@ -90,6 +90,8 @@ class SharedLock:
                 if _deadline(self.backend.get(over))[1] < now:
                     self.backend.delete(over)
                 return False
+            if self.backend.get(self.key) != held:
+                return False  # taken over meanwhile (this look was slow)
             self.backend.delete(self.key)
             return bool(self.backend.add(self.key, value, timeout=expiry))
 
