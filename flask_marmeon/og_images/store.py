@@ -13,7 +13,6 @@ and left out: the process keeps its own images.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import threading
 import time
@@ -46,7 +45,9 @@ class ImageStore:
     """One app's drawn images.
 
     :param shared: a Flask-Caching ``Cache``, or None.
-    :param scope: APP_URL's origin and the mount path: what the keys name.
+    :param name: what the keys name (``Settings.store_name``, as the
+        sitemap's: ``MARMEON_CACHE_PREFIX``, else the app's address and
+        import name).
     :param context: entered around every call to ``shared`` (a ``Cache``
         made without an app finds it in the app context).
     :param clock: the wall clock the shared locks' deadlines are read on.
@@ -55,7 +56,7 @@ class ImageStore:
     def __init__(
         self,
         shared: Any | None,
-        scope: str,
+        name: str,
         context: Callable[[], AbstractContextManager[Any]],
         memory_bytes: int = MEMORY_BYTES,
         clock: Callable[[], float] = time.time,
@@ -63,10 +64,7 @@ class ImageStore:
         self.shared = shared
         self.clock = clock
         self.context = context
-        self.prefix = (
-            f"flask_marmeon/og/{_FORMAT}/"
-            + hashlib.sha256(scope.encode()).hexdigest()[:16]
-        )
+        self.prefix = f"flask_marmeon/og/{_FORMAT}/{name}"
         self.memory_bytes = memory_bytes
         self.lock = threading.Lock()
         self.memory: OrderedDict[str, bytes] = OrderedDict()
