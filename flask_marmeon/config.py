@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -117,6 +118,13 @@ class Settings:
     og_images_shared: bool = False
     #: MARMEON_OG_IMAGES_MEMORY: bytes of PNG a process keeps.
     og_images_memory: int = 32 * 1024 * 1024
+
+    def store_name(self, import_name: str) -> str:
+        """What the shared cache's keys of the app name, hashed to a fixed
+        length: MARMEON_CACHE_PREFIX, else APP_URL, the mount path and the
+        app's import name (production and staging on one store apart)."""
+        name = self.cache_prefix or f"{self.app_url or ''}{self.root} {import_name}"
+        return hashlib.sha256(name.encode()).hexdigest()[:16]
 
 
 def app_url_value(config: Mapping[str, Any], environ: Mapping[str, str]) -> Any:

@@ -25,7 +25,7 @@ from .html import nonce_attribute, write_head
 from .late import late_call
 from .memo import HeadMemo
 from .merge import EMPTY, MergedHead, merge
-from .own import error_head, with_default_canonical
+from .own_addresses import error_head, with_default_canonical
 from .resolve import resolve
 from .state import JSON_LD_ERRORS_SIZE, HeadState, head_state
 from .table import HEAD

@@ -99,7 +99,7 @@ class Row:
     merge: str = REPLACE
     #: The nested table, for a key whose value is one (merged key by key).
     table: Table | None = None
-    #: The page's own address (canonical, og:url): not on an error page (own.py).
+    #: The page's own address (canonical, og:url): none on an error page.
     address: bool = False
     rare: bool = False  #: rarely set: written in a group (write_order.grouped)
     #: What the field is (roles.py), for the steps that ask Table.named.

@@ -80,7 +80,7 @@ def enter_error_page(state: MarmeonState) -> None:
     alone.
     """
     # On every route: the head names no address of the page's own
-    # (flask_marmeon.head.own), whatever the view, the layouts or the
+    # (flask_marmeon.head.own_addresses), whatever the view, the layouts or the
     # handler set.
     request_state("an error handler").error_page = True
     rule = request.url_rule

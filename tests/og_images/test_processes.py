@@ -207,3 +207,33 @@ def test_a_dead_drawer_s_lock_is_taken_over_and_freed(
         assert cache.get(f"{store.prefix}/png/tag") == b"png"
     cache.cache._write_client.close()  # type: ignore[attr-defined]
     cache.cache._read_client.close()  # type: ignore[attr-defined]
+
+
+def test_the_shared_images_keys_name_the_app_as_the_sitemap_s(
+    tmp_path: Path, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Apps of one APP_URL under other import names (production and
+    # staging) keep their images apart; one MARMEON_CACHE_PREFIX shares them.
+    from flask_caching import Cache
+
+    [path] = addresses(tmp_path, 1)
+    monkeypatch.setenv("MARMEON_TEST_DIR", str(tmp_path))  # the drawing's log
+
+    def drawn_by(name: str, path: str, **settings: object) -> int:
+        app = Flask(name)
+        app.config.update(config(), MARMEON_OG_IMAGES_SHARED=True, **settings)
+        cache = Cache(
+            app,
+            config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis_server.url},
+        )
+        Marmeon(app, sitemap_cache=cache)
+        assert app.test_client().get(path).status_code == 200
+        cache.cache._write_client.close()
+        cache.cache._read_client.close()
+        return int(og_images_of(app).store.drawn)
+
+    assert drawn_by("production", path) == 1
+    assert drawn_by("staging", path) == 1
+    assert drawn_by("production", path) == 0  # from the store
+    assert drawn_by("one", path, MARMEON_CACHE_PREFIX="shop") == 1
+    assert drawn_by("two", path, MARMEON_CACHE_PREFIX="shop") == 0

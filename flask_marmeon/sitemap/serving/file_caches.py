@@ -274,10 +274,8 @@ class FileCaches:
             return None
         settings = self.state.settings
         scope = f"{settings.app_url or ''}{settings.root}"
-        # Keys name the app too: two apps with one APP_URL (production and
-        # staging) on one store never read each other's files.
-        keys = settings.cache_prefix or f"{scope} {self.app.import_name}"
-        return SharedFiles(self.backend, scope, self.app.app_context, slot, name=keys)
+        name = settings.store_name(self.app.import_name)
+        return SharedFiles(self.backend, scope, self.app.app_context, slot, name=name)
 
     def _forget_some(self, asked: tuple[str, int, str]) -> None:
         """Keep the parts within MARMEON_SITEMAP_MEMORY bytes (as kept:

@@ -76,8 +76,8 @@ class SharedFiles:
         without an app (``Cache()`` then ``init_app``) finds it.
     :param slot: which files: ``sitemap`` (the site's build), or a paged
         route's boundaries or part (each its own stamp, lock and pause).
-    :param name: what the keys name (hashed): ``MARMEON_CACHE_PREFIX``, or
-        ``scope`` and the app's import name; default ``scope``.
+    :param name: what the keys name (``Settings.store_name``); default a
+        hash of ``scope``.
     """
 
     def __init__(
@@ -92,9 +92,7 @@ class SharedFiles:
         self.context = context
         #: The app's address, for the log (not a secret).
         self.scope = scope
-        # What the keys name: MARMEON_CACHE_PREFIX, or the address and the
-        # app's import name.
-        digest = hashlib.sha256((name or scope).encode()).hexdigest()[:16]
+        digest = name or hashlib.sha256(scope.encode()).hexdigest()[:16]
         if slot != "sitemap":
             # A fixed length, whatever the route's name (Memcached's keys
             # hold at most 250 bytes).
