@@ -33,7 +33,7 @@ class RequestState:
     #: Set by the i18n module on a localized route.
     page: Page | None = None
     #: An error handler of the app is rendering: the head names no address
-    #: of the page's own (flask_marmeon.head.own).
+    #: of the page's own (flask_marmeon.head.own_addresses).
     error_page: bool = False
     #: Template renders under way (a render inside a render counts twice):
     #: render_head() leaves a mark while one is, filled when the outermost

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -118,11 +119,25 @@ class Settings:
     #: MARMEON_OG_IMAGES_MEMORY: bytes of PNG a process keeps.
     og_images_memory: int = 32 * 1024 * 1024
 
+    def store_name(self, import_name: str) -> str:
+        """What the shared cache's keys of the app name, hashed to a fixed
+        length: MARMEON_CACHE_PREFIX, else APP_URL, the mount path and the
+        app's import name (production and staging on one store apart)."""
+        name = self.cache_prefix or f"{self.app_url or ''}{self.root} {import_name}"
+        return hashlib.sha256(name.encode()).hexdigest()[:16]
+
+
+def app_url_value(config: Mapping[str, Any], environ: Mapping[str, str]) -> Any:
+    """APP_URL as configured, else the environment's (for
+    :func:`parse_app_url`): the extension's and the audit's one rule."""
+    value = config.get("APP_URL")
+    return environ.get("APP_URL") or value if value in (None, "") else value
+
 
 def apply_defaults(config: dict[str, Any], environ: Mapping[str, str]) -> None:
     """Fill in missing keys: APP_URL and APP_LOCALES from the environment."""
-    if config.get("APP_URL") in (None, "") and environ.get("APP_URL"):
-        config["APP_URL"] = environ["APP_URL"]
+    if (url := app_url_value(config, environ)) not in (None, ""):
+        config["APP_URL"] = url
     if config.get("APP_LOCALES") in (None, "", []) and environ.get("APP_LOCALES"):
         config["APP_LOCALES"] = environ["APP_LOCALES"]
     config.setdefault("APP_LOCALES", [])
@@ -341,6 +356,14 @@ def web_url(text: str) -> ada_url.URL | None:
     if url.protocol not in ("http:", "https:") or not url.hostname:
         return None
     return url
+
+
+def origin_host(origin: str) -> str:
+    """The host (and port) of an origin :func:`parse_app_url` gave, as a
+    URL map matches hosts: ``"https://notes.example:8443"`` ->
+    ``"notes.example:8443"``."""
+    url = web_url(origin)
+    return str(url.host) if url is not None else ""
 
 
 def environ() -> Mapping[str, str]:

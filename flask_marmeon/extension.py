@@ -13,14 +13,14 @@ from .head import render_head
 from .head import templates as head_templates
 from .head.state import HeadState, head_state
 from .i18n.errors import wrap_error_handlers
-from .i18n.own import own_page
+from .i18n.own_address import own_page
 from .indexnow import key_file as indexnow_key_file
 from .og_images import install as og_images
 from .routing import problems as routing_problems
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
+from .shared_lock import Backend, is_backend
 from .sitemap.serving import views as sitemap_views
-from .sitemap.serving.shared_store import Backend, is_backend
 
 
 class Marmeon:

@@ -83,8 +83,15 @@ class SharedLock:
             # Its holder died: the process that adds the takeover key of this
             # holder is the one that takes the lock over.
             over = f"{self.key}:over:{_name(held)}"
-            if not self.backend.add(over, token, timeout=expiry):
+            if not self.backend.add(over, value, timeout=expiry):
+                # A taker killed between SETNX and EXPIRE leaves this key
+                # without an expiry too: past its deadline it goes, and the
+                # next look takes the lock over.
+                if _deadline(self.backend.get(over))[1] < now:
+                    self.backend.delete(over)
                 return False
+            if self.backend.get(self.key) != held:
+                return False  # taken over meanwhile (this look was slow)
             self.backend.delete(self.key)
             return bool(self.backend.add(self.key, value, timeout=expiry))
 

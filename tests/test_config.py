@@ -209,3 +209,45 @@ def test_the_image_keys_are_read_with_every_other_key() -> None:
         load_settings({**config, "MARMEON_OG_IMAGES_MEMORY": "32M"})
     with pytest.raises(ValueError, match="Did you mean 'background'"):
         load_settings({**config, "MARMEON_OG_IMAGE_COLORS": {"backgroud": "#fff"}})
+
+
+def test_app_url_is_read_by_one_rule_for_the_extension_and_the_audit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from flask_marmeon.audit.fetch import app_origin
+    from flask_marmeon.config import app_url_value, origin_host, parse_app_url
+
+    # The configuration wins; an empty value falls back to the environment.
+    env = {"APP_URL": "https://env.example"}
+    assert app_url_value({"APP_URL": "https://config.example"}, env) == (
+        "https://config.example"
+    )
+    assert app_url_value({"APP_URL": ""}, env) == "https://env.example"
+    assert app_url_value({}, {}) is None
+    # The audit of an app without the extension reads it the same way.
+    monkeypatch.setenv("APP_URL", "https://Notes.example:8443/some/path")
+    assert app_origin(Flask("plain")) == "https://notes.example:8443"
+    assert origin_host(parse_app_url("http://[::1]:5000") or "") == "[::1]:5000"
+
+
+def test_the_shared_store_s_keys_name_the_app_or_the_prefix() -> None:
+    from flask_marmeon.config import Settings, apply_defaults, load_settings
+
+    def settings(url: str, root: str = "/", prefix: str | None = None) -> Settings:
+        config = {"APP_URL": url, "APPLICATION_ROOT": root}
+        if prefix is not None:
+            config["MARMEON_CACHE_PREFIX"] = prefix
+        apply_defaults(config, {})
+        return load_settings(config)
+
+    production = settings("https://notes.example", "/blog")
+    name = production.store_name("notes")
+    assert len(name) == 16 and name == production.store_name("notes")
+    # Another import name, mount path or address: another app's keys.
+    assert name != production.store_name("notes_staging")
+    assert name != settings("https://notes.example").store_name("notes")
+    assert name != settings("https://other.example", "/blog").store_name("notes")
+    # MARMEON_CACHE_PREFIX: one name, whatever the rest.
+    one = settings("https://notes.example", prefix="shop")
+    two = settings("https://shop.example", "/s", prefix="shop")
+    assert one.store_name("a") == two.store_name("b") != name

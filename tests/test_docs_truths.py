@@ -71,3 +71,28 @@ def test_the_readme_says_the_install_path_is_the_repository_root() -> None:
     assert "pip install /path/to/flask_marmeon" not in readme
     assert "The path is the repository's root" in readme
     assert (ROOT / "pyproject.toml").is_file()
+
+
+def test_the_docs_lead_with_the_head_from_templates() -> None:
+    """Someone replacing their title blocks finds how in the quickstart,
+    before the pages on hostile URLs and cache internals (issue 26)."""
+    index = (DOCS / "index.rst").read_text(encoding="utf-8")
+    guide = index.split(":caption: User guide", 1)[1].split(".. toctree::")[0]
+    order = guide.split()
+    for first, later in [
+        ("quickstart", "urls"),
+        ("quickstart", "large-sites"),
+        ("quickstart", "deployment"),
+        ("migrate-blocks", "urls"),
+        ("migrate-blocks", "large-sites"),
+        ("migrate-blocks", "deployment"),
+    ]:
+        assert order.index(first) < order.index(later), (first, later)
+    quickstart = text_of(DOCS / "quickstart.rst")
+    first_head = quickstart.split("A first head", 1)[1].split("A sitemap", 1)[0]
+    # Where a title block was, before anything of views, layouts or URLs.
+    assert first_head.index("{% do head(...) %}") < first_head.index("layout")
+    assert "{% block title %}" in first_head
+    assert ":doc:`migrate-blocks`" in first_head
+    note = (DOCS / "examples/templates/quickstart/note.html").read_text()
+    assert re.search(r"\{% do head\(\s*title=", note)

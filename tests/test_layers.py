@@ -31,7 +31,8 @@ MEMBERS = {
     "routing": {"routing"},
     "robots_txt": {"robots_txt"},
     "sitemap": {"sitemap"},
-    "sqlalchemy": {"sqlalchemy", "sqlalchemy_checks", "sqlalchemy_ranges"},
+    # paged_query/ holds the code; sqlalchemy.py is its public face (API.md).
+    "paged_query": {"paged_query", "sqlalchemy"},
     "audit": {"audit"},
     "indexnow": {"indexnow"},
     "wiring": {"__init__", "extension", "cli", "testing", "browser", "absolute"},
@@ -56,7 +57,7 @@ MAY_IMPORT = {
     # The sitemap registers its endpoints on the edge (add_front, on_start)
     # and reads the head's URL policy; it serves robots.txt.
     "sitemap": {"foundation", "edge", "i18n", "head", "routing", "robots_txt"},
-    "sqlalchemy": {"foundation", "sitemap"},
+    "paged_query": {"foundation", "sitemap"},
     # setup_checks.py builds the sitemap of an app with the extension.
     "audit": {"foundation", "routing", "sitemap"},
     # IndexNow reads the sitemap's entries and serves its key on the edge.

@@ -141,6 +141,20 @@ def test_a_value_that_is_no_lock_is_taken_over(
     assert not lock.take("c", 6, now=1001)
 
 
+def test_a_taker_killed_while_it_took_over_delays_the_next_one_look_only(
+    lock_on: Callable[..., SharedLock],
+) -> None:
+    lock = lock_on()
+    assert lock.take("dead", 6, now=1000)
+    # A process began to take "dead"'s lock over at 1007 and was killed
+    # between SETNX and EXPIRE of its takeover key: a key without expiry.
+    with lock.context():
+        lock.backend.set(f"{lock.key}:over:dead", ("killed", 1013.0), timeout=0)
+    assert not lock.take("b", 6, now=1012)  # the killed taker's time is not up
+    assert not lock.take("b", 6, now=1014)  # now it is: its key goes
+    assert lock.take("b", 6, now=1014.1)
+
+
 def test_one_process_only_takes_over_a_dead_lock(
     lock_on: Callable[..., SharedLock],
 ) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -123,6 +124,10 @@ def test_gunicorn_preload_stops_in_the_master() -> None:
 def test_without_the_call_the_first_request_is_refused() -> None:
     port = free_port()
     process = flask_run("startup_site:create_app(check=False)", port)
+    lines: list[str] = []
+    assert process.stdout is not None
+    reader = threading.Thread(target=lambda: lines.extend(process.stdout or ()))
+    reader.start()
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -130,8 +135,6 @@ def test_without_the_call_the_first_request_is_refused() -> None:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5)
             except urllib.error.HTTPError as error:
                 assert error.code == 500
-                # The server logs the error after it has answered.
-                time.sleep(1)
                 break
             except OSError:
                 assert process.poll() is None, "flask run stopped"
@@ -139,11 +142,17 @@ def test_without_the_call_the_first_request_is_refused() -> None:
                 time.sleep(0.1)
             else:
                 pytest.fail("the app answered despite its H10 problem")
+        # The server logs the error after it has answered.
+        deadline = time.monotonic() + 10
+        while not any("StartupError" in line for line in lines):
+            assert time.monotonic() < deadline, "".join(lines)
+            time.sleep(0.05)
     finally:
         process.terminate()
-        output, _ = process.communicate(timeout=30)
-    assert "Running on" in output
-    assert "StartupError" in output
+        process.wait(timeout=30)
+        reader.join(30)
+        process.stdout.close()
+    assert "Running on" in "".join(lines)
 
 
 def test_a_gunicorn_on_starting_hook_stops_at_start(tmp_path: Path) -> None:

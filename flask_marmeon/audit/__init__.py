@@ -6,7 +6,9 @@ stable code (see ``CODES``). ``flask marmeon audit`` prints it;
 :func:`flask_marmeon.testing.assert_crawlable` fails a test with it; the
 development preview at ``/_marmeon/preview`` shows it beside the page.
 
-Needs the ``audit`` extra: ``pip install "flask-marmeon[audit]"``.
+Needs the ``audit`` extra: ``pip install "/path/to/checkout[audit]"`` from a
+checkout of the repository, or a built wheel with ``[audit]`` (the package is
+not on PyPI yet; once it is published, ``pip install "flask-marmeon[audit]"``).
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ an incoming request.
 from __future__ import annotations
 
 import contextvars
-import os
 import queue
 import threading
 from collections.abc import Callable, Iterable
@@ -22,7 +21,7 @@ from flask import Flask
 from werkzeug.datastructures import Headers
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from ..config import parse_app_url, parse_root
+from ..config import app_url_value, environ, parse_app_url, parse_root
 from ..errors import StartupError
 from .findings import option, shorten
 
@@ -98,7 +97,7 @@ def app_origin(app: Flask) -> str:
     origin = getattr(getattr(state, "settings", None), "app_url", None)
     if origin:
         return str(origin)
-    value = app.config.get("APP_URL") or os.environ.get("APP_URL")
+    value = app_url_value(app.config, environ())
     try:
         origin = parse_app_url(value)
     except (StartupError, TypeError, ValueError):

@@ -17,23 +17,27 @@ from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
 from ..og_images.state import OgImagesState
 from ..page import Page
-from . import jsonld
+from . import jsonld, roles
 from .elements import Slot
 from .fields import build_fragment
-from .generated import fill
+from .generated import with_generated_images
 from .html import nonce_attribute, write_head
 from .late import late_call
 from .memo import HeadMemo
 from .merge import EMPTY, MergedHead, merge
-from .own import error_head, with_default_canonical
+from .own_addresses import error_head, with_default_canonical
 from .resolve import resolve
 from .state import JSON_LD_ERRORS_SIZE, HeadState, head_state
+from .table import HEAD
 from .types import HeadFields
 from .urls import explain
 
 if TYPE_CHECKING:
     # typing's own from Python 3.11; a string here at run time.
     from typing_extensions import Unpack
+
+#: The key of the JSON-LD blocks, checked when set and written first.
+_JSON_LD = HEAD.named(roles.JSON_LD)
 
 
 def head(**fields: Unpack[HeadFields]) -> None:
@@ -66,7 +70,7 @@ def head(**fields: Unpack[HeadFields]) -> None:
         late_call()  # raises in development
         return
     fragment = build_fragment(fields)
-    blocks = fragment.get("json_ld")
+    blocks = fragment.get(_JSON_LD)
     # The app itself, not the proxy: each read through the proxy is a further
     # look-up in Python (about 0.7 us).
     if blocks and current_app._get_current_object().debug:  # type: ignore[attr-defined]
@@ -174,7 +178,7 @@ def _write(
     head_part = head_state(state)
     og_images: OgImagesState | None = state.parts.get(OgImagesState)
     if og_images is not None and has_request_context():
-        merged = fill(merged, og_images.look.enabled, settings.root)
+        merged = with_generated_images(merged, og_images.look.enabled, settings.root)
     resolved = resolve(
         merged,
         page,
@@ -240,7 +244,7 @@ def written_head(req: Request | None, held: RequestState | None = None) -> str:
     json_ld: Sequence[str]
     if request_state_ is not None:
         merged = merge(request_state_.fragments)
-        blocks = merged.get("json_ld")
+        blocks = merged.get(_JSON_LD)
         json_ld = _json_ld(blocks, state, dev) if blocks else ()
         page = request_state_.page
         if request_state_.error_page:

@@ -3,20 +3,61 @@
 and alt, from the page's texts.
 
 It runs when a head is written (the memo keeps the result), before
-resolve: everything after it sees plain images.
+resolve: everything after it sees plain images. The cards, and their
+image, title, description, site name and kind, are the keys the table
+declares so (:mod:`.roles`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, current_app, request
 
-from ..og_images.naming import AUTOMATIC, Named, name
-from ..og_images.value import OgImage
+from ..og_images.head_image import AUTOMATIC, head_image
+from ..og_images.og_image import OgImage
+from . import roles
 from .merge import MergedHead
 from .schema import Image
+from .table import HEAD, Table
+
+
+@dataclass(frozen=True)
+class _Card:
+    """A card of head() (``open_graph``, ``twitter``): its keys by role ("":
+    it has none of that role)."""
+
+    name: str
+    image: str
+    #: A list of images (``open_graph``), else one.
+    many: bool
+    title: str
+    description: str
+    site_name: str
+    kind: str
+
+
+def _card(name: str, table: Table) -> _Card:
+    image = table.named(roles.IMAGE)
+    return _Card(
+        name,
+        image,
+        bool(getattr(table.keys[image].check, "many", False)),
+        table.named(roles.TITLE),
+        table.named(roles.DESCRIPTION),
+        table.named(roles.SITE_NAME),
+        table.named(roles.CARD_KIND),
+    )
+
+
+_CARDS = tuple(
+    _card(name, key.table)
+    for name, key in HEAD.keys.items()
+    if key.role == roles.CARD and key.table is not None
+)
+_TITLE, _DESCRIPTION = HEAD.named(roles.TITLE), HEAD.named(roles.DESCRIPTION)
 
 
 def _wanted(value: object, automatic: bool) -> OgImage | None:
@@ -29,63 +70,45 @@ def _wanted(value: object, automatic: bool) -> OgImage | None:
     return None
 
 
-def fill(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
+def with_generated_images(merged: MergedHead, automatic: bool, root: str) -> MergedHead:
     """``merged`` with its generated images named (the same head when it
     has none to name). ``automatic``: ``MARMEON_OG_IMAGES`` is on."""
-    og: Mapping[str, Any] | None = merged.get("open_graph")
-    tw: Mapping[str, Any] | None = merged.get("twitter")
-    if og is None and tw is None:
-        return merged
-    og_wanted = _wanted(og.get("image"), automatic) if og is not None else None
-    tw_wanted = _wanted(tw.get("image"), automatic) if tw is not None else None
-    if og_wanted is None and tw_wanted is None:
+    present = [(c, v) for c in _CARDS if (v := merged.get(c.name)) is not None]
+    wanted = [
+        (card, values, one)
+        for card, values in present
+        if (one := _wanted(values.get(card.image), automatic)) is not None
+    ]
+    if not wanted:
         return merged
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-    site = og.get("site_name") if og is not None else None
+    # The site's name of the card that has one (og:site_name), on every card.
+    site = next((v.get(c.site_name) for c, v in present if c.site_name), None)
     changes: dict[str, Any] = {}
-    if og is not None and og_wanted is not None:
-        named = _name(app, root, og_wanted, og, merged, site)
+    for card, values, wanted_image in wanted:
+        # A summary card shows its image square (X and Slack crop it): it
+        # gets a square card of its own; the others stay wide.
+        named = head_image(
+            app,
+            root,
+            wanted_image,
+            # The card's own title and description, else the page's.
+            title=values.get(card.title, merged.get(_TITLE)),
+            description=values.get(card.description, merged.get(_DESCRIPTION)),
+            site_name=site,
+            page_path=request.path,
+            square=values.get(card.kind) == "summary",
+        )
         image: Any = None
         if named is not None:
-            image = (
-                Image(named.url, named.width, named.height, named.alt, named.type),
-            )
-        changes["open_graph"] = _with_image(og, image)
-    if tw is not None and tw_wanted is not None:
-        # A summary card shows its image square (X and Slack crop it):
-        # Twitter gets a square card of its own; og:image stays wide.
-        square = tw.get("card") == "summary"
-        named = _name(app, root, tw_wanted, tw, merged, site, square=square)
-        image = Image(named.url, alt=named.alt) if named is not None else None
-        changes["twitter"] = _with_image(tw, image)
+            image = Image(named.url, named.width, named.height, named.alt, named.type)
+            image = (image,) if card.many else image
+        changes[card.name] = _with_image(values, card.image, image)
     return {**merged, **changes}
 
 
-def _name(
-    app: Flask,
-    root: str,
-    wanted: OgImage,
-    table: Mapping[str, Any],
-    merged: MergedHead,
-    site: str | None,
-    *,
-    square: bool = False,
-) -> Named | None:
-    # The table's own title and description, else the page's.
-    return name(
-        app,
-        root,
-        wanted,
-        title=table.get("title", merged.get("title")),
-        description=table.get("description", merged.get("description")),
-        site_name=site,
-        page_path=request.path,
-        square=square,
-    )
-
-
-def _with_image(table: Mapping[str, Any], image: Any) -> Mapping[str, Any]:
-    out = {key: value for key, value in table.items() if key != "image"}
+def _with_image(table: Mapping[str, Any], key: str, image: Any) -> Mapping[str, Any]:
+    out = {name: value for name, value in table.items() if name != key}
     if image is not None:
-        out["image"] = image
+        out[key] = image
     return out

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
 from ..page import Page
+from . import roles
 from .merge import MergedHead
 from .table import HEAD
 
@@ -29,6 +30,8 @@ _C = TypeVar("_C")
 _INNER: dict[str, frozenset[str]] = {
     name: frozenset(table.keyed) for name, table in HEAD.keyed.items()
 }
+#: The keys of the JSON-LD blocks (kept apart) and of the page's title.
+_JSON_LD, _TITLE = HEAD.named(roles.JSON_LD), HEAD.named(roles.TITLE)
 
 
 def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> Hashable:
@@ -60,7 +63,7 @@ def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> H
                 )
             else:
                 value = tuple(value.items())
-        elif name == "json_ld":
+        elif name == _JSON_LD:
             continue
         append((name, value))
     return (
@@ -72,12 +75,12 @@ def head_key(merged: MergedHead, page: Page | None, json_ld: Sequence[str]) -> H
     )
 
 
-def _noted(hashes: set[int], hashed: int, most: int) -> bool:
-    """Note ``hashed`` in ``hashes`` (at most ``most``, then they start
+def _noted(hashes: set[int], hashed: int, limit: int) -> bool:
+    """Note ``hashed`` in ``hashes`` (at most ``limit``, then they start
     again); whether it is new."""
     if hashed in hashes:
         return False
-    if len(hashes) >= most:
+    if len(hashes) >= limit:
         hashes.clear()
     hashes.add(hashed)
     return True
@@ -131,7 +134,7 @@ class HeadMemo:
         is made for a hit). A head that is not kept is written with
         ``nonce_attr`` itself, not cut.
         """
-        if _noted(self.titles, hash(merged.get("title")), self.size * 4):
+        if _noted(self.titles, hash(merged.get(_TITLE)), self.size * 4):
             return write(nonce_attr, merged, page, json_ld, context)
         key = head_key(merged, page, json_ld)
         try:

@@ -8,7 +8,7 @@ How each field merges is declared in :mod:`flask_marmeon.head.table`:
   ``verification``, ``facebook``, and inside ``open_graph`` ``article``,
   ``book``, ``profile`` and ``product``) merges key by key, the later call
   winning per key, and so do ``other``'s names; a table set at all (even
-  ``{}``) counts as set (``KEYS``);
+  ``{}``) counts as set (``BY_KEY``);
 - ``json_ld`` blocks accumulate in call order and never replace each other
   (``APPEND``).
 """

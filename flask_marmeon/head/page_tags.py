@@ -146,7 +146,7 @@ OTHER_CHECK = NamesField()
 
 def _written_names(keys: Mapping[str, Any], out: dict[str, str]) -> None:
     """Each ``<meta>`` name or property the writers of ``keys`` (a table's
-    :class:`~.table.Key` by name) write, nested tables' included, lower
+    :class:`~.table.Row` by name) write, nested tables' included, lower
     case, with the argument that writes it."""
     for name, key in keys.items():
         here = name

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..page import Page
+from . import roles
 from .elements import Element, Extra, Slot
 from .locales import og_locale
 from .merge import MergedHead
@@ -89,8 +90,8 @@ class Builder:
         self.carry = _KEPT
         #: The page's title and description, the defaults of og's and
         #: twitter's.
-        self.title: str | None = merged.get("title")
-        self.description: str | None = merged.get("description")
+        self.title: str | None = merged.get(_TITLE)
+        self.description: str | None = merged.get(_DESCRIPTION)
         #: The page when it is localized; and ``own``, the page when it has
         #: its own addresses (an error page has no canonical_path, and no
         #: hreflang either; a route that is not localized has only the
@@ -180,3 +181,5 @@ def resolve(
 
 
 _WRITERS = HEAD.writers
+#: The page's title and description: the cards' defaults.
+_TITLE, _DESCRIPTION = HEAD.named(roles.TITLE), HEAD.named(roles.DESCRIPTION)

@@ -1,4 +1,9 @@
-"""The head's one use of another library's private API, beside its twin.
+"""The head's speed tricks, each beside its plain twin.
+
+- :data:`escape_text`: the one use of another library's private API.
+- :func:`template_vars`: a template context's first variables, copied
+  from Jinja's globals map quicker than Jinja copies them.
+
 
 :data:`escape_text` is chosen once, when this module is imported (the app's
 start): a probe calls ``markupsafe._escape_inner`` on sample texts and
@@ -21,7 +26,9 @@ used), ``str.__new__(Markup, text)`` for the head's ``Markup``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import ChainMap
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import markupsafe
 
@@ -62,3 +69,42 @@ def probed_escape() -> Callable[[str], str] | None:
 #: markupsafe's escape of a ``str``, as a plain ``str``: the probed C
 #: function, or its plain twin.
 escape_text: Callable[[str], str] = probed_escape() or plain_escape
+
+
+def plain_template_vars(
+    globals_: Mapping[str, Any], vars_: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The variables a template's context starts with, as Jinja makes them
+    (``jinja2.runtime.new_context``): its globals, ``vars_`` over them."""
+    return dict(globals_, **vars_)
+
+
+def template_vars(
+    globals_: Mapping[str, Any], vars_: Mapping[str, Any]
+) -> dict[str, Any]:
+    """:func:`plain_template_vars`, the same dict (keys in the same order),
+    made quicker from the ``ChainMap`` of dicts that Jinja documents as a
+    template's globals (``Environment.make_globals``); anything else goes
+    the plain way.
+
+    Why: ``dict(chain_map)`` reads each key through ``ChainMap.__getitem__``
+    in Python, which raises and catches a ``KeyError`` in every map before
+    the one holding the key (the template's own globals, empty, come
+    first): about 4k instructions for each global on every render, the
+    app's, Jinja's, Flask's and the extension's three alike. Here each map
+    is copied once, the last first, so that the first map's value wins as
+    in the ``ChainMap``.
+    """
+    if type(globals_) is not ChainMap:
+        return plain_template_vars(globals_, vars_)
+    maps = globals_.maps
+    for mapping in maps:
+        if type(mapping) is not dict:  # a __missing__ or a view: the plain way
+            return plain_template_vars(globals_, vars_)
+    flat: dict[str, Any] = {}
+    for mapping in reversed(maps):
+        flat.update(mapping)
+    # Keywords, as in Jinja's own dict(globals, **vars): a key that is not
+    # a str raises the same TypeError.
+    flat.update(**vars_)
+    return flat

@@ -4,13 +4,11 @@ Every step reads this table: ``head()`` checks with it (:mod:`.fields`),
 merge merges with it (:mod:`.merge`), resolve writes in its order
 (:mod:`.resolve`), the HTML writer prepares its slots (:mod:`.html`), and
 the memo's key is made from the merged values it produced (:mod:`.memo`),
-so no field can be left out of any of them. The TypedDicts of
-:mod:`.types` are the same fields for mypy; ``tests/head/test_table.py``
-keeps them equal to this table.
-
-To add a field: one :class:`Key` in the right table below (its check, its
-merge, its writer), and the same key in the TypedDict that the table names.
-ARCHITECTURE.md, "Adding a head field", walks through one.
+so no field can be left out of any of them. Each row says what it is
+(``role``, ``address``): the steps that act on a kind of field ask. The
+TypedDicts of :mod:`.types` are the same fields for mypy
+(``tests/head/test_table.py``). To add a field: ARCHITECTURE.md, "Adding a
+head field".
 """
 
 from __future__ import annotations
@@ -18,11 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
-
-from ..og_images.naming import check_secret_key
-from ..og_images.value import OgImage, as_text
+from ..og_images.head_image import IMAGE_KINDS
 from . import page_tags as tags
+from . import roles
+from . import writers as write
 from .elements import HREFLANG, Slot
 from .kinds import LineField, LinesField
 from .mistakes import unknown_argument, unknown_robots_key
@@ -66,35 +63,31 @@ from .writers import (
     Canonical,
     Description,
     Directive,
-    Each,
     Href,
-    Keys,
     Locale,
     Names,
-    Nothing,
-    Object,
+    NestedTable,
+    OgTypeProperties,
     Parts,
     Records,
     Tags,
     Text,
+    TextList,
     Title,
     Url,
     Writer,
+    WrittenByAnother,
 )
-from .writers import (
-    JsonLd as JsonLdWriter,
-)
-from .writers import Robots as RobotsWriter
 
 #: How a key merges over an earlier fragment's value.
 REPLACE = "replace"  # the later value wins whole (text, an image, a list)
-KEYS = "keys"  # a nested table, merged key by key (the later key wins)
+BY_KEY = "keys"  # a nested table, merged key by key (the later key wins)
 APPEND = "append"  # a tuple, the later one's items after (json_ld)
 
 
 @dataclass(frozen=True, eq=False)
-class Key:
-    """One field: how a value is checked, merged and written.
+class Row:
+    """One row of a table: a field, how its value is checked, merged and written.
 
     ``check`` is a :class:`~.schema.Field` (a :class:`Table`'s ``check`` for
     a nested table); ``write`` a :class:`~.writers.Writer`, a robots key's
@@ -106,14 +99,16 @@ class Key:
     merge: str = REPLACE
     #: The nested table, for a key whose value is one (merged key by key).
     table: Table | None = None
-    #: The page's own address (canonical, og:url): not on an error page (own.py).
+    #: The page's own address (canonical, og:url): none on an error page.
     address: bool = False
     rare: bool = False  #: rarely set: written in a group (write_order.grouped)
+    #: What the field is (roles.py), for the steps that ask Table.named.
+    role: str = ""
 
 
-def nested(table: Table, write: Writer | None = None, rare: bool = False) -> Key:
+def nested(table: Table, write: Writer | None = None, **kw: Any) -> Row:
     """A key holding a nested table: checked and merged key by key."""
-    return Key(table.check, write, KEYS, table, rare=rare)
+    return Row(table.check, write, BY_KEY, table, **kw)
 
 
 class Table:
@@ -127,7 +122,7 @@ class Table:
     def __init__(
         self,
         typed: Any,
-        keys: dict[str, Key],
+        keys: dict[str, Row],
         required: tuple[str, ...] = (),
         unknown: Any = None,
     ) -> None:
@@ -149,14 +144,14 @@ class Table:
         self.keyed: dict[str, Table] = {
             name: key.table
             for name, key in keys.items()
-            if key.merge == KEYS and key.table is not None
+            if key.merge == BY_KEY and key.table is not None
         }
         #: The keys that merge key by key without a table (``other``'s
         #: names: any name, one level).
         self.flat = frozenset(
             name
             for name, key in keys.items()
-            if key.merge == KEYS and key.table is None
+            if key.merge == BY_KEY and key.table is None
         )
         #: The keys whose tuples add up.
         self.appended = frozenset(
@@ -169,10 +164,14 @@ class Table:
         #: Every slot this table's writers may write.
         self.slots: tuple[Slot, ...] = tuple(slots)
 
+    def named(self, role: str) -> str:
+        """The name of the key that is ``role`` (:mod:`.roles`), "" if none is."""
+        return next((n for n, row in self.keys.items() if row.role == role), "")
+
 
 def _plain(typed: Any, keys: dict[str, Field], required: tuple[str, ...] = ()) -> Table:
     """A table whose keys are written by their owner (an image's, robots')."""
-    return Table(typed, {name: Key(check) for name, check in keys.items()}, required)
+    return Table(typed, {name: Row(check) for name, check in keys.items()}, required)
 
 
 def _unknown_robots_key(path: str, key: object) -> TypeError:
@@ -182,16 +181,16 @@ def _unknown_robots_key(path: str, key: object) -> TypeError:
 ROBOTS = Table(
     Robots,
     {
-        "index": Key(BoolField()),
-        "follow": Key(BoolField()),
-        "max_image_preview": Key(
+        "index": Row(BoolField()),
+        "follow": Row(BoolField()),
+        "max_image_preview": Row(
             ChoiceField("none", "standard", "large"), Directive("max-image-preview:{}")
         ),
-        "max_snippet": Key(LimitField(), Directive("max-snippet:{}")),
-        "max_video_preview": Key(LimitField(), Directive("max-video-preview:{}")),
-        "nosnippet": Key(BoolField(), Directive("nosnippet")),
-        "noimageindex": Key(BoolField(), Directive("noimageindex")),
-        "unavailable_after": Key(MomentField(), Directive("unavailable_after: {}")),
+        "max_snippet": Row(LimitField(), Directive("max-snippet:{}")),
+        "max_video_preview": Row(LimitField(), Directive("max-video-preview:{}")),
+        "nosnippet": Row(BoolField(), Directive("nosnippet")),
+        "noimageindex": Row(BoolField(), Directive("noimageindex")),
+        "unavailable_after": Row(MomentField(), Directive("unavailable_after: {}")),
     },
     unknown=_unknown_robots_key,
 )
@@ -231,61 +230,49 @@ OPEN_GRAPH_AUDIO = _plain(
 ARTICLE = Table(
     OpenGraphArticle,
     {
-        "published_time": Key(DateField(), Text("article:published_time")),
-        "modified_time": Key(DateField(), Text("article:modified_time")),
-        "authors": Key(TextListField(), Each("article:author")),
-        "tags": Key(TextListField(), Each("article:tag")),
+        "published_time": Row(DateField(), Text("article:published_time")),
+        "modified_time": Row(DateField(), Text("article:modified_time")),
+        "authors": Row(TextListField(), TextList("article:author")),
+        "tags": Row(TextListField(), TextList("article:tag")),
     },
 )
 BOOK = Table(
     OpenGraphBook,
     {
-        "authors": Key(TextListField(), Each("book:author")),
-        "isbn": Key(TextField(), Text("book:isbn")),
-        "release_date": Key(DateField(), Text("book:release_date")),
-        "tags": Key(TextListField(), Each("book:tag")),
+        "authors": Row(TextListField(), TextList("book:author")),
+        "isbn": Row(TextField(), Text("book:isbn")),
+        "release_date": Row(DateField(), Text("book:release_date")),
+        "tags": Row(TextListField(), TextList("book:tag")),
     },
 )
 PROFILE = Table(
     OpenGraphProfile,
     {
-        "first_name": Key(TextField(), Text("profile:first_name")),
-        "last_name": Key(TextField(), Text("profile:last_name")),
-        "username": Key(TextField(), Text("profile:username")),
-        "gender": Key(ChoiceField("male", "female"), Text("profile:gender")),
+        "first_name": Row(TextField(), Text("profile:first_name")),
+        "last_name": Row(TextField(), Text("profile:last_name")),
+        "username": Row(TextField(), Text("profile:username")),
+        "gender": Row(ChoiceField("male", "female"), Text("profile:gender")),
     },
 )
 
 PRODUCT = Table(
     OpenGraphProduct,
     {
-        "price": Key(tags.PRICE_CHECK, Parts("product:price", tags.PRICE_PARTS)),
-        "availability": Key(tags.PRODUCT_AVAILABILITY, Text("product:availability")),
-        "condition": Key(tags.PRODUCT_CONDITION, Text("product:condition")),
-        "brand": Key(LineField(), Text("product:brand")),
-        "retailer_item_id": Key(LineField(), Text("product:retailer_item_id")),
+        "price": Row(tags.PRICE_CHECK, Parts("product:price", tags.PRICE_PARTS)),
+        "availability": Row(tags.PRODUCT_AVAILABILITY, Text("product:availability")),
+        "condition": Row(tags.PRODUCT_CONDITION, Text("product:condition")),
+        "brand": Row(LineField(), Text("product:brand")),
+        "retailer_item_id": Row(LineField(), Text("product:retailer_item_id")),
     },
 )
 VERIFICATION = Table(
     Verification,
     {
-        name: Key(LinesField(), Each(meta_name, "name"))
+        name: Row(LinesField(), TextList(meta_name, "name"))
         for name, meta_name in tags.VERIFICATION_NAMES.items()
     },
 )
-FACEBOOK = Table(Facebook, {"app_id": Key(LineField(), Text("fb:app_id"))})
-
-
-def _generated(value: OgImage, path: str) -> OgImage:
-    """An OgImage is kept (its lazy strings made text now, in the request's
-    language): the head names it when it is written, with the page's texts
-    (flask_marmeon.head.generated)."""
-    check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
-    return as_text(value)
-
-
-#: The other kinds of value an image takes: a generated image.
-IMAGE_KINDS: tuple[tuple[type, Any], ...] = ((OgImage, _generated),)
+FACEBOOK = Table(Facebook, {"app_id": Row(LineField(), Text("fb:app_id"))})
 
 
 def _records(
@@ -327,37 +314,49 @@ _TWITTER_IMAGE = _records(
 OPEN_GRAPH = Table(
     OpenGraph,
     {
-        "title": Key(TextField(), Text("og:title", default="title")),
-        "description": Key(TextField(), Text("og:description", default="description")),
-        "type": Key(
+        "title": Row(TextField(), Text("og:title", default="title"), role=roles.TITLE),
+        "description": Row(
+            TextField(),
+            Text("og:description", default="description"),
+            role=roles.DESCRIPTION,
+        ),
+        "type": Row(
             ChoiceField("website", "article", "book", "profile", "product"),
             Text("og:type"),
         ),
-        "url": Key(UrlField(), Url("og:url", "open_graph.url"), address=True),
-        "site_name": Key(TextField(), Text("og:site_name")),
-        "locale": Key(TextField(), Locale()),
-        "image": Key(*_OG_IMAGE),
-        "video": Key(*_OG_VIDEO),
-        "audio": Key(*_OG_AUDIO),
-        "article": nested(ARTICLE, Object("article", ARTICLE)),
-        "book": nested(BOOK, Object("book", BOOK), rare=True),
-        "profile": nested(PROFILE, Object("profile", PROFILE), rare=True),
-        "product": nested(PRODUCT, Object("product", PRODUCT), rare=True),
+        "url": Row(UrlField(), Url("og:url", "open_graph.url"), address=True),
+        "site_name": Row(TextField(), Text("og:site_name"), role=roles.SITE_NAME),
+        "locale": Row(TextField(), Locale()),
+        "image": Row(*_OG_IMAGE, role=roles.IMAGE),
+        "video": Row(*_OG_VIDEO),
+        "audio": Row(*_OG_AUDIO),
+        "article": nested(ARTICLE, OgTypeProperties("article", ARTICLE)),
+        "book": nested(BOOK, OgTypeProperties("book", BOOK), rare=True),
+        "profile": nested(PROFILE, OgTypeProperties("profile", PROFILE), rare=True),
+        "product": nested(PRODUCT, OgTypeProperties("product", PRODUCT), rare=True),
     },
 )
 TWITTER = Table(
     Twitter,
     {
-        "card": Key(
-            ChoiceField("summary", "summary_large_image"), Text("twitter:card", "name")
+        "card": Row(
+            ChoiceField("summary", "summary_large_image"),
+            Text("twitter:card", "name"),
+            role=roles.CARD_KIND,
         ),
-        "site": Key(TextField(), Text("twitter:site", "name")),
-        "creator": Key(TextField(), Text("twitter:creator", "name")),
-        "title": Key(TextField(), Text("twitter:title", "name", default="title")),
-        "description": Key(
-            TextField(), Text("twitter:description", "name", default="description")
+        "site": Row(TextField(), Text("twitter:site", "name")),
+        "creator": Row(TextField(), Text("twitter:creator", "name")),
+        "title": Row(
+            TextField(),
+            Text("twitter:title", "name", default="title"),
+            role=roles.TITLE,
         ),
-        "image": Key(*_TWITTER_IMAGE),
+        "description": Row(
+            TextField(),
+            Text("twitter:description", "name", default="description"),
+            role=roles.DESCRIPTION,
+        ),
+        "image": Row(*_TWITTER_IMAGE, role=roles.IMAGE),
     },
 )
 
@@ -371,23 +370,23 @@ def _unknown_argument(path: str, name: object) -> TypeError:
 HEAD = Table(
     HeadFields,
     {
-        "title": Key(TextField(), Title()),
-        "title_template": Key(TemplateField(), Nothing()),
-        "description": Key(TextField(), Description()),
-        "canonical": Key(UrlField(), Canonical(), address=True),
-        "robots": nested(ROBOTS, RobotsWriter(ROBOTS)),
-        "icons": Key(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE), rare=True),
-        "theme_color": Key(
+        "title": Row(TextField(), Title(), role=roles.TITLE),
+        "title_template": Row(TemplateField(), WrittenByAnother()),
+        "description": Row(TextField(), Description(), role=roles.DESCRIPTION),
+        "canonical": Row(UrlField(), Canonical(), address=True),
+        "robots": nested(ROBOTS, write.Robots(ROBOTS)),
+        "icons": Row(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE), rare=True),
+        "theme_color": Row(
             tags.THEME_COLOR_CHECK, Tags(*tags.THEME_COLOR_WRITE, url=False), rare=True
         ),
-        "manifest": Key(UrlField(), Href(tags.MANIFEST), rare=True),
-        "feeds": Key(tags.FEEDS_CHECK, Tags(*tags.FEEDS_WRITE), rare=True),
-        "verification": nested(VERIFICATION, Keys(VERIFICATION), rare=True),
-        "other": Key(tags.OTHER_CHECK, Names(), KEYS, rare=True),
-        "facebook": nested(FACEBOOK, Keys(FACEBOOK), rare=True),
-        "open_graph": nested(OPEN_GRAPH, Keys(OPEN_GRAPH)),
-        "twitter": nested(TWITTER, Keys(TWITTER)),
-        "json_ld": Key(JsonLdField(JsonLd), JsonLdWriter(), APPEND),
+        "manifest": Row(UrlField(), Href(tags.MANIFEST), rare=True),
+        "feeds": Row(tags.FEEDS_CHECK, Tags(*tags.FEEDS_WRITE), rare=True),
+        "verification": nested(VERIFICATION, NestedTable(VERIFICATION), rare=True),
+        "other": Row(tags.OTHER_CHECK, Names(), BY_KEY, rare=True),
+        "facebook": nested(FACEBOOK, NestedTable(FACEBOOK), rare=True),
+        "open_graph": nested(OPEN_GRAPH, NestedTable(OPEN_GRAPH), role=roles.CARD),
+        "twitter": nested(TWITTER, NestedTable(TWITTER), role=roles.CARD),
+        "json_ld": Row(JsonLdField(JsonLd), write.JsonLd(), APPEND, role=roles.JSON_LD),
     },
     unknown=_unknown_argument,
 )

@@ -19,14 +19,17 @@ head where it stands, and a call past it is late (flask_marmeon.head.late).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from flask import Flask
 from jinja2 import Template, Undefined
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from .._context import current_request, state_for
 from .api import head, written_head
+from .speedups import template_vars
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -83,6 +86,26 @@ class HeadTemplate(Template):
     """A template whose render writes the page's head where render_head()
     left its mark, once the outermost render of the request has returned."""
 
+    #: Whether :meth:`new_context` may make the context's variables itself
+    #: (speedups.template_vars): only over Jinja's own ``new_context``, not
+    #: over an app's template class that has its own.
+    quick_vars: ClassVar[bool] = True
+
+    def new_context(
+        self,
+        vars: dict[str, Any] | None = None,
+        shared: bool = False,
+        locals: Mapping[str, Any] | None = None,
+    ) -> Context:
+        """A new context; see :meth:`jinja2.Template.new_context`."""
+        if shared or not self.quick_vars:
+            return super().new_context(vars, shared, locals)
+        # The same variables as Jinja's, made by template_vars, then handed
+        # over as shared (Jinja takes a shared dict as it is).
+        return super().new_context(
+            template_vars(self.globals, vars or {}), True, locals
+        )
+
     def render(self, *args: Any, **kwargs: Any) -> str:
         """Render the template; see :meth:`jinja2.Template.render`."""
         req = current_request()
@@ -121,7 +144,11 @@ def install(app: Flask) -> None:
             if base is Template
             else cast(
                 "type[Template]",
-                type(f"Head{base.__name__}", (HeadTemplate, base), {}),
+                type(
+                    f"Head{base.__name__}",
+                    (HeadTemplate, base),
+                    {"quick_vars": base.new_context is Template.new_context},
+                ),
             )
         )
     # Templates loaded before (of the old class, without {% do %}) are

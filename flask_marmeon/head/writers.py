@@ -69,7 +69,7 @@ class Text(Writer):
         out.elements.append((self.slot, value, None))
 
 
-class Each(Writer):
+class TextList(Writer):
     """One ``<meta>`` per item of a list (``article:tag``)."""
 
     def __init__(self, name: str, kind: str = "property") -> None:
@@ -128,7 +128,7 @@ class Records(Writer):
         # A tuple of records is a plain tuple; one record is a named tuple.
         for record in value if type(value) is tuple else (value,):
             if not isinstance(record, tuple):
-                continue  # a generated image that was not named (fill())
+                continue  # a generated image not named (with_generated_images)
             if self.urls and any(record[i] is not None for i in self.urls):
                 out.group(
                     [(self.slot, record[0], True)]
@@ -150,7 +150,7 @@ def _text(value: object) -> str:
     return value if type(value) is str else str(value)
 
 
-class Object(Writer):
+class OgTypeProperties(Writer):
     """A nested table (``article``) written only when the og type is ``when``."""
 
     def __init__(self, when: str, table: Table) -> None:
@@ -163,7 +163,7 @@ class Object(Writer):
             write_keys(out, self.table.writers, value)
 
 
-class Keys(Writer):
+class NestedTable(Writer):
     """A nested table written as it is (``open_graph``, ``twitter``)."""
 
     def __init__(self, table: Table) -> None:
@@ -190,7 +190,7 @@ class Title(Writer):
         )
 
 
-class Nothing(Writer):
+class WrittenByAnother(Writer):
     """A field read by another one's writer (title_template by the title's)."""
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:

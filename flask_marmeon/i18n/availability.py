@@ -24,6 +24,7 @@ from werkzeug.routing import Rule
 
 from .._log import first_time, logger
 from .._state import MarmeonState
+from ..checks import Problem
 from .tags import LocaleTags
 from .urls import LOCALE_ARG, is_localized_rule
 
@@ -114,33 +115,47 @@ def tags_from(rule: Rule, result: object) -> tuple[str, ...]:
     return tags
 
 
-def locales_problems(rule: Rule, locales: Sequence[str]) -> list[str]:
-    """Why the ``locales=`` of ``rule`` stops the start (H10), if it does.
+def locales_problems(rule: Rule, locales: Sequence[str]) -> list[Problem]:
+    """Why the ``locales=`` of ``rule`` stops the start (H10), if it does: a
+    tag that is not one of ``APP_LOCALES`` (i18n.E001), the option on a
+    route that is not localized (i18n.E003), or no tag at all (i18n.E004).
 
-    The option is for localized routes, and each tag it names must be one
-    of ``APP_LOCALES``. A callable is only called for a page, so only its
-    place is checked here.
+    A callable is only called for a page, so only its place is checked here.
     """
     option: LocalesOption = getattr(rule, "marmeon_locales", None)
     if option is None:
         return []
+    here = {"rule": rule.rule, "endpoint": str(rule.endpoint)}
     if not is_localized_rule(rule):
         return [
-            "has locales=, but is not a localized route: put it in a"
-            " blueprint marked with localized(bp), or remove locales="
+            Problem(
+                "i18n.E003",
+                "has locales=, but is not a localized route",
+                "put it in a blueprint marked with localized(bp), or remove locales=",
+                **here,
+            )
         ]
     if callable(option):
         return []
     tags = LocaleTags(locales)
-    reasons = [
-        f"has locales= naming {tag!r}, which is not one of APP_LOCALES"
-        f" {list(locales)!r}: add it to APP_LOCALES, or remove it from"
-        f" locales=.{tags.did_you_mean(tag)}"
+    found = [
+        Problem(
+            "i18n.E001",
+            f"has locales= naming {tag!r}, which is not one of APP_LOCALES"
+            f" {list(locales)!r}",
+            "add it to APP_LOCALES, or remove it from"
+            f" locales=.{tags.did_you_mean(tag)}",
+            **here,
+        )
         for tag in tags.strangers(option)
     ]
     if not option:
-        reasons.append(
-            "has locales=[] and so exists in no locale: name at least one"
-            " of APP_LOCALES, or remove the route"
+        found.append(
+            Problem(
+                "i18n.E004",
+                "has locales=[] and so exists in no locale",
+                "name at least one of APP_LOCALES, or remove the route",
+                **here,
+            )
         )
-    return reasons
+    return found

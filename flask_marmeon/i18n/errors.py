@@ -28,7 +28,7 @@ from typing import Any
 
 from flask import Flask, request
 
-from .._context import RequestState, peek_request_state, request_state
+from .._context import peek_request_state, request_state
 from .._state import MarmeonState
 from .pages import error_page, set_page
 from .state import i18n_state
@@ -80,7 +80,7 @@ def enter_error_page(state: MarmeonState) -> None:
     alone.
     """
     # On every route: the head names no address of the page's own
-    # (flask_marmeon.head.own), whatever the view, the layouts or the
+    # (flask_marmeon.head.own_addresses), whatever the view, the layouts or the
     # handler set.
     request_state("an error handler").error_page = True
     rule = request.url_rule
@@ -96,25 +96,3 @@ def enter_error_page(state: MarmeonState) -> None:
         locale = locale_of_path(request.path, state.settings.locales)
     if locale is not None:
         set_page(state, error_page(locale))
-        if rs is not None:
-            forget_addresses(rs)
-
-
-def forget_addresses(rs: RequestState) -> None:
-    """Drop the addresses the request named before it failed.
-
-    A view may call ``head(canonical=..., open_graph={"url": ...})`` and only
-    then find that its record is missing (``abort(404)``): the error page
-    must not name that URL either. Everything else the layouts and the view
-    set (the site's name, a card) stays.
-    """
-    kept = []
-    for fragment in rs.fragments:
-        og = fragment.get("open_graph")
-        if og is not None and "url" in og:
-            og = {key: value for key, value in og.items() if key != "url"}
-            fragment = {**fragment, "open_graph": og}
-        if "canonical" in fragment:
-            fragment = {k: v for k, v in fragment.items() if k != "canonical"}
-        kept.append(fragment)
-    rs.fragments[:] = kept

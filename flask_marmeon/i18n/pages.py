@@ -14,7 +14,7 @@ from .._context import peek_request_state, request_state
 from .._state import MarmeonState
 from ..page import Alternate, Page
 from .availability import available_locales
-from .own import dot_segment, warn_dot_segment
+from .own_address import dot_segment, warn_dot_segment
 from .tags import X_DEFAULT, babel_spelling, spelling
 from .urls import LOCALE_ARG, build_path, root_adapter
 
@@ -87,7 +87,7 @@ def page_for(
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     dotted = dot_segment(values)
     if dotted is not None:
-        # Its addresses would name another page (flask_marmeon.i18n.own).
+        # Its addresses would name another page (flask_marmeon.i18n.own_address).
         warn_dot_segment(app, state, endpoint, dotted, values[dotted])
         return Page(locale=locale)
     root = state.settings.root

@@ -9,7 +9,6 @@ app's import name.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from datetime import datetime
 from pathlib import Path
@@ -25,13 +24,8 @@ FILE_NAME = "flask_marmeon-indexnow-watermark.txt"
 
 
 def _key(app: Flask) -> str:
-    settings = get_state(app).settings
-    # What the sitemap's keys name (file_caches.py): MARMEON_CACHE_PREFIX,
-    # else the address, the mount path and the app's import name.
-    scope = f"{settings.app_url or ''}{settings.root}"
-    name = settings.cache_prefix or f"{scope} {app.import_name}"
-    digest = hashlib.sha256(name.encode()).hexdigest()[:16]
-    return f"flask_marmeon:indexnow:{digest}:watermark"
+    name = get_state(app).settings.store_name(app.import_name)
+    return f"flask_marmeon:indexnow:{name}:watermark"
 
 
 def _path(app: Flask) -> Path:

@@ -75,15 +75,15 @@ _ELLIPSIS = "\u2026"
 
 
 def fitted_path(
-    signer: URLSafeSerializer, texts: Texts, digest: str, room: int
+    signer: URLSafeSerializer, texts: Texts, digest: str, max_length: int
 ) -> tuple[Texts, str] | None:
-    """The texts cut further until their path is shorter than ``room``
+    """The texts cut further until their path is shorter than ``max_length``
     characters (the longest text loses a third of its clusters each time,
     ending with an ellipsis), and that path; None when even no text does
     not fit."""
     for _ in range(16):
         path = path_for(signer, texts, digest)
-        if len(path) < room:
+        if len(path) < max_length:
             return texts, path
         texts = _shorter(texts)
     return None

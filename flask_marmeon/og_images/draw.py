@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .card import HEIGHT, RGB, SQUARE_SIZE, WIDTH, Colors
+from .canvas import HEIGHT, RGB, SQUARE_SIZE, WIDTH, Colors
 from .fonts import FontSet
 from .layout import Block, Line, Run, fit
 from .text import clusters, is_rtl

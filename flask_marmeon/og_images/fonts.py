@@ -23,8 +23,8 @@ from pathlib import Path
 
 from PIL import ImageFont, features
 
-from .look import FontFile, bitmap_size
-from .system import SystemFonts, quiet_load
+from .settings import FontFile, bitmap_size
+from .system_fonts import SystemFonts, quiet_load
 
 _SHIPPED = files("flask_marmeon.og_images").joinpath("fonts")
 SHIPPED_REGULAR = "NotoSans-Regular.ttf"
@@ -127,7 +127,7 @@ def _is_emoji(cluster: str) -> bool:
 @dataclass(eq=False)
 class FontSet:
     """The faces of one weight, the shipped one first; then, as they are
-    needed, faces found among the machine's fonts (system.py)."""
+    needed, faces found among the machine's fonts (system_fonts.py)."""
 
     faces: tuple[Face, ...]
     raqm: bool

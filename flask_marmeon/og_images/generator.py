@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from .._log import logger, warn_once
 from .address import MAX_ADDRESS, Texts, fitted_path, serializer
-from .card import OgImageCard
-from .look import Look
+from .canvas import OgImageCard
+from .settings import Look
 from .state import Loaded, OgImagesState
 
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ from .._edge import add_front
 from .._state import MarmeonState
 from . import checks
 from .address import PREFIX
-from .look import look_of
 from .serve import ImageEndpoint
+from .settings import look_of
 from .state import OgImagesState
 from .store import ImageStore
 
@@ -28,7 +28,7 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
     scope = f"{settings.app_url or ''}{settings.root}"
     store = ImageStore(
         shared if look.shared else None,
-        scope,
+        settings.store_name(app.import_name),
         app.app_context,
         memory_bytes=look.memory,
     )

@@ -23,7 +23,7 @@ from werkzeug.wrappers import Request, Response
 from .._edge import if_match_fails, not_found, precondition_failed
 from .._log import logger
 from .address import Texts, etag_of, payload_of, token_of
-from .card import MIMETYPE
+from .canvas import MIMETYPE
 from .generator import image_path, loaded, render_png, signer_of
 from .state import OgImagesState
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
-from .look import Look
+from .settings import Look
 from .store import ImageStore
 
 if TYPE_CHECKING:

@@ -13,7 +13,6 @@ and left out: the process keeps its own images.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import threading
 import time
@@ -46,7 +45,9 @@ class ImageStore:
     """One app's drawn images.
 
     :param shared: a Flask-Caching ``Cache``, or None.
-    :param scope: APP_URL's origin and the mount path: what the keys name.
+    :param name: what the keys name (``Settings.store_name``, as the
+        sitemap's: ``MARMEON_CACHE_PREFIX``, else the app's address and
+        import name).
     :param context: entered around every call to ``shared`` (a ``Cache``
         made without an app finds it in the app context).
     :param clock: the wall clock the shared locks' deadlines are read on.
@@ -55,7 +56,7 @@ class ImageStore:
     def __init__(
         self,
         shared: Any | None,
-        scope: str,
+        name: str,
         context: Callable[[], AbstractContextManager[Any]],
         memory_bytes: int = MEMORY_BYTES,
         clock: Callable[[], float] = time.time,
@@ -63,10 +64,7 @@ class ImageStore:
         self.shared = shared
         self.clock = clock
         self.context = context
-        self.prefix = (
-            f"flask_marmeon/og/{_FORMAT}/"
-            + hashlib.sha256(scope.encode()).hexdigest()[:16]
-        )
+        self.prefix = f"flask_marmeon/og/{_FORMAT}/{name}"
         self.memory_bytes = memory_bytes
         self.lock = threading.Lock()
         self.memory: OrderedDict[str, bytes] = OrderedDict()
@@ -120,56 +118,45 @@ class ImageStore:
     def _fetch(self, key: str, draw: Callable[[], bytes]) -> bytes:
         png = self._shared_get(key)
         if png is None:
-            lock = None
-            if self.shared is not None:
-                lock = SharedLock(
-                    self.shared, f"{self.prefix}/lock/{key}", self.context
-                )
-            token = secrets.token_hex(8)
-            locked = self._take(lock, token)
-            if locked is False:
-                # Another process draws it: wait for it, or take its lock
-                # over when it died.
-                png, locked = self._wait_shared(key, lock, token)
-            if png is None:
-                beat: AbstractContextManager[object] = nullcontext()
-                if locked and lock is not None:
-                    beat = Heartbeat(
-                        lambda: self._renew(lock, token), LOCK_LIFETIME / 3
-                    )
-                with beat:
-                    png = draw()
-                with self.lock:
-                    self.drawn += 1
-                self._shared_call("set", f"{self.prefix}/png/{key}", png, KEEP)
-                if locked and lock is not None:
-                    self._quietly(lambda: lock.release(token))
+            shared = self.shared
+            png = self._draw(draw) if shared is None else self._once(shared, key, draw)
         self._keep(key, png)
         return png
 
-    def _take(self, lock: SharedLock | None, token: str) -> bool | None:
-        """Whether ``token`` took ``lock``; None without a store that answers."""
-        if lock is None:
-            return None
-        return self._quietly(lambda: lock.take(token, LOCK_LIFETIME, self.clock()))
+    def _draw(self, draw: Callable[[], bytes]) -> bytes:
+        png = draw()
+        with self.lock:
+            self.drawn += 1
+        return png
 
-    def _renew(self, lock: SharedLock, token: str) -> None:
-        lock.renew(token, LOCK_LIFETIME, self.clock())
+    def _once(self, shared: Any, key: str, draw: Callable[[], bytes]) -> bytes:
+        """Drawn by the process that holds the image's lock: this one, or
+        another that stores it meanwhile (waited for :data:`WAIT` seconds at
+        most, then drawn here too); its lock is taken over when it died."""
+        lock = SharedLock(shared, f"{self.prefix}/lock/{key}", self.context)
+        token = secrets.token_hex(8)
 
-    def _wait_shared(
-        self, key: str, lock: SharedLock | None, token: str
-    ) -> tuple[bytes | None, bool | None]:
-        """The image another process stores, or (None, whether ``token``
-        took over the lock of a dead drawer), at most :data:`WAIT` seconds."""
+        def take() -> bool:
+            return lock.take(token, LOCK_LIFETIME, self.clock())
+
+        def renew() -> None:
+            lock.renew(token, LOCK_LIFETIME, self.clock())
+
+        taken = self._quietly(take)
         deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
+        while taken is False and time.monotonic() < deadline:
             time.sleep(_POLL)
             png = self._shared_get(key)
             if png is not None:
-                return png, None
-            if self._take(lock, token):
-                return None, True
-        return None, None
+                return png
+            taken = self._quietly(take)
+        beat = Heartbeat(renew, LOCK_LIFETIME / 3) if taken else nullcontext()
+        with beat:
+            png = self._draw(draw)
+        self._shared_call("set", f"{self.prefix}/png/{key}", png, KEEP)
+        if taken:
+            self._quietly(lambda: lock.release(token))
+        return png
 
     def _shared_get(self, key: str) -> bytes | None:
         value = self._shared_call("get", f"{self.prefix}/png/{key}")

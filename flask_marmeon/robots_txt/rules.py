@@ -7,34 +7,48 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from ..checks import Problem
+
+#: The setting's shape: a list of dicts with the known keys.
+SHAPE_ID = "sitemap.E002"
+#: A rule's crawlers (``user_agent``).
+AGENT_ID = "sitemap.E004"
+#: A rule's paths (``disallow``, ``allow``).
+PATH_ID = "sitemap.E005"
+
 #: The keys a rule may have.
 RULE_KEYS = ("user_agent", "disallow", "allow")
 
 
-def rules_problems(rules: Any) -> list[str]:
-    """Why MARMEON_ROBOTS_RULES stops the start (H10), one reason each."""
+def rules_problems(rules: Any) -> list[Problem]:
+    """Why MARMEON_ROBOTS_RULES stops the start (H10), one problem each: the
+    setting's shape (sitemap.E002), a rule's crawlers (E004), its paths (E005)."""
     if rules is None:
         return []
     if isinstance(rules, dict | str) or not isinstance(rules, list | tuple):
         return [
-            "MARMEON_ROBOTS_RULES must be a list of rules such as"
-            ' [{"user_agent": "GPTBot", "disallow": ["/"]}],'
-            f" not {type(rules).__name__}"
+            Problem(
+                SHAPE_ID,
+                "MARMEON_ROBOTS_RULES must be a list of rules such as"
+                ' [{"user_agent": "GPTBot", "disallow": ["/"]}],'
+                f" not {type(rules).__name__}",
+            )
         ]
-    reasons: list[str] = []
+    found: list[Problem] = []
     for number, rule in enumerate(rules, 1):
         where = f"MARMEON_ROBOTS_RULES rule {number}"
         if not isinstance(rule, dict):
-            reasons.append(
+            reason = (
                 f"{where} must be a dict with the keys 'user_agent', 'disallow'"
                 f" and 'allow', not {rule!r}"
             )
+            found.append(Problem(SHAPE_ID, reason))
             continue
-        reasons += _rule_problems(where, rule)
-    return reasons
+        found += _rule_problems(where, rule)
+    return found
 
 
-def _rule_problems(where: str, rule: dict[Any, Any]) -> list[str]:
+def _rule_problems(where: str, rule: dict[Any, Any]) -> list[Problem]:
     reasons: list[str] = []
     for key in rule:
         if key not in RULE_KEYS:
@@ -44,17 +58,27 @@ def _rule_problems(where: str, rule: dict[Any, Any]) -> list[str]:
                 f"{where} has the key {key!r}; a rule has 'user_agent',"
                 f" 'disallow' and 'allow'.{hint}"
             )
+    found = [Problem(SHAPE_ID, reason) for reason in reasons]
     if "user_agent" not in rule:
-        reasons.append(
-            f"{where} has no 'user_agent': name the crawlers it is for, such"
-            " as 'GPTBot', or '*' for all"
+        found.append(
+            Problem(
+                AGENT_ID,
+                f"{where} has no 'user_agent'",
+                "name the crawlers it is for, such as 'GPTBot', or '*' for all",
+            )
         )
     else:
-        reasons += _agent_problems(where, rule["user_agent"])
+        found += [
+            Problem(AGENT_ID, reason)
+            for reason in _agent_problems(where, rule["user_agent"])
+        ]
     for key in ("disallow", "allow"):
         if key in rule:
-            reasons += _path_problems(f"{where}'s {key!r}", rule[key])
-    return reasons
+            found += [
+                Problem(PATH_ID, reason)
+                for reason in _path_problems(f"{where}'s {key!r}", rule[key])
+            ]
+    return found
 
 
 def _agent_problems(where: str, value: Any) -> list[str]:

@@ -30,9 +30,6 @@ from .shadows import shadows
 #: problem is a :class:`~flask_marmeon.checks.Problem`.
 RouteProblem = Problem
 
-#: A route's ``locales=`` that names no locale of APP_LOCALES, or is on a
-#: route that is not localized.
-LOCALES_ID = "i18n.E001"
 #: A paged provider's own problems (``problems()``: its statement).
 PROVIDER_ID = "sitemap.E001"
 #: A localized route that still has an old language prefix (``/<lang_code>``).
@@ -135,10 +132,7 @@ def _problems_of_rule(app: Flask, rule: Rule) -> list[Problem]:
         )
     if old_language is not None:
         found.append(_old_prefix_problem(rule, old_language))
-    found += [
-        Problem(LOCALES_ID, reason, **here)
-        for reason in locales_problems(rule, get_state(app).settings.locales)
-    ]
+    found += locales_problems(rule, get_state(app).settings.locales)
     found += [
         Problem(PROVIDER_ID, reason, **here) for reason in provider_problems(rule)
     ]
@@ -184,10 +178,10 @@ def unmarked_routes_problems(app: Flask) -> list[Problem]:
     takes a localized route's address (routing.E008)."""
     locales = get_state(app).settings.locales
     problems = [
-        Problem(LOCALES_ID, reason, rule=rule.rule, endpoint=str(rule.endpoint))
+        problem
         for rule in app.url_map.iter_rules()
         if not is_marked(rule)
-        for reason in locales_problems(rule, locales)
+        for problem in locales_problems(rule, locales)
     ]
     problems += [
         _old_prefix_problem(rule, name)

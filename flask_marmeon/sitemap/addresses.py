@@ -26,6 +26,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, Map, Rule
 from werkzeug.routing.exceptions import RequestRedirect
 
+from ..config import origin_host
 from ..i18n.availability import configured_tags, stranger_tag, tags_from
 from ..i18n.pages import strip_locale
 from ..i18n.tags import X_DEFAULT, LocaleTags, spelling
@@ -223,7 +224,7 @@ def _called(
 def own_host(url_map: Map, origin: str) -> str:
     """The host to match the app's own addresses on: APP_URL's in an app that
     matches hosts (a rule without a host would answer none), else any."""
-    return urlsplit(origin).netloc if url_map.host_matching else "localhost"
+    return origin_host(origin) if url_map.host_matching else "localhost"
 
 
 def addresses(

@@ -19,13 +19,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
 
 from flask import Flask
 from werkzeug.routing import Rule
 
 from .._log import logger
 from .._state import get_state
+from ..config import origin_host
 from ..head.urls import UrlPolicy
 from ..i18n.urls import LOCALE_ARG
 from ..routing.rule import is_marked
@@ -162,7 +162,7 @@ def _elsewhere(rule: Rule, origin: str) -> bool:
     """Whether the rule answers on another host than APP_URL's (a blueprint's
     subdomain, a host rule): APP_URL + its path would be a 404."""
     if rule.map.host_matching:
-        return bool(rule.host) and rule.host != urlsplit(origin).netloc
+        return bool(rule.host) and rule.host != origin_host(origin)
     return bool(rule.subdomain) and rule.subdomain != rule.map.default_subdomain
 
 

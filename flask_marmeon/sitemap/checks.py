@@ -12,11 +12,8 @@ from ..routing.rule import is_marked
 
 
 def robots_rules_problems(app: Flask) -> list[Problem]:
-    """What is wrong with MARMEON_ROBOTS_RULES (sitemap.E002)."""
-    return [
-        Problem("sitemap.E002", reason)
-        for reason in rules_problems(get_state(app).settings.robots_rules)
-    ]
+    """What is wrong with MARMEON_ROBOTS_RULES (sitemap.E002, E004, E005)."""
+    return rules_problems(get_state(app).settings.robots_rules)
 
 
 def app_url_problems(app: Flask) -> list[Problem]:

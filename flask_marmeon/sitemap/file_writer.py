@@ -117,28 +117,28 @@ class UrlsetWriter:
             self._images = True
         return True
 
-    def lane(self, urls: int, most: int) -> tuple[list[str], int]:
+    def open_batch(self, urls: int, max_size: int) -> tuple[list[str], int]:
         """The current batch, and how many entries of ``urls`` URLs and at
-        most ``most`` bytes of ASCII text each it may still take.
+        most ``max_size`` bytes of ASCII text each it may still take.
 
-        The fast lane of the route loop's shortcut: that many such texts may
+        The fast way of the route loop's shortcut: that many such texts may
         be appended to the batch directly, without a call per entry, and
-        they fit, as :meth:`add` would have found one by one; :meth:`settle`
-        then says how many were taken. Any other call ends the lane (the
-        batch may be replaced): settle first, ask again after.
+        they fit, as :meth:`add` would have found one by one;
+        :meth:`count_batched` then says how many were taken. Any other call
+        ends it (the batch may be replaced): count first, open again after.
         """
-        return self._pieces, min(self._urls_left // urls, self._bytes_left // most)
+        return self._pieces, min(self._urls_left // urls, self._bytes_left // max_size)
 
-    def settle(
-        self, taken: int, urls: int, most: int, latest: str | None, xhtml: bool
+    def count_batched(
+        self, taken: int, urls: int, max_size: int, latest: str | None, xhtml: bool
     ) -> None:
-        """What the lane took: ``taken`` entries of ``urls`` URLs and at most
-        ``most`` bytes each, the latest day among them, whether they hold
+        """What the open batch took: ``taken`` entries of ``urls`` URLs and at
+        most ``max_size`` bytes each, the latest day among them, whether they hold
         links."""
         if taken:
             self._urls_left -= taken * urls
             # Counted at their most until the batch is encoded and measured.
-            self._bytes_left -= taken * most
+            self._bytes_left -= taken * max_size
             if xhtml:
                 self._xhtml = True
         if latest is not None and (self._latest is None or latest > self._latest):

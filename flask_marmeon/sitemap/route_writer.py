@@ -13,7 +13,7 @@ being that call's own text for the route and date.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from .addresses import Addresses, CompiledRule, Refused, addresses
@@ -66,16 +66,16 @@ def write_entries(
     add = writer.add
     # The day of each file's latest entry is for the index only.
     track = writer.track
-    # A shortcut's text is ASCII when its route's is, and at most `most`
-    # long: as many entries as the writer's lane grants go into its batch
-    # directly, without a call per entry (see UrlsetWriter.lane); any other
-    # entry is handed over with add().
-    most = days.most if days is not None and days.ascii else 0
+    # A shortcut's text is ASCII when its route's is, and at most
+    # `max_size` long: as many entries as fit in the writer's open batch go
+    # into it directly, without a call per entry (see
+    # UrlsetWriter.open_batch); any other entry is handed over with add().
+    max_size = days.max_size if days is not None and days.ascii else 0
     batch: list[str] = []
-    granted = room = 0
-    if most:
-        batch, granted = writer.lane(usual, most)
-        room = granted
+    fits = fits_left = 0
+    if max_size:
+        batch, fits = writer.open_batch(usual, max_size)
+        fits_left = fits
     append = batch.append
     latest: str | None = None
     entry_type = SitemapEntry
@@ -109,18 +109,18 @@ def write_entries(
                 except TypeError:
                     # Unhashable: no date. written() names the mistake.
                     pieces, day = written(when)
-                if room:
-                    room -= 1
+                if fits_left:
+                    fits_left -= 1
                     # str() of a str is the str itself.
                     append(str(value).join(pieces))
                     if track and day is not None and (latest is None or day > latest):
                         latest = day
                     continue
-                writer.settle(granted - room, usual, most, latest, xhtml)
+                writer.count_batched(fits - fits_left, usual, max_size, latest, xhtml)
                 going = add(str(value).join(pieces), usual, day, xhtml, False)
-                if most:
-                    batch, granted = writer.lane(usual, most)
-                    room = granted
+                if max_size:
+                    batch, fits = writer.open_batch(usual, max_size)
+                    fits_left = fits
                     append = batch.append
                 latest = None
                 if going:
@@ -134,17 +134,17 @@ def write_entries(
             report.refuse(refused)
             continue
         if urls:
-            writer.settle(granted - room, usual, most, latest, xhtml)
+            writer.count_batched(fits - fits_left, usual, max_size, latest, xhtml)
             going = add(text, urls, day, xhtml, pictured)
-            if most:
-                batch, granted = writer.lane(usual, most)
-                room = granted
+            if max_size:
+                batch, fits = writer.open_batch(usual, max_size)
+                fits_left = fits
                 append = batch.append
             latest = None
             if not going:
                 break
     else:
-        writer.settle(granted - room, usual, most, latest, xhtml)
+        writer.count_batched(fits - fits_left, usual, max_size, latest, xhtml)
         return
     # The file is full and there is no next one: the rest is left out, each
     # entry counted by the URLs it would have had.
@@ -189,17 +189,30 @@ class _Days:
         self.known: dict[object, _Written] = {None: self.bare}
         #: Pieces and day by the day of a datetime.
         self.days: dict[str, _Written] = {}
-        self.room = _KNOWN_TEXT // (sum(map(len, self.bare[0])) + 30 * urls)
+        #: How many dates and days are kept (their texts within _KNOWN_TEXT).
+        self.keeps = _KNOWN_TEXT // (sum(map(len, self.bare[0])) + 30 * urls)
         #: Whether the route's text is ASCII (a day's always is).
         self.ascii = all(piece.isascii() for piece in self.bare[0])
         # Every day is written in ten characters (YYYY-MM-DD), and a value
         # of at most `widest` goes between each two pieces.
         dated = pieces_of("0000-00-00")
         #: The most characters of an entry's text.
-        self.most = sum(map(len, dated)) + (len(dated) - 1) * widest
+        self.max_size = sum(map(len, dated)) + (len(dated) - 1) * widest
 
     def written(self, when: object) -> _Written:
         """The pieces and day of ``when`` (a date, a datetime or None)."""
+        if type(when) is datetime:
+            # An aware datetime is written as its day in UTC: the date's own
+            # pieces, looked up by that date. Rows read from a table seldom
+            # share a datetime (each has its second), so writing its day
+            # again for each (astimezone, isoformat) was a fifth of a
+            # part's build (benchmarks/scale.py, two languages).
+            offset = when.utcoffset()
+            if offset is not None:
+                when = (when - offset).date() if offset else when.date()
+                found = self.known.get(when)
+                if found is not None:
+                    return found
         day = lastmod(when, self.where)
         if day is None:
             return self.bare
@@ -211,7 +224,7 @@ class _Days:
             if found is not None:
                 return found
         found = (self.pieces_of(day), day)
-        if len(self.known) + len(self.days) < self.room:
+        if len(self.known) + len(self.days) < self.keeps:
             if dated:
                 self.known[when] = found
             else:

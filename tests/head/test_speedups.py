@@ -4,16 +4,20 @@ plain twin; both ways give the same text."""
 from __future__ import annotations
 
 import random
+from collections import ChainMap, defaultdict
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
 import markupsafe
 import pytest
-from flask import Flask
+from flask import Flask, render_template, render_template_string
+from jinja2 import DictLoader, Environment, Template
 
-from flask_marmeon.head import html, speedups
+from flask_marmeon import Marmeon, head
+from flask_marmeon.head import html, speedups, templates
 
-from .conftest import parse_head
+from .conftest import parse_head, title
 
 
 def texts(count: int) -> list[str]:
@@ -111,3 +115,105 @@ def test_whole_heads_are_the_same_both_ways(
     assert plain == fast
     for text in plain:
         parse_head(text)
+
+
+def globals_maps() -> list[Any]:
+    """Globals maps as Jinja makes them (a template's own over the
+    environment's), with keys in both, and what the quick way hands back."""
+    env = {"range": range, "url_for": "u", "head": "h", "site": "env"}
+    return [
+        ChainMap({}, env),
+        ChainMap({"site": "template", "own": 1}, env),
+        ChainMap({"a": 1}, {"b": 2}, {"a": 3, "c": 4}),
+        ChainMap(),
+        ChainMap({}, Environment().globals),
+        # Not dicts, or not a ChainMap: the plain way.
+        ChainMap({}, defaultdict(int, env)),
+        ChainMap({}, MappingProxyType(env)),
+        dict(env),
+        MappingProxyType(env),
+    ]
+
+
+@pytest.mark.parametrize("globals_", globals_maps(), ids=repr)
+@pytest.mark.parametrize(
+    "vars_", [{}, {"note": 1}, {"site": "vars", "url_for": None}], ids=repr
+)
+def test_template_vars_both_ways_alike(globals_: Any, vars_: dict[str, Any]) -> None:
+    plain = speedups.plain_template_vars(globals_, vars_)
+    quick = speedups.template_vars(globals_, vars_)
+    assert plain == dict(globals_, **vars_)  # Jinja's own copy
+    assert quick == plain
+    assert list(quick) == list(plain)
+    assert type(quick) is dict
+    # A copy: the context's variables are its own.
+    assert quick is not vars_ and all(quick is not m for m in globals_maps())
+
+
+def test_template_vars_refuse_a_key_that_is_not_a_str_alike() -> None:
+    bad: dict[Any, Any] = {1: "one"}
+    for way in (speedups.plain_template_vars, speedups.template_vars):
+        with pytest.raises(TypeError):
+            way(ChainMap({}, {"a": 1}), bad)
+
+
+class OwnContext(Template):
+    """An app's template class with a new_context of its own."""
+
+    def new_context(self, *args: Any, **kwargs: Any) -> Any:
+        context = super().new_context(*args, **kwargs)
+        context.vars["own"] = "kept"
+        return context
+
+
+@pytest.mark.parametrize("template_class", [Template, OwnContext])
+def test_pages_render_the_same_with_and_without_the_quick_context(
+    template_class: type[Template], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Globals of the app, of one template and of Jinja, variables over
+    globals, includes, imports and macros: the same page both ways (and an
+    app's own new_context is kept)."""
+
+    def pages() -> list[str]:
+        app = Flask(__name__)
+        app.jinja_env.template_class = template_class
+        app.config["APP_URL"] = "https://notes.example"
+        app.jinja_env.globals["site"] = "Notes"
+        app.jinja_loader = DictLoader(
+            {
+                "base.html": "<head>{{ render_head() }}</head>"
+                "{% block body %}{% endblock %}",
+                "page.html": '{% extends "base.html" %}'
+                '{% import "m.html" as m %}{% block body %}'
+                "{{ site }}|{{ tag }}|{{ own }}|{{ range(2)|list }}|"
+                '{% include "part.html" %}|{{ m.shout(site) }}{% endblock %}',
+                "part.html": "{{ site }}{{ tag }}",
+                "m.html": "{% macro shout(x) %}{{ x|upper }}{{ site }}{% endmacro %}",
+            }
+        )
+        Marmeon(app)
+        # Only over Jinja's own new_context.
+        quick_vars = app.jinja_env.template_class.quick_vars  # type: ignore[attr-defined]
+        assert quick_vars is (template_class is Template)
+
+        @app.get("/")
+        def index() -> str:
+            head(title="Home")
+            page = app.jinja_env.get_template("page.html", globals={"tag": "t"})
+            return render_template(page, site="from the view")
+
+        @app.get("/plain")
+        def plain() -> str:
+            return render_template_string("{{ site }}{{ own }}{{ url_for('plain') }}")
+
+        client = app.test_client()
+        return [client.get("/").text, client.get("/plain").text]
+
+    quick = pages()
+    own = "kept" if template_class is OwnContext else ""
+    head_html, body = quick[0].removeprefix("<head>").split("</head>")
+    assert title(parse_head(head_html)) == "Home"
+    assert body == f"from the view|t|{own}|[0, 1]|from the viewt|FROM THE VIEWNotes"
+    assert quick[1] == f"Notes{own}/plain"
+    monkeypatch.setattr(templates, "template_vars", speedups.plain_template_vars)
+    assert pages() == quick

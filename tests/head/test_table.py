@@ -89,3 +89,29 @@ def test_nested_tables_merge_key_by_key_and_the_rest_whole() -> None:
     assert table.HEAD.appended == {"json_ld"}
     for name in ("image", "video", "audio"):
         assert table.OPEN_GRAPH.keys[name].merge == table.REPLACE
+
+
+def test_the_steps_find_the_fields_they_act_on_by_what_the_table_declares() -> None:
+    # The memo, JSON-LD, resolve's defaults and generated images name no
+    # field: they ask the table for the key of a role (head/roles.py).
+    from flask_marmeon.head import roles
+
+    tables = [table.HEAD]
+    tables += [key.table for key in table.HEAD.keys.values() if key.table]
+    for each in tables:
+        # Every role but CARD (open_graph, twitter) names one key.
+        declared = [
+            k.role for k in each.keys.values() if k.role not in ("", roles.CARD)
+        ]
+        assert len(declared) == len(set(declared)), "a role is one key of a table"
+    for role in (roles.TITLE, roles.DESCRIPTION, roles.JSON_LD):
+        assert table.HEAD.named(role) in table.HEAD.keys
+    assert table.HEAD.named("no such role") == ""
+    cards = [k.table for k in table.HEAD.keys.values() if k.role == roles.CARD]
+    assert len(cards) == 2
+    for card in cards:
+        assert card is not None
+        for role in (roles.IMAGE, roles.TITLE, roles.DESCRIPTION):
+            assert card.named(role) in card.keys
+    # The page's own addresses (dropped on an error page) are declared too.
+    assert [n for n, k in table.HEAD.keys.items() if k.address] == ["canonical"]

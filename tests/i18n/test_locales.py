@@ -259,8 +259,9 @@ def test_a_tag_not_in_app_locales_stops_the_start(
     (problem,) = check_routes(app)
     assert problem.rule == "/<marmeon_locale:locale>/a"
     assert problem.endpoint == "bp.<lambda>"
-    assert "'de-CH', which is not one of APP_LOCALES" in problem.reason
-    assert "Did you mean 'de-AT'?" in problem.reason
+    assert problem.id == "i18n.E001"
+    assert "'de-CH', which is not one of APP_LOCALES" in problem.message
+    assert "Did you mean 'de-AT'?" in problem.hint
     with pytest.raises(StartupError, match=r"de-CH") as info:
         app.test_client().get("/en/a")
     assert info.value.code == "H10"
@@ -272,10 +273,12 @@ def test_locales_on_a_route_that_is_not_localized_stops_the_start(
     app = make_app(APP_URL="https://notes.example", APP_LOCALES=["en"])
     app.get("/plain", locales=["en"], sitemap=True, authorize=everyone)(lambda: "p")
     app.get("/other", endpoint="other", locales=["en"])(lambda: "o")
-    problems = {p.endpoint: p.reason for p in check_routes(app)}
+    problems = {p.endpoint: p for p in check_routes(app)}
     assert set(problems) == {"<lambda>", "other"}
-    for reason in problems.values():
-        assert "is not a localized route" in reason
+    for problem in problems.values():
+        assert problem.id == "i18n.E003"
+        assert "is not a localized route" in problem.message
+        assert "localized(bp)" in problem.hint
     result = app.test_cli_runner().invoke(args=["marmeon", "check-routes"])
     assert result.exit_code == 1
     assert "'/other'" in result.output and "'/plain'" in result.output
@@ -287,7 +290,8 @@ def test_an_empty_list_stops_the_start(make_app: Callable[..., Flask]) -> None:
     bp.get("/a", locales=[])(lambda: "a")
     app.register_blueprint(bp)
     (problem,) = check_routes(app)
-    assert "exists in no locale" in problem.reason
+    assert problem.id == "i18n.E004"
+    assert "exists in no locale" in problem.message
 
 
 @pytest.mark.parametrize("value", ["en", 3, ["en", 2]])

@@ -109,8 +109,9 @@ def test_a_key_that_breaks_the_pattern_stops_the_start(
     app = keyed_app(make_app, MARMEON_INDEXNOW_KEY=key)
     (problem,) = check_routes(app)
     assert problem.code == "H10" and problem.rule is None
-    assert "MARMEON_INDEXNOW_KEY" in problem.reason
-    assert "8 to 128" in problem.reason
+    assert problem.id == "indexnow.E001"
+    assert "MARMEON_INDEXNOW_KEY" in problem.message
+    assert "8 to 128" in problem.hint
     with pytest.raises(StartupError, match="MARMEON_INDEXNOW_KEY"):
         app.test_client().get(f"/{key}.txt")
     result = app.test_cli_runner().invoke(args=["marmeon", "check-routes"])
@@ -132,12 +133,14 @@ def test_an_endpoint_that_is_not_http_stops_the_start(
 ) -> None:
     app = keyed_app(make_app, MARMEON_INDEXNOW_ENDPOINT=endpoint)
     (problem,) = check_routes(app)
-    assert "MARMEON_INDEXNOW_ENDPOINT" in problem.reason
-    assert "http or https" in problem.reason
+    assert problem.id == "indexnow.E003"
+    assert "MARMEON_INDEXNOW_ENDPOINT" in problem.message
+    assert "http or https" in problem.message and "bing.com" in problem.hint
 
 
 def test_a_key_needs_app_url(make_app: Callable[..., Flask]) -> None:
     app = make_app(MARMEON_INDEXNOW_KEY=KEY)
     app.get("/about")(lambda: "about")
     (problem,) = check_routes(app)
-    assert "APP_URL" in problem.reason and "keyLocation" in problem.reason
+    assert problem.id == "indexnow.E002"
+    assert "APP_URL" in problem.message and "keyLocation" in problem.hint

@@ -9,7 +9,7 @@ import pytest
 from flask_marmeon.og_images.draw import TEXT_WIDTH, TITLE_LINES, TITLE_SIZES
 from flask_marmeon.og_images.fonts import Fonts, FontSet, raqm_available
 from flask_marmeon.og_images.layout import ELLIPSIS, fit
-from flask_marmeon.og_images.look import FontFile
+from flask_marmeon.og_images.settings import FontFile
 from flask_marmeon.og_images.text import clusters
 
 

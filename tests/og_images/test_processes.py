@@ -4,6 +4,7 @@ shared store, requests arriving together at several workers draw once."""
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 import urllib.request
@@ -118,6 +119,49 @@ def test_with_a_shared_store_requests_together_draw_once(
     assert 86_000 < client.ttl(key) <= 86_400
 
 
+def test_a_killed_drawer_s_image_is_drawn_by_another_worker_within_seconds(
+    tmp_path: Path, redis_server: RedisServer
+) -> None:
+    [path] = addresses(tmp_path, 1)
+    written = len(draws(tmp_path))
+    env = {
+        **os.environ,
+        "MARMEON_TEST_DIR": str(tmp_path),
+        "MARMEON_TEST_REDIS": redis_server.url,
+        "MARMEON_TEST_SHARED": "1",
+        "PYTHONPATH": str(ROOT),
+    }
+    (tmp_path / "draw_mode").write_text("hang")
+    with gunicorn(
+        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=3
+    ) as port:
+        url = f"http://127.0.0.1:{port}{path}"
+
+        def ask() -> None:
+            try:
+                urllib.request.urlopen(url, timeout=30).close()
+            except OSError:
+                pass  # its worker is killed
+
+        first = threading.Thread(target=ask)
+        first.start()
+        deadline = time.monotonic() + 10
+        while len(draws(tmp_path)) == written:  # the drawer holds the lock
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        [drawer] = draws(tmp_path)[written:]
+        os.kill(int(drawer), signal.SIGKILL)
+        (tmp_path / "draw_mode").write_text("ok")
+        killed = time.monotonic()
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            assert answer.status == 200
+        # Its lock, no longer renewed, is taken over after its lifetime (6
+        # s), not after the ten seconds a drawing is waited for.
+        assert time.monotonic() - killed < 8
+        first.join(30)
+    assert drawer not in draws(tmp_path)[written + 1 :]
+
+
 def test_without_the_setting_no_image_goes_into_the_shared_store(
     tmp_path: Path, redis_server: RedisServer
 ) -> None:
@@ -163,3 +207,33 @@ def test_a_dead_drawer_s_lock_is_taken_over_and_freed(
         assert cache.get(f"{store.prefix}/png/tag") == b"png"
     cache.cache._write_client.close()  # type: ignore[attr-defined]
     cache.cache._read_client.close()  # type: ignore[attr-defined]
+
+
+def test_the_shared_images_keys_name_the_app_as_the_sitemap_s(
+    tmp_path: Path, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Apps of one APP_URL under other import names (production and
+    # staging) keep their images apart; one MARMEON_CACHE_PREFIX shares them.
+    from flask_caching import Cache
+
+    [path] = addresses(tmp_path, 1)
+    monkeypatch.setenv("MARMEON_TEST_DIR", str(tmp_path))  # the drawing's log
+
+    def drawn_by(name: str, path: str, **settings: object) -> int:
+        app = Flask(name)
+        app.config.update(config(), MARMEON_OG_IMAGES_SHARED=True, **settings)
+        cache = Cache(
+            app,
+            config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis_server.url},
+        )
+        Marmeon(app, sitemap_cache=cache)
+        assert app.test_client().get(path).status_code == 200
+        cache.cache._write_client.close()
+        cache.cache._read_client.close()
+        return int(og_images_of(app).store.drawn)
+
+    assert drawn_by("production", path) == 1
+    assert drawn_by("staging", path) == 1
+    assert drawn_by("production", path) == 0  # from the store
+    assert drawn_by("one", path, MARMEON_CACHE_PREFIX="shop") == 1
+    assert drawn_by("two", path, MARMEON_CACHE_PREFIX="shop") == 0

@@ -16,9 +16,9 @@ import pytest
 from flask import Flask
 from PIL import Image
 
-from flask_marmeon.og_images import system
+from flask_marmeon.og_images import system_fonts
 from flask_marmeon.og_images.address import texts_of, token_of
-from flask_marmeon.og_images.card import Colors
+from flask_marmeon.og_images.canvas import Colors
 from flask_marmeon.og_images.fonts import Fonts, raqm_available
 from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.layout import fit
@@ -75,9 +75,9 @@ def test_arabic_and_hebrew_ship_with_the_package(script: str) -> None:
 
 def no_machine_fonts(monkeypatch: pytest.MonkeyPatch) -> None:
     """A machine without fonts of its own, nor fontconfig."""
-    monkeypatch.setattr(system, "FONT_DIRS", ())
-    monkeypatch.setattr(system, "_fontconfig_files", lambda: [])
-    monkeypatch.setattr(system, "_fc_match", lambda char, bold: None)
+    monkeypatch.setattr(system_fonts, "FONT_DIRS", ())
+    monkeypatch.setattr(system_fonts, "_fontconfig_files", lambda: [])
+    monkeypatch.setattr(system_fonts, "_fc_match", lambda char, bold: None)
 
 
 def test_a_title_no_font_draws_gives_no_image_and_says_why(

@@ -85,30 +85,44 @@ def test_a_site_that_must_not_be_indexed_disallows_everything(
 
 
 @pytest.mark.parametrize(
-    ("rules", "said"),
+    ("rules", "said", "kind"),
     [
-        ({"user_agent": "*"}, "must be a list of rules"),
-        ("User-agent: *", "must be a list of rules"),
-        (["GPTBot"], "rule 1 must be a dict"),
-        ([{"user_agent": "*", "disalow": ["/x"]}], "Did you mean 'disallow'?"),
-        ([{"disallow": ["/x"]}], "rule 1 has no 'user_agent'"),
-        ([{"user_agent": []}], "must be a crawler's name"),
-        ([{"user_agent": "Bot\nDisallow: /"}], "holds a line break"),
+        ({"user_agent": "*"}, "must be a list of rules", "sitemap.E002"),
+        ("User-agent: *", "must be a list of rules", "sitemap.E002"),
+        (["GPTBot"], "rule 1 must be a dict", "sitemap.E002"),
+        (
+            [{"user_agent": "*", "disalow": ["/x"]}],
+            "Did you mean 'disallow'?",
+            "sitemap.E002",
+        ),
+        ([{"disallow": ["/x"]}], "rule 1 has no 'user_agent'", "sitemap.E004"),
+        ([{"user_agent": []}], "must be a crawler's name", "sitemap.E004"),
+        ([{"user_agent": "Bot\nDisallow: /"}], "holds a line break", "sitemap.E004"),
         (
             [{"user_agent": "*"}, {"user_agent": "x", "allow": ["admin/"]}],
             "rule 2's 'allow' holds 'admin/': a path starts with '/'",
+            "sitemap.E005",
         ),
-        ([{"user_agent": "*", "disallow": ["/a\nAllow: /"]}], "a line break"),
-        ([{"user_agent": "*", "disallow": 3}], "must be a list of paths"),
+        (
+            [{"user_agent": "*", "disallow": ["/a\nAllow: /"]}],
+            "a line break",
+            "sitemap.E005",
+        ),
+        (
+            [{"user_agent": "*", "disallow": 3}],
+            "must be a list of paths",
+            "sitemap.E005",
+        ),
     ],
 )
 def test_a_wrong_rule_stops_the_start(
-    make_app: Callable[..., Flask], rules: object, said: str
+    make_app: Callable[..., Flask], rules: object, said: str, kind: str
 ) -> None:
     app = make_app(APP_URL=ORIGIN, MARMEON_ROBOTS_RULES=rules)
     app.get("/about", sitemap=True, authorize=everyone)(lambda: "about")
     (problem,) = check_routes(app)
     assert problem.code == "H10" and problem.rule is None
+    assert problem.id == kind
     assert said in problem.reason
     assert "MARMEON_ROBOTS_RULES" in problem.reason
     with pytest.raises(StartupError, match="MARMEON_ROBOTS_RULES") as info:

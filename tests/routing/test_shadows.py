@@ -1,5 +1,5 @@
-"""Issue 21, point 3: a plain route that takes a localized route's address
-is an H10 problem naming both routes (flask_marmeon.routing.shadows)."""
+"""A plain route that takes a localized route's address is an H10 problem
+naming both routes (flask_marmeon.routing.shadows)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def reasons(app: Flask) -> list[str]:
     return [str(problem) for problem in check_routes(app)]
 
 
-def test_the_issues_example_stops_the_start(site: Flask) -> None:
+def test_a_plain_route_at_a_localized_address_stops_the_start(site: Flask) -> None:
     site.get("/de/about", endpoint="german_about")(lambda: "plain")
     with pytest.raises(StartupError) as raised:
         site.test_client().get("/about", headers={"Accept-Language": "de"})

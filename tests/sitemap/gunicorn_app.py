@@ -12,8 +12,8 @@ benchmarks/sitemap_load.py), configured by environment variables:
   ``MARMEON_TEST_WAIT`` (20), ``MARMEON_TEST_INDEX`` (0),
   ``MARMEON_TEST_BUILD_DELAY`` (0.3 s: long enough for concurrent requests
   to meet the build).
-- ``MARMEON_TEST_CLOCK`` (0): 1 makes the site's cache's clock the wall
-  clock plus the seconds in ``clock`` in the directory, which
+- ``MARMEON_TEST_CLOCK`` (0): 1 makes the sitemap's clock (every file's
+  cache's) the wall clock plus the seconds in ``clock`` in the directory, which
   :func:`advance` moves on (every worker reads it at each look).
 - ``MARMEON_TEST_PAGED`` (0): 1 adds ``/p/<int:n>``, a ``paged()`` route over
   the SQLite file ``shop.db`` in the directory (a table ``p`` of ids, made
@@ -58,7 +58,7 @@ def _hangs(path: Path) -> bool:
 
 
 def advance(directory: Path, seconds: float) -> None:
-    """Move the clock of the site's cache ``seconds`` on, in every worker."""
+    """Move the sitemap's clock ``seconds`` on, in every worker."""
     path = directory / "clock"
     ahead = float(path.read_text()) if path.exists() else 0.0
     # Replaced whole, so that a worker never reads it half written.
@@ -132,7 +132,7 @@ def create() -> Flask:
         return response
 
     if env.get("MARMEON_TEST_CLOCK") == "1":
-        sitemap_of(app).cache.clock = _clock(directory)
+        sitemap_of(app).files.clock = _clock(directory)
 
     def notes() -> Iterator[SitemapEntry]:
         with (directory / "builds").open("a") as log:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -112,3 +112,52 @@ def test_without_the_index_the_rest_is_left_out_once_a_file_is_full(
     urlset_schema.assertValid(etree.fromstring(file.body))
     cut = urls_of(file.body)
     assert cut == whole[: len(cut)] and 0 < len(cut) < len(whole)
+
+
+@pytest.mark.parametrize("localize", [False, True], ids=["plain", "localized"])
+def test_each_datetime_is_written_as_its_day_in_utc_beside_dates_of_that_day(
+    make_app: Callable[..., Flask], localize: bool
+) -> None:
+    # Rows of a table: each its own datetime (a second apart, in several
+    # offsets, some past midnight in UTC but not where they were written),
+    # with dates of the same days before and after them, and naive ones.
+    offsets = [
+        timezone.utc,
+        timezone(timedelta(hours=2)),
+        timezone(timedelta(hours=-5)),
+    ]
+    values: list[date | datetime] = []
+    for n in range(600):
+        moment = datetime(2024, 2, 28, 21, 0, n % 60, tzinfo=offsets[n % 3])
+        moment += timedelta(hours=n // 60)
+        values.append(moment)
+        if n % 7 == 0:
+            values.append(moment.date())
+        if n % 11 == 0:
+            values.append(moment.replace(tzinfo=None))
+    expected = {}
+    for n, value in enumerate(values, start=1):
+        if isinstance(value, datetime) and value.tzinfo is not None:
+            value = value.astimezone(timezone.utc)
+        day = value.date() if isinstance(value, datetime) else value
+        expected[n] = day.isoformat()
+    app = make_app(APP_URL=ORIGIN, APP_LOCALES=["en", "de-AT"])
+    target: Flask | Blueprint = Blueprint("n", __name__) if localize else app
+    target.get(
+        "/n/<int:n>",
+        sitemap=lambda: [
+            SitemapEntry({"n": n}, last_modified=value)
+            for n, value in enumerate(values, start=1)
+        ],
+        authorize=everyone,
+    )(str)
+    if isinstance(target, Blueprint):
+        app.register_blueprint(localized(target))
+    app.test_client().get("/robots.txt")  # the start-up checks
+    (file,) = build_sitemap(app).files
+    urls = urls_of(file.body)
+    assert len(urls) == len(values) * (2 if localize else 1)
+    assert {loc: day for loc, day, _ in urls} == {
+        loc: expected[int(loc.rsplit("/", 1)[1])] for loc, _, _ in urls
+    }
+    assert {int(loc.rsplit("/", 1)[1]) for loc, _, _ in urls} == set(expected)

@@ -1,11 +1,10 @@
 """What keeps builds from crowding a process out: at most a few parts build
-at once (:class:`BuildSlots`), and a builder's shared lock stays short-lived
-but held while it works (:class:`Heartbeat`)."""
+at once (:class:`BuildSlots`); a builder's shared lock stays short-lived
+but held while it works (shared_lock.py's ``Heartbeat``)."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 
 #: Parts one process builds at once at most: each holds a database
 #: connection and a core while it runs; the others wait their turn.
@@ -26,33 +25,3 @@ class BuildSlots:
     def give(self) -> None:
         """Give a place back."""
         self._free.release()
-
-
-class Heartbeat:
-    """Call ``renew`` every ``every`` seconds in a thread of its own, from
-    ``with`` to its end: a builder's lock in the shared store lives a few
-    seconds only, renewed while it builds, so a killed builder's lock is
-    taken over within seconds (not after a minute)."""
-
-    def __init__(self, renew: Callable[[], object], every: float) -> None:
-        self.renew = renew
-        self.every = every
-        self._done = threading.Event()
-        self._thread = threading.Thread(
-            target=self._beat, name="flask_marmeon lock", daemon=True
-        )
-
-    def _beat(self) -> None:
-        while not self._done.wait(self.every):
-            try:
-                self.renew()
-            except Exception:  # the store is down: the build goes on
-                continue
-
-    def __enter__(self) -> Heartbeat:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._done.set()
-        self._thread.join(self.every + 1)

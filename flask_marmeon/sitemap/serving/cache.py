@@ -192,7 +192,7 @@ class SitemapCache(SharedSide):
         with self._cond:
             self._expired = True
         if self.shared is not None:
-            self._quietly(self.shared.expire)
+            self.quietly(self.shared.expire)
 
     def clear(self) -> None:
         """Forget the files and the pause, so the next request refreshes."""

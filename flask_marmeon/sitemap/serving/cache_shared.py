@@ -11,7 +11,8 @@ import time
 from collections.abc import Callable
 
 from ..._log import logger
-from .build_slots import BuildSlots, Heartbeat
+from ...shared_lock import Heartbeat
+from .build_slots import BuildSlots
 from .files import Files
 from .health import Health
 from .shared_store import SharedFiles, Stamp
@@ -80,10 +81,12 @@ class SharedSide:
             return
         if self._down:
             # Known unreachable: looked at again every PROBE seconds only,
-            # so that a request does not wait on it each time.
-            if time.monotonic() - self._probed < PROBE:
+            # so that a request does not wait on it each time (at once
+            # when the clock was set back).
+            now = self.clock()
+            if 0 <= now - self._probed < PROBE:
                 return
-            self._probed = time.monotonic()
+            self._probed = now
         try:
             stamp = shared.stamp()
             self._reachable()
@@ -144,7 +147,7 @@ class SharedSide:
                 # the lock is never held while waiting for a place.
                 holding = slots is None or slots.take(wait=False)
                 self._queued = not holding
-                if holding and shared.lock(token, self.lock_timeout, now):
+                if holding and shared.build_lock.take(token, self.lock_timeout, now):
                     # Another process may have stored a build between our
                     # look and the lock: look again before building.
                     stamp = shared.stamp()
@@ -152,7 +155,7 @@ class SharedSide:
                     until = self._sane(shared.paused_until(), now)
                     fresh = self._fresh_from(shared, stamp, now)
                     if fresh or (until is not None and until > now):
-                        shared.unlock(token)
+                        shared.build_lock.release(token)
                         if not fresh and until is not None:
                             self._pause(until)
                         self._reachable()
@@ -175,7 +178,7 @@ class SharedSide:
         self._reachable()
 
         def renew() -> None:
-            shared.renew(token, self.lock_timeout, self.clock())
+            shared.build_lock.renew(token, self.lock_timeout, self.clock())
 
         try:
             with Heartbeat(renew, self.lock_timeout / 3):
@@ -185,16 +188,16 @@ class SharedSide:
             if files is not None:
                 self._store(shared, files, stamp)
             elif until is not None:
-                self._quietly(lambda: shared.pause(until, self.retry_after))
+                self.quietly(lambda: shared.pause(until, self.retry_after))
         finally:
-            self._quietly(lambda: shared.unlock(token))
+            self.quietly(lambda: shared.build_lock.release(token))
         return True
 
     def _store(self, shared: SharedFiles, files: Files, old: Stamp | None) -> None:
-        put = self._quietly(lambda: shared.put(files.packed, files.built_at))
+        put = self.quietly(lambda: shared.put(files.packed, files.built_at))
         if isinstance(put, Stamp):
             if old is not None:
-                self._quietly(lambda: shared.forget(old))
+                self.quietly(lambda: shared.forget(old))
             self._seen = put
         elif put is None and not self._down and not self._refused:
             self._refused = True
@@ -226,11 +229,7 @@ class SharedSide:
 
     def quietly(self, call: Callable[[], object]) -> object:
         """``call()`` (a call of the shared store); None when it raised (the
-        store cannot be reached: logged once)."""
-        return self._quietly(call)
-
-    def _quietly(self, call: Callable[[], object]) -> object:
-        """Call the store after a build: a failure there loses nothing here."""
+        store cannot be reached: logged once, and nothing is lost here)."""
         try:
             result = call()
         except Exception:

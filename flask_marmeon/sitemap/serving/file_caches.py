@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -28,6 +29,7 @@ from typing import Any
 from flask import Flask
 
 from ..._state import MarmeonState
+from ...shared_lock import Backend
 from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from ..paged import PagedRoute, part_range
 from ..splits import build_split, can_split
@@ -35,7 +37,7 @@ from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
 from .health import Health
-from .shared_store import Backend, SharedFiles
+from .shared_store import SharedFiles
 
 #: Seconds the shared lock of a process building for all the others lives
 #: unless renewed (a heartbeat renews it every third of that while the build
@@ -62,6 +64,9 @@ class FileCaches:
         self.app = app
         self.state = state
         self.backend = backend
+        #: The clock of every file's cache (the wall clock, as processes on
+        #: several machines compare their times; tests move it).
+        self.clock: Callable[[], float] = time.time
         #: Whether the index names /sitemap-<n>.xml (the endpoints serve
         #: them: no route of the app takes their address).
         self.files_listed = True
@@ -109,6 +114,7 @@ class FileCaches:
             shared=self._shared(slot),
             lock_timeout=LOCK_TIMEOUT,
             slots=slots,
+            clock=lambda: self.clock(),
             name=name,
             health=self.health,
             group=group,
@@ -217,7 +223,7 @@ class FileCaches:
         shared = cache.shared
         if shared is None:
             return False
-        return cache.quietly(lambda: shared.marked("redo")) is True
+        return cache.quietly(lambda: shared.value("redo")) == 1
 
     def _outgrown(
         self, route: PagedRoute, digest: str | None = None, urls: int = 0
@@ -344,10 +350,8 @@ class FileCaches:
             return None
         settings = self.state.settings
         scope = f"{settings.app_url or ''}{settings.root}"
-        # Keys name the app too: two apps with one APP_URL (production and
-        # staging) on one store never read each other's files.
-        keys = settings.cache_prefix or f"{scope} {self.app.import_name}"
-        return SharedFiles(self.backend, scope, self.app.app_context, slot, name=keys)
+        name = settings.store_name(self.app.import_name)
+        return SharedFiles(self.backend, scope, self.app.app_context, slot, name=name)
 
     def _forget_some(self, asked: tuple[str, str]) -> None:
         """Keep the parts within MARMEON_SITEMAP_MEMORY bytes (as kept:

@@ -8,10 +8,9 @@ never from a request. A build is written as:
   Memcached keeps at most 1 MB a key), one key each;
 - ``stamp``: the build's id, when it was made and the chunk count of each
   file, written last, so that a reader never sees half a build;
-- ``lock``: taken with the backend's atomic ``add`` by the one process that
-  builds, holding its deadline, after which another process may take it even
-  when the backend lost its expiry (cachelib's Redis ``add`` is SETNX then
-  EXPIRE: a holder killed between the two leaves a key without one);
+- ``lock``: held by the one process that builds (shared_lock.py, the
+  protocol the generated images use too: a dead holder's lock is taken
+  over, with or without its expiry);
 - ``pause``: after a failed build, the time until which nobody builds again
   (``MARMEON_SITEMAP_RETRY_AFTER``), with that expiry.
 
@@ -29,7 +28,9 @@ import zlib
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
+
+from ...shared_lock import Backend, SharedLock
 
 #: Bytes per key: below Memcached's 1 MB item limit, with room for pickling.
 CHUNK = 512 * 1024
@@ -55,26 +56,6 @@ _UNREADABLE = (
 )
 
 
-class Backend(Protocol):
-    """What the sitemap needs of a Flask-Caching ``Cache``: four calls that
-    every backend has (``add`` atomic, as Redis' and Memcached's are)."""
-
-    def get(self, key: str) -> Any: ...  # noqa: D102
-
-    def set(self, key: str, value: Any, timeout: int | None = None) -> Any: ...  # noqa: D102
-
-    def add(self, key: str, value: Any, timeout: int | None = None) -> Any: ...  # noqa: D102
-
-    def delete(self, key: str) -> Any: ...  # noqa: D102
-
-
-def is_backend(value: object) -> bool:
-    """Whether ``value`` has the four calls of :class:`Backend`."""
-    return all(
-        callable(getattr(value, name, None)) for name in ("get", "set", "add", "delete")
-    )
-
-
 @dataclass(frozen=True)
 class Stamp:
     """The newest build in the store: its id, time, and chunks per file."""
@@ -95,8 +76,8 @@ class SharedFiles:
         without an app (``Cache()`` then ``init_app``) finds it.
     :param slot: which files: ``sitemap`` (the site's build), or a paged
         route's boundaries or part (each its own stamp, lock and pause).
-    :param name: what the keys name (hashed): ``MARMEON_CACHE_PREFIX``, or
-        ``scope`` and the app's import name; default ``scope``.
+    :param name: what the keys name (``Settings.store_name``); default a
+        hash of ``scope``.
     """
 
     def __init__(
@@ -111,14 +92,14 @@ class SharedFiles:
         self.context = context
         #: The app's address, for the log (not a secret).
         self.scope = scope
-        # What the keys name: MARMEON_CACHE_PREFIX, or the address and the
-        # app's import name.
-        digest = hashlib.sha256((name or scope).encode()).hexdigest()[:16]
+        digest = name or hashlib.sha256(scope.encode()).hexdigest()[:16]
         if slot != "sitemap":
             # A fixed length, whatever the route's name (Memcached's keys
             # hold at most 250 bytes).
             slot = "paged:" + hashlib.sha256(slot.encode()).hexdigest()[:16]
         self.prefix = f"flask_marmeon:{_FORMAT}:{digest}:{slot}:"
+        #: The lock of the one process that builds.
+        self.build_lock = SharedLock(backend, self.prefix + "lock", context)
 
     def stamp(self) -> Stamp | None:
         """The newest build's stamp, None when there is none (or it is not
@@ -193,43 +174,6 @@ class SharedFiles:
                 for chunk in range(count):
                     self.backend.delete(self._file_key(stamp.build, number, chunk))
 
-    def lock(self, token: str, timeout: int, now: float) -> bool:
-        """Take the build lock for ``timeout`` seconds; False when another
-        process holds it. A lock past its deadline is taken over."""
-        key = self.prefix + "lock"
-        value = (token, now + timeout)
-        with self.context():
-            if self.backend.add(key, value, timeout=timeout):
-                return True
-            held = self._get(key, full=True)
-            expired = (
-                not isinstance(held, tuple)
-                or len(held) != 2
-                or not isinstance(held[1], (int, float))
-                or held[1] < now
-            )
-            if not expired:
-                return False
-            # Its holder died without its expiry: take it over.
-            self.backend.delete(key)
-            return bool(self.backend.add(key, value, timeout=timeout))
-
-    def renew(self, token: str, timeout: int, now: float) -> None:
-        """Hold the lock ``timeout`` seconds more, if this process holds it."""
-        key = self.prefix + "lock"
-        with self.context():
-            held = self._get(key, full=True)
-            if isinstance(held, tuple) and held and held[0] == token:
-                self.backend.set(key, (token, now + timeout), timeout=timeout)
-
-    def unlock(self, token: str) -> None:
-        """Release the lock if this process still holds it."""
-        key = self.prefix + "lock"
-        with self.context():
-            held = self._get(key, full=True)
-            if isinstance(held, tuple) and held and held[0] == token:
-                self.backend.delete(key)
-
     def pause(self, until: float, seconds: float) -> None:
         """Say to every process that nobody builds before ``until``."""
         with self.context():
@@ -262,10 +206,6 @@ class SharedFiles:
     def value(self, name: str) -> object:
         """The value of the flag (or note) ``name``, None when unset."""
         return self._get("flag:" + name)
-
-    def marked(self, name: str) -> bool:
-        """Whether the flag ``name`` is set."""
-        return bool(self._get("flag:" + name) == 1)
 
     def unmark(self, name: str) -> None:
         """Clear the flag ``name``."""

@@ -30,13 +30,13 @@ from ..._state import MarmeonState
 from ...i18n.urls import is_localized_rule
 from ...robots_txt.text import SITEMAP_PATH, robots_modified, robots_txt
 from ...routing.rule import is_marked
+from ...shared_lock import Backend
 from .. import checks
 from ..addresses import own_host
 from ..paged import PagedRoute, paged_routes
 from ..state import SitemapState, sitemap_state
 from .cache import SitemapCache
 from .file_caches import FileCaches, StartsUnknown
-from .shared_store import Backend
 
 ROBOTS_PATH = "/robots.txt"
 

@@ -301,6 +301,14 @@ def test_a_client_that_disconnects_mid_body_tears_nothing(
 # -- the lock, against Redis, in one process -----------------------------------
 
 
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def shared_app(url: str) -> tuple[Flask, SharedFiles]:
     from flask_caching import Cache
 
@@ -309,10 +317,13 @@ def shared_app(url: str) -> tuple[Flask, SharedFiles]:
     return app, SharedFiles(cache, "https://notes.example", app.app_context)
 
 
-def test_a_dead_holders_lock_frees_itself(redis_server: RedisServer) -> None:
+def test_a_dead_holders_lock_is_taken_over_after_its_deadline(
+    redis_server: RedisServer,
+) -> None:
     _, shared = shared_app(redis_server.url)
-    # A holder killed between SETNX and EXPIRE: a lock with no expiry.
-    assert shared.lock("dead", 1, time.time())
+    # A holder killed between SETNX and EXPIRE: a lock with no expiry,
+    # whose deadline is 1006 on the caches' clock.
+    assert shared.build_lock.take("dead", 6, now=1000)
     redis_server.client().persist(shared.prefix.encode() + b"lock")  # type: ignore[attr-defined]
     calls = 0
 
@@ -321,15 +332,21 @@ def test_a_dead_holders_lock_frees_itself(redis_server: RedisServer) -> None:
         calls += 1
         return (b"<urlset/>",)
 
-    cache = SitemapCache(build, ttl=300, retry_after=30, shared=shared, lock_timeout=1)
-    started = time.monotonic()
+    clock = Clock()
+    cache = SitemapCache(
+        build, ttl=300, retry_after=30, shared=shared, lock_timeout=6, clock=clock
+    )
+    # Before its deadline the lock holds: the refresh waits for the store.
+    assert cache.get(wait=0).value is None
+    assert cache.busy and calls == 0
+    clock.now = 1006.5
+    # Its next look takes the lock over and builds.
+    assert cache.join(5)
+    assert calls == 1
     lookup = cache.get()
     assert lookup.value is not None and lookup.value.bodies == (b"<urlset/>",)
-    assert 0.5 < time.monotonic() - started < 3
-    assert calls == 1
-    # The build is stored after it is served: done before Redis stops, or
-    # its outage would be logged during the next test.
-    assert cache.join(5)
+    # Released after the build was stored.
+    assert redis_server.client().get(shared.prefix.encode() + b"lock") is None  # type: ignore[attr-defined]
 
 
 def shared_site(url: str, root: str) -> Flask:

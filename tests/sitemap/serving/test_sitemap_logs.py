@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 
 from flask_marmeon import SitemapEntry, everyone
+from flask_marmeon.sitemap.serving.cache_shared import PROBE
 from flask_marmeon.sitemap.state import sitemap_of
 
 ORIGIN = "https://shop.example"
@@ -102,10 +103,8 @@ def test_a_failing_database_is_one_traceback_per_route_and_cause(
 
 
 def test_a_store_outage_is_said_once_and_its_return_once(
-    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    # A request looks at a store known to be down every PROBE seconds.
-    monkeypatch.setattr("flask_marmeon.sitemap.serving.cache_shared.PROBE", 0)
     from flask_marmeon import Marmeon
 
     store = Store()
@@ -125,3 +124,40 @@ def test_a_store_outage_is_said_once_and_its_return_once(
         assert sweep(app, range(1, 11)) == [200] * 10
     up = [r for r in caplog.records if "reachable again" in r.getMessage()]
     assert len(up) == 1
+
+
+def test_a_store_known_to_be_down_is_looked_at_every_probe_seconds() -> None:
+    from contextlib import nullcontext
+
+    from flask_marmeon.sitemap.serving.cache import SitemapCache
+    from flask_marmeon.sitemap.serving.shared_store import SharedFiles
+
+    store = Store()
+    looks: list[str] = []
+    get = store.get
+    store.get = lambda key: looks.append(key) or get(key)  # type: ignore[method-assign]
+    now = [1000.0]
+    shared = SharedFiles(store, ORIGIN, nullcontext)
+    cache = SitemapCache(
+        lambda: (b"<urlset/>",),
+        ttl=300,
+        retry_after=30,
+        shared=shared,
+        clock=lambda: now[0],
+    )
+    store.down = True
+    assert cache.get().value is not None  # built here
+    assert cache.join(5)
+    cache.newest()  # a request looks, finds it down
+    looks.clear()
+    cache.newest()  # the next request does not look
+    store.down = False
+    now[0] += PROBE - 1
+    cache.newest()
+    assert looks == []
+    now[0] += 1
+    cache.newest()
+    assert looks  # looked at again: up
+    looks.clear()
+    cache.newest()  # and every request looks while it is up
+    assert looks

@@ -23,9 +23,9 @@ from sqlalchemy import (
 from sqlalchemy.sql.elements import Over
 from sqlalchemy.sql.visitors import iterate
 
-from ._log import logger, warn_once
-from ._state import get_state
-from .sitemap.entries import shown
+from .._log import logger, warn_once
+from .._state import get_state
+from ..sitemap.entries import shown
 
 
 def bare(column: ColumnElement[Any]) -> ColumnElement[Any]:

@@ -9,20 +9,21 @@ so a page written again costs a dictionary look-up.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app
 
-from .card import HEIGHT, MIMETYPE, SQUARE_SIZE, WIDTH
+from .canvas import HEIGHT, MIMETYPE, SQUARE_SIZE, WIDTH
 from .generator import image_path
+from .og_image import OgImage, as_text
 from .state import og_images_of
-from .value import OgImage
 
 #: What ``MARMEON_OG_IMAGES`` gives a page that names no image.
 AUTOMATIC = OgImage()
 
 
 @dataclass(frozen=True)
-class Named:
+class HeadImage:
     """A generated image as the head names it."""
 
     #: The path below APP_URL's origin: the mount path, then the image's.
@@ -48,7 +49,19 @@ def check_secret_key(app: Flask) -> None:
         )
 
 
-def name(
+def for_head(value: OgImage, path: str) -> OgImage:
+    """An OgImage as ``head()`` keeps it (its lazy strings made text now, in
+    the request's language): the head names it when it is written, with the
+    page's texts (flask_marmeon.head.generated)."""
+    check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
+    return as_text(value)
+
+
+#: The other kinds of value an image takes in ``head()``: a generated image.
+IMAGE_KINDS: tuple[tuple[type, Any], ...] = ((OgImage, for_head),)
+
+
+def head_image(
     app: Flask,
     root: str,
     value: OgImage,
@@ -58,7 +71,7 @@ def name(
     site_name: str | None,
     page_path: str,
     square: bool = False,
-) -> Named | None:
+) -> HeadImage | None:
     """The generated image for ``value``; the page's texts fill what it
     leaves out. ``square``: the 630x630 card of a Twitter ``summary``.
     None when it cannot be drawn (logged)."""
@@ -76,5 +89,5 @@ def name(
         return None
     alt = value.alt if value.alt is not None else (shown or site_name or None)
     if square:
-        return Named(root + path, alt, SQUARE_SIZE, SQUARE_SIZE)
-    return Named(root + path, alt)
+        return HeadImage(root + path, alt, SQUARE_SIZE, SQUARE_SIZE)
+    return HeadImage(root + path, alt)

@@ -1,6 +1,6 @@
 """The queries of :func:`flask_marmeon.sqlalchemy.paged` that say where
 parts begin and bound a range of keys (SQLAlchemy needed: imported by
-``flask_marmeon.sqlalchemy`` only)."""
+``paged_query.provider`` only)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Select, case, literal, select
 
-from .sqlalchemy_checks import bare, keys_only
+from .statement_checks import bare, keys_only
 
 
 def starts_query(

@@ -6,7 +6,7 @@ An error page (a 4xx or 5xx rendered by one of the app's error handlers,
 ``og:url``, hreflang or ``og:locale:alternate`` there tells a search engine
 that the error is the page, whatever the view set before ``abort(404)`` or
 the layouts and the handler set. The keys dropped are the table's
-(``Key.address``); hreflang and the alternates come from the page's
+(``Row.address``); hreflang and the alternates come from the page's
 addresses, which an error page has none of.
 """
 

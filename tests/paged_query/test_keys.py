@@ -32,7 +32,7 @@ from sqlalchemy.pool import NullPool
 
 from flask_marmeon import Marmeon
 from flask_marmeon.sqlalchemy import paged
-from tests.sqlalchemy_items import (
+from tests.paged_query.items import (
     Item,
     Shelf,
     check_parts,

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import NullPool
 
 from flask_marmeon.sqlalchemy import SqlPaged, paged
-from tests.sqlalchemy_items import (
+from tests.paged_query.items import (
     Item,
     Shelf,
     check_parts,

@@ -15,9 +15,14 @@ def reasons(app: Flask) -> list[str]:
     return [problem.reason for problem in check_routes(app)]
 
 
+def ids(app: Flask) -> list[str]:
+    return [problem.id for problem in check_routes(app)]
+
+
 def test_images_on_without_a_secret_key_is_h10(og_app: Callable[..., Flask]) -> None:
     app = og_app(SECRET_KEY=None)
     assert any("SECRET_KEY is not set" in r for r in reasons(app))
+    assert ids(app) == ["og_images.E001"]
     with pytest.raises(StartupError) as caught:
         app.test_client().get("/")
     assert caught.value.code == "H10"
@@ -36,6 +41,7 @@ def test_a_missing_logo_is_named(og_app: Callable[..., Flask]) -> None:
     assert "MARMEON_OG_IMAGE_LOGO" in reason
     assert "nowhere.png" in reason
     assert "does not exist" in reason
+    assert ids(app) == ["og_images.E003"]
 
 
 def test_a_logo_that_is_not_an_image_is_named(
@@ -46,6 +52,7 @@ def test_a_logo_that_is_not_an_image_is_named(
     [reason] = reasons(app)
     assert str(tmp_path / "logo.png") in reason
     assert "not an image" in reason
+    assert ids(app) == ["og_images.E003"]
 
 
 def test_a_font_that_cannot_be_read_is_named(
@@ -62,6 +69,7 @@ def test_a_font_that_cannot_be_read_is_named(
     assert len(found) == 2
     assert "broken.ttf" in found[0] and "'arabic'" in found[0]
     assert "absent.otf" in found[1] and "'cjk'" in found[1]
+    assert ids(app) == ["og_images.E004", "og_images.E004"]
 
 
 def test_fonts_of_every_script_start_the_app(

@@ -9,7 +9,7 @@ drawing function), and where drawn images are kept
 (``MARMEON_OG_IMAGES_SHARED``, ``MARMEON_OG_IMAGES_MEMORY``). config.py
 declares these keys and refuses wrong shapes at ``init_app``
 (``config_images.py``); files that are missing or unreadable are start-up
-problems (H10, :func:`problems`), so that every one of them is named at
+problems (H10, :mod:`.checks`), so that every one of them is named at
 once.
 """
 
@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Settings
-from ..errors import install_hint
-from .card import Colors, DrawFunction
+from .canvas import Colors, DrawFunction
 
 
 @dataclass(frozen=True)
@@ -81,65 +80,3 @@ def bitmap_size(path: Path) -> int | None:
             return None
         strikes = font["CBLC"].strikes
         return int(strikes[0].bitmapSizeTable.ppemY) if strikes else None
-
-
-def _quiet_bitmap_size(path: Path) -> int | None:
-    try:
-        return bitmap_size(path)
-    except Exception:  # not a font: Pillow's own error says why
-        return None
-
-
-def problems(look: Look, secret_key: object) -> list[str]:
-    """The start-up problems (H10) of the look: each names its file."""
-    out: list[str] = []
-    try:
-        import fontTools  # type: ignore[import-untyped]  # noqa: F401
-        from PIL import Image, ImageFont, UnidentifiedImageError
-    except ImportError as error:
-        if look.enabled or look.logo or look.fonts:
-            out.append(
-                f"generated images need Pillow and fontTools ({error}): install"
-                f" the extra, {install_hint('og-images')}"
-            )
-        return out
-    if look.enabled and not secret_key:
-        out.append(
-            "MARMEON_OG_IMAGES is on but SECRET_KEY is not set: the images'"
-            " addresses are signed with it, so that nobody can make the server"
-            " draw what it never wrote. Set app.config['SECRET_KEY'] (the same"
-            " in every process), or turn MARMEON_OG_IMAGES off"
-        )
-    if look.logo is not None:
-        try:
-            with Image.open(look.logo) as image:
-                image.verify()
-        except FileNotFoundError:
-            out.append(
-                f"MARMEON_OG_IMAGE_LOGO names {str(look.logo)!r}, which does not"
-                " exist: give the path of an image in the static folder"
-            )
-        except (OSError, UnidentifiedImageError, SyntaxError, ValueError) as error:
-            out.append(
-                f"MARMEON_OG_IMAGE_LOGO names {str(look.logo)!r}, which is not an"
-                f" image Pillow can read ({error}): give a PNG, JPEG or WebP file"
-            )
-    for font in look.fonts:
-        for path in dict.fromkeys((font.regular, font.bold)):
-            try:
-                try:
-                    ImageFont.truetype(str(path), 20)
-                except OSError:
-                    # A bitmap color font (Noto Color Emoji) loads only at
-                    # its own size, as the drawing loads it.
-                    size = _quiet_bitmap_size(path)
-                    if size is None:
-                        raise
-                    ImageFont.truetype(str(path), size)
-            except OSError as error:
-                out.append(
-                    f"MARMEON_OG_IMAGE_FONTS[{font.script!r}] names {str(path)!r},"
-                    f" which cannot be read as a font ({error}): give a TrueType"
-                    " or OpenType file"
-                )
-    return out

@@ -1,5 +1,5 @@
-"""The items of paged()'s key tests (tests/test_sqlalchemy_keys.py,
-tests/test_sqlalchemy_steps.py): a model whose columns are keys of every
+"""The items of paged()'s key tests (tests/paged_query/test_keys.py,
+tests/paged_query/test_boundary_steps.py): a model whose columns are keys of every
 kind (unique, repeating, strings, UUIDs, a descending index, none), rows to
 fill it, and the rule for where parts begin computed in Python over every
 key, to hold the database's answer against."""
