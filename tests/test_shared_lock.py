@@ -11,8 +11,8 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,30 +22,31 @@ from flask_marmeon.shared_lock import Heartbeat, SharedLock
 from tests.processes import ROOT
 from tests.sitemap.servers import MemcachedServer, RedisServer
 
-PREFIX = "t:"
 
-
-def cache_config(kind: str, where: str) -> dict[str, Any]:
-    """Flask-Caching's configuration of a cache on the server at ``where``."""
+def cache_config(kind: str, where: str, prefix: str) -> dict[str, Any]:
+    """Flask-Caching's configuration of a cache on the server at ``where``,
+    its keys under ``prefix``."""
     if kind == "redis":
         return {
             "CACHE_TYPE": "RedisCache",
             "CACHE_REDIS_URL": where,
-            "CACHE_KEY_PREFIX": PREFIX,
+            "CACHE_KEY_PREFIX": prefix,
         }
     return {
         "CACHE_TYPE": "MemcachedCache",
         "CACHE_MEMCACHED_SERVERS": [where],
-        "CACHE_KEY_PREFIX": PREFIX,
+        "CACHE_KEY_PREFIX": prefix,
     }
 
 
-@pytest.fixture(params=["redis", "memcached"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """A real server of each kind: (its kind, its address)."""
+@pytest.fixture(scope="module", params=["redis", "memcached"])
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str]]:
+    """A real server of each kind for the module: (its kind, its address)."""
     server: RedisServer | MemcachedServer
     if request.param == "redis":
-        server = RedisServer(tmp_path)
+        server = RedisServer(tmp_path_factory.mktemp("redis"))
         yield "redis", server.url
     else:
         server = MemcachedServer()
@@ -54,7 +55,13 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str,
 
 
 @pytest.fixture
-def lock_on(store: tuple[str, str]) -> Iterator[Callable[[str], SharedLock]]:
+def store(server: tuple[str, str]) -> tuple[str, str, str]:
+    """The server, and keys of the test's own: (kind, address, prefix)."""
+    return (*server, f"t{uuid.uuid4().hex[:12]}:")
+
+
+@pytest.fixture
+def lock_on(store: tuple[str, str, str]) -> Iterator[Callable[[str], SharedLock]]:
     """Locks on the store, each through a client of its own (as processes
     have), closed at the end."""
     from flask_caching import Cache
@@ -197,7 +204,7 @@ from flask_marmeon.shared_lock import Heartbeat, SharedLock
 from tests.test_shared_lock import cache_config
 
 app = Flask("holder")
-cache = Cache(app, config=cache_config(sys.argv[1], sys.argv[2]))
+cache = Cache(app, config=cache_config(*sys.argv[1:4]))
 lock = SharedLock(cache, "lock", app.app_context)
 assert lock.take("holder", 2, time.time())
 with Heartbeat(lambda: lock.renew("holder", 2, time.time()), 2 / 3):
@@ -214,7 +221,7 @@ def deadline_of(lock: SharedLock) -> float:
 
 
 def test_a_killed_holder_s_lock_is_taken_over_within_seconds(
-    store: tuple[str, str], lock_on: Callable[..., SharedLock]
+    store: tuple[str, str, str], lock_on: Callable[..., SharedLock]
 ) -> None:
     lock = lock_on()
     holder = subprocess.Popen(

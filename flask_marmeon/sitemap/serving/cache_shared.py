@@ -128,7 +128,7 @@ class SharedSide:
         """Refresh through the store; False when it cannot be reached before
         a build started (then this process builds its own)."""
         token = secrets.token_hex(8)
-        give_up = time.monotonic() + GIVE_UP
+        give_up = self.clock() + GIVE_UP
         slots = self.slots
         holding = False  # a place among this process's builds
         try:
@@ -165,7 +165,7 @@ class SharedSide:
                 if slots is not None and holding:
                     slots.give()
                 holding = False
-                if time.monotonic() > give_up:
+                if self.clock() > give_up:
                     return False  # the store answers, but nobody finishes
                 time.sleep(self.poll)
         except Exception:

@@ -110,28 +110,29 @@ def test_a_build_that_gives_no_files_is_a_failure(
 
 
 def test_requests_that_arrive_together_share_one_build() -> None:
-    calls = 0
-    started = threading.Event()
-
-    def slow() -> tuple[bytes, ...]:
-        nonlocal calls
-        calls += 1
-        started.set()
-        time.sleep(0.2)
-        return (b"built",)
-
-    cache = SitemapCache(slow, ttl=300, retry_after=30)
+    build = Builds()
+    build.release.clear()  # the build lasts until every request has come
+    cache = SitemapCache(build, ttl=300, retry_after=30)
+    arrived = threading.Barrier(9)
     results: list[bytes | None] = []
-    threads = [
-        threading.Thread(target=lambda: results.append(body(cache))) for _ in range(8)
-    ]
+
+    def request() -> None:
+        arrived.wait()
+        results.append(body(cache))
+
+    threads = [threading.Thread(target=request) for _ in range(8)]
     for thread in threads:
         thread.start()
+    arrived.wait()  # the eight ask now
+    deadline = time.monotonic() + 5
+    while not cache.busy:  # the first of them started the build
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    build.release.set()
     for thread in threads:
         thread.join(5)
-    assert started.is_set()
-    assert calls == 1
-    assert results == [b"built"] * 8
+    assert build.calls == 1
+    assert results == [b"build 1"] * 8
 
 
 def test_a_hanging_build_keeps_cold_requests_waiting_only_for_the_wait(

@@ -17,7 +17,8 @@ from lxml import etree
 
 from flask_marmeon import Marmeon, everyone
 from flask_marmeon.sitemap.serving.cache import SitemapCache
-from flask_marmeon.sitemap.serving.shared_store import SharedFiles
+from flask_marmeon.sitemap.serving.cache_shared import GIVE_UP
+from flask_marmeon.sitemap.serving.shared_store import SharedFiles, Stamp
 from flask_marmeon.sitemap.state import sitemap_of
 
 from ..conftest import SM, Start
@@ -347,6 +348,43 @@ def test_a_dead_holders_lock_is_taken_over_after_its_deadline(
     assert lookup.value is not None and lookup.value.bodies == (b"<urlset/>",)
     # Released after the build was stored.
     assert redis_server.client().get(shared.prefix.encode() + b"lock") is None  # type: ignore[attr-defined]
+
+
+def test_a_holder_that_never_finishes_is_waited_for_give_up_seconds(
+    redis_server: RedisServer,
+) -> None:
+    _, shared = shared_app(redis_server.url)
+    # Another process holds the lock, alive (renewing it), and never stores.
+    assert shared.build_lock.take("alive", 10_000, now=1000)
+    looks = 0
+    stamp = shared.stamp
+
+    def look() -> Stamp | None:
+        nonlocal looks
+        looks += 1
+        return stamp()
+
+    shared.stamp = look  # type: ignore[method-assign]
+    calls = 0
+
+    def build() -> tuple[bytes, ...]:
+        nonlocal calls
+        calls += 1
+        return (b"<urlset/>",)
+
+    clock = Clock()
+    cache = SitemapCache(
+        build, ttl=300, retry_after=30, shared=shared, clock=clock, poll=0.01
+    )
+    assert cache.get(wait=0).value is None
+    wait_for(lambda: looks >= 5)  # it looks for the other's build, again
+    assert cache.busy and calls == 0
+    clock.now += GIVE_UP + 1
+    # Then it builds on its own.
+    assert cache.join(5)
+    assert calls == 1
+    lookup = cache.get()
+    assert lookup.value is not None and lookup.value.bodies == (b"<urlset/>",)
 
 
 def shared_site(url: str, root: str) -> Flask:
