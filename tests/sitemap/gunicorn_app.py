@@ -21,7 +21,9 @@ benchmarks/sitemap_load.py), configured by environment variables:
   ``part_reads`` there (and waits the build delay, so concurrent requests
   meet it; while ``part_mode`` there says ``hang``, 30 s at most).
   ``MARMEON_TEST_LASTMOD`` (0): 1 gives id ``n`` the last_modified day
-  2026-01-01 plus ``n`` days.
+  2026-01-01 plus ``n`` days. ``MARMEON_TEST_DATABASE``: an SQLAlchemy URL
+  to read instead (its table ``MARMEON_TEST_TABLE``, default ``p``, of
+  ids); ``MARMEON_TEST_PART_URLS`` (10): URLs a part holds.
 
 Every answer says which worker gave it (``X-Test-Worker``: its pid).
 """
@@ -99,7 +101,9 @@ def create() -> Flask:
     )
     if env.get("MARMEON_TEST_PAGED") == "1":
         # Ten ids a part of the paged route.
-        app.config["MARMEON_SITEMAP_MAX_URLS"] = 10
+        app.config["MARMEON_SITEMAP_MAX_URLS"] = int(
+            env.get("MARMEON_TEST_PART_URLS", "10")
+        )
     cache = None
     if env.get("MARMEON_TEST_REDIS"):
         from flask_caching import Cache
@@ -164,11 +168,18 @@ def create() -> Flask:
 def _add_paged(app: Flask, directory: Path, delay: float) -> None:
     from sqlalchemy import Column, Integer, MetaData, Table, create_engine, event
     from sqlalchemy.orm import sessionmaker
+    from sqlalchemy.pool import NullPool
 
     from flask_marmeon.sqlalchemy import paged
 
-    engine = create_engine(f"sqlite:///{directory / 'shop.db'}")
-    table = Table("p", MetaData(), Column("id", Integer, primary_key=True))
+    database = os.environ.get("MARMEON_TEST_DATABASE")
+    if database:
+        # No connection kept across requests (nor across gunicorn's fork).
+        engine = create_engine(database, poolclass=NullPool)
+    else:
+        engine = create_engine(f"sqlite:///{directory / 'shop.db'}")
+    name = os.environ.get("MARMEON_TEST_TABLE", "p")
+    table = Table(name, MetaData(), Column("id", Integer, primary_key=True))
 
     @event.listens_for(engine, "before_cursor_execute")
     def count(conn: object, cursor: object, statement: str, *args: object) -> None:
