@@ -20,6 +20,10 @@ benchmarks/sitemap_load.py), configured by environment variables:
   by the test), 10 ids a part; each query of a part's range adds a line to
   ``part_reads`` there (and waits the build delay, so concurrent requests
   meet it; while ``part_mode`` there says ``hang``, 30 s at most).
+  ``MARMEON_TEST_LASTMOD`` (0): 1 gives id ``n`` the last_modified day
+  2026-01-01 plus ``n`` days.
+
+Every answer says which worker gave it (``X-Test-Worker``: its pid).
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
+from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 
@@ -118,6 +124,13 @@ def create() -> Flask:
             },
         )
     Marmeon(app, sitemap_cache=cache)
+
+    @app.after_request
+    def worker(response: Any) -> Any:
+        # Which worker answered (the tests about processes tell them apart).
+        response.headers["X-Test-Worker"] = str(os.getpid())
+        return response
+
     if env.get("MARMEON_TEST_CLOCK") == "1":
         sitemap_of(app).files.clock = _clock(directory)
 
@@ -169,11 +182,14 @@ def _add_paged(app: Flask, directory: Path, delay: float) -> None:
             while time.monotonic() < deadline and _hangs(directory / "part_mode"):
                 time.sleep(0.05)
 
+    dated = os.environ.get("MARMEON_TEST_LASTMOD") == "1"
+
+    def entry(row: Any) -> SitemapEntry:
+        day = date(2026, 1, 1) + timedelta(days=row.id) if dated else None
+        return SitemapEntry({"n": row.id}, last_modified=day)  # /p/<n>
+
     provider = paged(
-        table.select(),
-        key=table.c.id,
-        entry=lambda row: SitemapEntry({"n": row.id}),  # /p/<n>
-        session=sessionmaker(engine),
+        table.select(), key=table.c.id, entry=entry, session=sessionmaker(engine)
     )
     app.add_url_rule(
         "/p/<int:n>", "p", lambda n: f"p {n}", sitemap=provider, authorize=everyone
