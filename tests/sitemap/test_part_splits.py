@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,13 @@ from flask import Flask
 from lxml import etree
 from sqlalchemy import event, text
 
+from flask_marmeon import everyone
+from flask_marmeon.sitemap.state import sitemap_of
+
 from .conftest import SM
 from .servers import RedisServer
 from .test_consistent_parts import ORIGIN, Table, ids_of, make_app
+from .test_paged import Keys, locs
 
 
 @pytest.fixture
@@ -138,3 +143,55 @@ def test_rows_below_the_first_range_join_the_first_part(
     assert len(parts) == 22  # no part of its own: 97 rows fit the first
     every = [key for part in parts for key in part]
     assert sorted(every) == sorted(set(every)) and len(every) == 2002
+
+
+class Splits(Keys):
+    """Keys that split one range and count it, as paged() does."""
+
+    def split(self, start: int | None, stop: int | None, size: int) -> list[int]:
+        self.asked.append(("split", start, stop, size))
+        at = 0 if start is None else bisect_left(self.keys, start)
+        end = len(self.keys) if stop is None else bisect_left(self.keys, stop)
+        return self.keys[at:end:size]
+
+    def count(self, start: int, stop: int | None) -> int:
+        end = len(self.keys) if stop is None else bisect_left(self.keys, stop)
+        return end - bisect_left(self.keys, start)
+
+
+def test_a_part_full_by_its_bytes_has_its_range_split_into_ranges_that_fit(
+    make_app: Callable[..., Flask],
+) -> None:
+    def shop(provider: Splits, max_bytes: int | None = None) -> Flask:
+        app = make_app(APP_URL="https://shop.example", MARMEON_SITEMAP_MAX_URLS=100)
+        app.add_url_rule("/p/<int:n>", "p", str, authorize=everyone, sitemap=provider)
+        if max_bytes is not None:
+            sitemap_of(app).max_bytes = max_bytes
+        return app
+
+    # 300 keys of four digits: every URL as long as the next.
+    keys = list(range(1000, 1300))
+    measured = shop(Splits(keys)).test_client()
+    assert len(locs(measured.get("/sitemap.xml").data)) == 4  # 95, 95, 95, 15
+    small = measured.get("/sitemap-p-4.xml").data
+    url = len(locs(small)[0]) + len("<url><loc></loc></url>")
+    # A file holds about 60 such URLs (the format's 50 MiB made small).
+    # Without a shared store: the process decides alone.
+    provider = Splits(keys)
+    app = shop(provider, len(small) + 45 * url + 400)
+    client = app.test_client()
+    assert len(locs(client.get("/sitemap.xml").data)) == 4
+    first = locs(client.get("/sitemap-p-1.xml").data)
+    assert 50 < len(first) < 95  # full by its bytes
+    files = sitemap_of(app).files
+    route = files.routes["p"]
+    deadline = time.monotonic() + 10
+    while files.starts(route) == (1000, 1095, 1190, 1285):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    # Part 1's range alone split, in two that fit (48 and 47 rows, as even
+    # as they go); the others as they were.
+    assert files.starts(route) == (1000, 1048, 1095, 1190, 1285)
+    assert ("split", 1000, 1095, 48) in provider.asked
+    for number, size in ((1, 48), (2, 47), (5, 15)):
+        assert len(locs(client.get(f"/sitemap-p-{number}.xml").data)) == size
