@@ -61,7 +61,6 @@ from .types import (
 from .write_order import WriteFn, grouped
 from .writers import (
     Canonical,
-    Description,
     Directive,
     Href,
     Locale,
@@ -372,7 +371,9 @@ HEAD = Table(
     {
         "title": Row(TextField(), Title(), role=roles.TITLE),
         "title_template": Row(TemplateField(), WrittenByAnother()),
-        "description": Row(TextField(), Description(), role=roles.DESCRIPTION),
+        "description": Row(
+            TextField(), Text("description", "name"), role=roles.DESCRIPTION
+        ),
         "canonical": Row(UrlField(), Canonical(), address=True),
         "robots": nested(ROBOTS, write.Robots(ROBOTS)),
         "icons": Row(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE), rare=True),

@@ -21,7 +21,6 @@ from ..page import X_DEFAULT
 from .elements import (
     CANONICAL,
     CANONICAL_PAGE,
-    DESCRIPTION,
     HREFLANG,
     JSON_LD,
     ROBOTS,
@@ -174,16 +173,6 @@ class WrittenByAnother(Writer):
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
         pass
-
-
-class Description(Text):
-    """``<meta name="description">``."""
-
-    def __init__(self) -> None:
-        self.slot = DESCRIPTION
-        self.slots = (DESCRIPTION,)
-        self.default = None
-        self.always = False
 
 
 class Canonical(Writer):
