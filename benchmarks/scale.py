@@ -53,6 +53,7 @@ against 1 s too, and said apart.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
 import os
@@ -237,6 +238,11 @@ def marmeon_worker(server: dict[str, Any], rows: int) -> dict[str, Any]:
         check_part(f"flask_marmeon's part {number}", body, *part_range(rows, number))
         clock(f"{label}_built", path, times=5)
     clock.figures["memory"] = memory()["VmHWM"] - baseline
+    # One full part's XML and gzip size (docs/large-sites.rst), read once
+    # the memory is.
+    body = clock.get(local(addresses[0]))
+    clock.figures["part_xml"] = len(body)
+    clock.figures["part_gzip"] = len(gzip.compress(body, 6, mtime=0))
     return clock.figures
 
 
@@ -264,7 +270,8 @@ def worker(
 ) -> dict[str, Any]:
     """Run ``kind``'s worker in a fresh process; its figures. ``options``:
     ``last`` (a path: that part first), ``redis`` (a shared cache's URL) and
-    ``part`` (with it, a path: that part alone)."""
+    ``part`` (with it, a path: that part alone), ``env`` (variables)."""
+    env = {**os.environ, **options.pop("env", {})}
     where: dict[str, Any] = {"url": server.url, "port": server.port}
     where["user"] = server.user
     where["pid"] = server.process.pid
@@ -273,6 +280,7 @@ def worker(
         [sys.executable, __file__, "--worker", kind, "--rows", str(rows)]
         + ["--server", json.dumps(where)],
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
     )
@@ -341,6 +349,10 @@ def main() -> None:
     for line in plan:
         print("   ", line)
     met, extra_missed = table(ours, alone, theirs)
+    print(
+        f"a part of {OURS:,} rows in one language: {ours['part_xml'] / 1e6:.1f} MB"
+        f" of XML, {ours['part_gzip'] / 1e6:.2f} MB gzipped"
+    )
     print(
         "every target of issue 17's table met" if met else "some targets NOT MET",
         f"(load average {os.getloadavg()[0]:.1f} at the end, {started_load:.1f} at"

@@ -127,6 +127,13 @@ def listings_table(
             met("memory"),
         ),
         (
+            "  the same, MALLOC_MMAP_THRESHOLD_=131072",
+            f"{figures['memory_mmap'] / MiB:.1f} MiB",
+            "",
+            "<= 60 MiB",
+            "pass" if figures["memory_mmap"] <= 60 * MiB else "FAIL",
+        ),
+        (
             "store bytes for one full set / its gzip size",
             f"{store:.2f}x ({figures['store'] / 1e6:.1f} MB in"
             f" {figures['keys']} keys; gzip {figures['gzipped'] / 1e6:.1f} MB)",

@@ -11,7 +11,10 @@ x-default. What is measured (issue 27's table):
 - **Memory**: a fresh worker sharing a Redis (through Flask-Caching) asks
   the index, then every part, each once, as a crawler accepting gzip does;
   its growth is the peak resident set (VmHWM, reset before the first
-  request) minus the resident set before it.
+  request) minus the resident set before it. Then again in a fresh worker
+  with glibc's mmap threshold fixed (``MALLOC_MMAP_THRESHOLD_=131072``):
+  by default glibc raises it once a large buffer is freed, and each
+  part's build then leaves room in the heap that the parts kept break up.
 - **Store**: then the bytes Redis holds for that one full set (the sum of
   ``MEMORY USAGE`` over its keys), against the parts' own gzip size (their
   XML by ``gzip.compress`` at level 6, summed). Each part is checked: its
@@ -53,6 +56,8 @@ from benchmarks.scale_measure import Clock, memory, reset_peak
 ORIGIN = "https://shop.example"
 LOCALES = ["en", "de"]
 PER_PART = 50_000
+#: glibc's default threshold, fixed (MALLOC_MMAP_THRESHOLD_): see run().
+MMAP_THRESHOLD = 128 * 1024
 _EN = re.compile(rb"<loc>https://shop\.example/en/listings/(\d+)</loc>")
 _LOC = re.compile(rb"<loc>\s*([^<\s]+)\s*</loc>")
 _HEAD = (
@@ -313,6 +318,16 @@ def run(
     try:
         figures = worker("listing-parts", server, rows, redis=redis.url)
         figures["store"], figures["keys"] = store_bytes(redis.url)
+    finally:
+        redis.stop()
+    # The same with glibc's mmap threshold fixed (docs/large-sites.rst,
+    # Deploying): each build's large buffers are given back when freed
+    # instead of kept in its heap between the parts kept.
+    redis = RedisServer(Path(server.directory))
+    try:
+        env = {"MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD)}
+        again = worker("listing-parts", server, rows, redis=redis.url, env=env)
+        figures["memory_mmap"] = again["memory"]
     finally:
         redis.stop()
     figures["floor"] = worker("listing-floor", server, rows)["turns"]

@@ -97,11 +97,6 @@ def _runs(items: Sequence[tuple[str, int]]) -> tuple[Run, ...]:
     )
 
 
-def measure(runs: Sequence[Run], fonts: FontSet, size: int) -> float:
-    """The width of ``runs`` at ``size``."""
-    return sum(fonts.faces[run.face].length(run.text, size) for run in runs)
-
-
 def _strip(items: list[tuple[str, int]]) -> list[tuple[str, int]]:
     end = len(items)
     while end and items[end - 1][0] == " ":

@@ -244,7 +244,7 @@ def _site(
     )
 
 
-def _size(app: Flask, route: PagedRoute) -> int:
+def part_entries(app: Flask, route: PagedRoute) -> int:
     """Entries per part of ``route``: each locale of a localized page counts."""
     build = _Build(app, split=False)
     compiled = build.compile(route.rule)
@@ -257,7 +257,7 @@ def _boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
     # Ranges are decided with room for one row in twenty more: they are
     # kept while every part fits (file_caches.py), so rows added here and
     # there do not shift every range after them.
-    size = _size(app, route)
+    size = part_entries(app, route)
     given = route.provider.boundaries(size - size // ROOM)
     return checked_starts(given, route.where)
 
@@ -290,7 +290,7 @@ def _part(
     build = _Build(app, split=False)
     build.writer.track = True  # the part's <lastmod> in the index
     compiled = build.compile(route.rule)
-    size = _size(app, route)
+    size = part_entries(app, route)
     span = f"keys from {start!r} {'to the end' if stop is None else f'up to {stop!r}'}"
     try:
         # One more than fits: a row added since the ranges were decided is

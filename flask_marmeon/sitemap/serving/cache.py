@@ -118,6 +118,8 @@ class SitemapCache(SharedSide):
         self._refused = False
         # The last stamp seen in the store, to tell a flush from a first start.
         self._seen: Stamp | None = None
+        # Whether a look at the store's newest build runs (newest_soon()).
+        self._looking = False
         # Set by expire(): the value is stale whatever its age.
         self._expired = False
         # Whether the refresh waits for a place among the process's builds.

@@ -48,6 +48,7 @@ class SharedSide:
     _probed: float
     _refused: bool
     _seen: Stamp | None
+    _looking: bool
 
     def _fresh(self, files: Files, now: float) -> bool:
         """Whether ``files`` are fresh: built less than the TTL ago, not
@@ -104,6 +105,24 @@ class SharedSide:
             return
         if bodies is not None:
             self._install(Files.stored(bodies, stamp.built_at))
+
+    def newest_soon(self) -> None:
+        """:meth:`newest` in a thread of its own: the request that asks
+        gets the files here at once (a store that hangs never holds it),
+        the next one what the store had. One look at a time."""
+        if self.shared is None or self._looking:
+            return
+        self._looking = True
+
+        def look() -> None:
+            try:
+                self.newest()
+            finally:
+                self._looking = False
+
+        threading.Thread(
+            target=look, name="flask_marmeon sitemap look", daemon=True
+        ).start()
 
     def _refresh_shared(self, shared: SharedFiles) -> bool:
         """Refresh through the store; False when it cannot be reached before

@@ -32,6 +32,7 @@ from ..._state import MarmeonState
 from ...shared_lock import Backend
 from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from ..paged import PagedRoute, part_range
+from ..splits import build_split, can_split
 from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
@@ -85,13 +86,16 @@ class FileCaches:
         self._lock = threading.Lock()
         self._starts: dict[str, SitemapCache] = {}
         self._decoded: dict[str, tuple[Files, tuple[Any, ...]]] = {}
-        self._parts: OrderedDict[tuple[str, int, str], SitemapCache] = OrderedDict()
+        self._parts: OrderedDict[tuple[str, str], SitemapCache] = OrderedDict()
         # Each built part's <lastmod>, by route and range.
         self._lastmods: dict[tuple[str, str], str | None] = {}
         # At most two parts build at once in this process.
         self._slots = BuildSlots()
         # Routes whose ranges are to be decided again (a part outgrew its own).
         self._redo: set[str] = set()
+        # The ranges that outgrew their parts, by route and range: how many
+        # URLs their part held (also noted in the shared store).
+        self._outgrew: dict[tuple[str, str], int] = {}
 
     def _cache(
         self,
@@ -130,26 +134,88 @@ class FileCaches:
     def _decide(self, route: PagedRoute) -> tuple[Any, ...]:
         """Where the route's parts begin: the ranges decided before, kept
         while every part fits, so that rows added and removed change only
-        the parts whose ranges hold them; asked of the store again when
-        none are known, when it had no entries, or when a part's range
-        outgrew it (:meth:`_outgrown`)."""
+        the parts whose ranges hold them. A range that outgrew its part
+        (:meth:`_outgrown`) is split, the others kept as they are, and rows
+        below the first range join it (with a provider that can split a
+        range; else every range is decided again). Asked of the store
+        afresh when none are known or it had no entries."""
         cache = self._starts[route.slug]
         try:
             last = cache.last
             kept = self._decoded_of(route, last) if last is not None else None
         except StartsUnknown:
             kept = None
-        if kept and not self._redo_asked(route, cache):
+        redo = bool(kept) and self._redo_asked(route, cache)
+        if kept and can_split(route):
+            starts = self._split(route, kept, cache) if redo else kept
+            starts = self._join_below(route, starts)
+        elif kept and not redo:
             return kept
-        starts = build_boundaries(self.app, route)
-        self._redo.discard(route.slug)
-        if cache.shared is not None:
-            shared = cache.shared
-            cache.quietly(lambda: shared.unmark("redo"))
+        else:
+            starts = build_boundaries(self.app, route)
+            self._clear_redo(route, cache)
         if kept is not None and starts != kept:
             # The index names the new ranges (their number may differ).
             self.site.expire()
         return starts
+
+    def _split(
+        self, route: PagedRoute, kept: tuple[Any, ...], cache: SitemapCache
+    ) -> tuple[Any, ...]:
+        """``kept`` with each range that outgrew its part split, the
+        others as they were (their parts and files stay valid)."""
+        # Cleared first: a part that outgrows its range while this runs
+        # asks again.
+        self._clear_redo(route, cache)
+        starts: list[Any] = []
+        try:
+            for number in range(1, len(kept) + 1):
+                digest = _digest(kept, number)
+                urls = self._outgrown_urls(route, digest)
+                if urls is None:
+                    starts.append(kept[number - 1])
+                    continue
+                start, stop = part_range(kept, number)
+                starts += build_split(self.app, route, start, stop, urls)
+                self._split_done(route, digest)
+        except Exception:
+            self._outgrown(route)  # asked again after the pause
+            raise
+        return tuple(starts)
+
+    def _join_below(
+        self, route: PagedRoute, starts: tuple[Any, ...]
+    ) -> tuple[Any, ...]:
+        """Rows added below the first range's start (a smaller key) are in
+        no range: the first range then begins at the smallest key."""
+        if not starts:
+            return starts
+        below = build_split(self.app, route, None, starts[0])
+        return (below[0], *starts[1:]) if below else starts
+
+    def _outgrown_urls(self, route: PagedRoute, digest: str) -> int | None:
+        """How many URLs the part of the range ``digest`` held when it
+        outgrew it (here or in any process), None when it did not."""
+        urls = self._outgrew.get((route.slug, digest))
+        notes = self._notes(route, digest)
+        if notes is not None:
+            found = self.site.quietly(lambda: notes.value("outgrown"))
+            if isinstance(found, int) and not isinstance(found, bool):
+                urls = found
+        return urls
+
+    def _split_done(self, route: PagedRoute, digest: str) -> None:
+        # The range is no more: its note goes.
+        self._outgrew.pop((route.slug, digest), None)
+        notes = self._notes(route, digest)
+        if notes is not None:
+            self.site.quietly(lambda: notes.unmark("outgrown"))
+
+    def _clear_redo(self, route: PagedRoute, cache: SitemapCache) -> None:
+        self._redo.discard(route.slug)
+        if cache.shared is not None:
+            shared = cache.shared
+            cache.quietly(lambda: shared.unmark("redo"))
 
     def _redo_asked(self, route: PagedRoute, cache: SitemapCache) -> bool:
         if route.slug in self._redo:
@@ -159,9 +225,17 @@ class FileCaches:
             return False
         return cache.quietly(lambda: shared.value("redo")) == 1
 
-    def _outgrown(self, route: PagedRoute) -> None:
-        """A part's range held more entries than a part may: the ranges are
-        decided again (by whichever process next asks for them)."""
+    def _outgrown(
+        self, route: PagedRoute, digest: str | None = None, urls: int = 0
+    ) -> None:
+        """The range ``digest``'s part held more entries than a part may
+        (``urls`` of them fitted): the ranges are decided again, by
+        whichever process next asks for them (that range split)."""
+        if digest is not None:
+            self._outgrew[(route.slug, digest)] = urls
+            notes = self._notes(route, digest)
+            if notes is not None:
+                self.site.quietly(lambda: notes.mark("outgrown", urls))
         self._redo.add(route.slug)
         cache = self._starts[route.slug]
         if cache.shared is not None:
@@ -213,7 +287,9 @@ class FileCaches:
         range of keys, not only its number: once the ranges change, a part
         of the old ones is never served (nor its stored copy read)."""
         digest = _digest(starts, number)
-        key = (route.slug, number, digest)
+        # Not its number: a part keeps its files when a range before it
+        # is split (its number then grows).
+        key = (route.slug, digest)
         with self._lock:
             cache = self._parts.get(key)
             if cache is not None:
@@ -225,13 +301,13 @@ class FileCaches:
             def build() -> tuple[bytes, ...]:
                 part = build_part(self.app, route, number, start, stop)
                 if part.overflowed:
-                    self._outgrown(route)
+                    self._outgrown(route, digest, part.file.urls)
                 self._built(route, digest, part.file.lastmod)
                 return (part.file.body,)
 
             start, stop = part_range(starts, number)
             cache = self._cache(
-                f"part:{route.slug}:{number}:{digest}",
+                f"part:{route.slug}:{digest}",
                 build,
                 f"part {number} of {route.where}",
                 self._slots,
@@ -277,7 +353,7 @@ class FileCaches:
         name = settings.store_name(self.app.import_name)
         return SharedFiles(self.backend, scope, self.app.app_context, slot, name=name)
 
-    def _forget_some(self, asked: tuple[str, int, str]) -> None:
+    def _forget_some(self, asked: tuple[str, str]) -> None:
         """Keep the parts within MARMEON_SITEMAP_MEMORY bytes (as kept:
         compressed), the least recently asked for going first; one being
         built stays, and so does the one just asked for."""
