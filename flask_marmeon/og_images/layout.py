@@ -216,13 +216,6 @@ def _ascii_words(text: str, fonts: FontSet) -> list[_Word]:
     return words
 
 
-def _direction(text: str) -> bool:
-    for char in text:
-        if is_strong(char):
-            return is_rtl(char)
-    return False
-
-
 def fit(
     text: str,
     fonts: FontSet,
@@ -256,7 +249,8 @@ def fit(
         # hyphens, unassigned code points) take no room in the bound, and
         # a text of nothing else gives no clusters at all.
         cleaned, cut = clean_prefix(text, bound * 4)
-        rtl = _direction(cleaned)
+        # The paragraph's direction: its first strong character's.
+        rtl = next((is_rtl(char) for char in cleaned if is_strong(char)), False)
         items = clusters(cleaned)
         if cut and items:
             items.pop()  # perhaps half a cluster

@@ -34,7 +34,6 @@ from ...shared_lock import Backend
 from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from ..paged import PagedRoute, part_range
 from ..splits import build_split, can_split
-from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
 from .health import Health
@@ -50,6 +49,9 @@ Ranges = tuple[tuple[Any, Any], ...]
 #: unless renewed (a heartbeat renews it every third of that while the build
 #: runs): a killed builder's lock is taken over after it.
 LOCK_TIMEOUT = 6
+#: Parts one process builds at once at most: each holds a database
+#: connection and a core while it runs; the others wait their turn.
+PARTS_AT_ONCE = 2
 
 
 class StartsUnknown(Exception):
@@ -96,8 +98,8 @@ class FileCaches:
         self._parts: OrderedDict[tuple[str, str], SitemapCache] = OrderedDict()
         # Each built part's <lastmod>, by route and range.
         self._lastmods: dict[tuple[str, str], str | None] = {}
-        # At most two parts build at once in this process.
-        self._slots = BuildSlots()
+        # At most PARTS_AT_ONCE parts build at once in this process.
+        self._slots = threading.BoundedSemaphore(PARTS_AT_ONCE)
         # Routes whose ranges are to be decided again (a part outgrew its own).
         self._redo: set[str] = set()
         # The ranges that outgrew their parts, by route and range: how many
@@ -109,7 +111,7 @@ class FileCaches:
         slot: str,
         build: Callable[[], tuple[bytes, ...]],
         name: str,
-        slots: BuildSlots | None = None,
+        slots: threading.BoundedSemaphore | None = None,
         group: str | None = None,
     ) -> SitemapCache:
         settings = self.state.settings
