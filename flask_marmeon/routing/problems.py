@@ -193,8 +193,8 @@ def check_routes(app: Flask) -> list[Problem]:
 
 def init_app(state: MarmeonState) -> None:
     """Register the routes' start-up checks."""
-    state.checks.register(marked_routes_problems, tag="routing")
-    state.checks.register(unmarked_routes_problems, tag="routing")
+    state.checks.register(marked_routes_problems)
+    state.checks.register(unmarked_routes_problems)
 
 
 __all__ = [
