@@ -252,7 +252,8 @@ def install(app: Flask, state: MarmeonState) -> Edge:
     return edge
 
 
-def _edge(state: MarmeonState) -> Edge:
+def edge_of(state: MarmeonState) -> Edge:
+    """The app's edge (its part of the app's state)."""
     edge: Edge | None = state.parts.get(Edge)
     if edge is None:
         raise RuntimeError(
@@ -262,29 +263,24 @@ def _edge(state: MarmeonState) -> Edge:
     return edge
 
 
-def edge_of(state: MarmeonState) -> Edge:
-    """The app's edge (its part of the app's state)."""
-    return _edge(state)
-
-
 def add_front(state: MarmeonState, prefix: str, endpoint: FrontEndpoint) -> None:
     """Answer the paths that start with ``prefix`` with ``endpoint``, in front
     of the app and of the start-up check (call it from ``init_app``)."""
-    edge = _edge(state)
+    edge = edge_of(state)
     edge.front = (*edge.front, (prefix, endpoint))
 
 
 def on_start(state: MarmeonState, hook: StartHook) -> None:
     """Run ``hook`` when the edge starts, after the H10 checks pass, in the
     order the hooks were added."""
-    edge = _edge(state)
+    edge = edge_of(state)
     edge.hooks = (*edge.hooks, hook)
 
 
 def on_development(state: MarmeonState, hook: DevelopmentHook) -> None:
     """Run ``hook`` once, before the first request handled in development
     (``app.debug``, read on every request), in the order the hooks were added."""
-    edge = _edge(state)
+    edge = edge_of(state)
     edge.development_hooks = (*edge.development_hooks, hook)
 
 

@@ -77,18 +77,13 @@ class Marmeon:
         sitemap_views.init_app(app, state, shared)
         indexnow_key_file.init_app(app, state)
 
-        def enforce() -> tuple[()]:
+        def on_start() -> tuple[()]:
             routing_rule.enforce_policies(app)
-            return ()
-
-        _edge.on_start(state, enforce)
-
-        def error_pages() -> tuple[()]:
             # Every route's error pages name no address of their own.
             wrap_error_handlers(app, state)
             return ()
 
-        _edge.on_start(state, error_pages)
+        _edge.on_start(state, on_start)
         if settings.default_canonical:
             head_state(state).own_page = own_page
         browser.init_app(app, state)

@@ -30,9 +30,17 @@ class Articles:
         for slug in self.slugs[at : min(end, at + limit)]:
             yield SitemapEntry({"slug": slug}, last_modified=self.updated[slug])
 
+    def split(self, start: str | None, stop: str | None, size: int) -> list[str]:
+        # Where parts of size begin within one range (start None: from the
+        # first key): when a range outgrows its part, it alone is split.
+        at = 0 if start is None else bisect_left(self.slugs, start)
+        end = len(self.slugs) if stop is None else bisect_left(self.slugs, stop)
+        return self.slugs[at:end:size]
+
 
 store = {slug: date(2025, 2, n) for n, slug in enumerate("abcde", start=1)}
 assert isinstance(Articles(store), PagedProvider)
+assert Articles(store).split("a", "e", 2) == ["a", "c"]
 
 app = Flask(__name__)
 app.config["APP_URL"] = "https://blog.example"

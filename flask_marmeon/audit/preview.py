@@ -200,29 +200,16 @@ def _cards(auditor: Auditor, url: str, doc: Document) -> list[Card]:
     )
     x_large = card == "summary_large_image"
     site = doc.first("og:site_name") or host
+    # Each platform's choice of the large card, and its texts and image.
+    shown: dict[str, tuple[bool, str, str, str, str | None]] = {
+        "Facebook / LinkedIn": (fb_large, host.upper(), title, description, og_src),
+        "X": (x_large, host, tw_title, tw_description, tw_src),
+        "Slack": (x_large, site, title, description, og_src or tw_src),
+    }
     return [
-        Card(
-            "Facebook / LinkedIn",
-            "large",
-            fb_large,
-            host.upper(),
-            title,
-            description,
-            og_src,
-        ),
-        Card(
-            "Facebook / LinkedIn",
-            "small",
-            not fb_large,
-            host.upper(),
-            title,
-            description,
-            og_src,
-        ),
-        Card("X", "large", x_large, host, tw_title, tw_description, tw_src),
-        Card("X", "small", not x_large, host, tw_title, tw_description, tw_src),
-        Card("Slack", "large", x_large, site, title, description, og_src or tw_src),
-        Card("Slack", "small", not x_large, site, title, description, og_src or tw_src),
+        Card(name, size, (size == "large") == large, on, head, text, image)
+        for name, (large, on, head, text, image) in shown.items()
+        for size in ("large", "small")
     ]
 
 

@@ -76,7 +76,6 @@ def link(rel: str, field: str, extras: tuple[str, ...] = (), **fixed: str) -> Sl
 
 
 TITLE = Slot("title")
-DESCRIPTION = meta("name", "description")
 ROBOTS = meta("name", "robots")
 CANONICAL = Slot("link", (("rel", "canonical"),), "href", "canonical")
 CANONICAL_PAGE = Slot(

@@ -29,8 +29,3 @@ def build_fragment(fields: Mapping[str, object]) -> HeadFragment:
     is, everything else goes through its field's ``check``.
     """
     return _check(fields, "")
-
-
-def make_fragment(fields: Mapping[str, object]) -> HeadFragment:
-    """Validate the keyword arguments of one ``head()`` call, given as a mapping."""
-    return _check(fields, "")

@@ -48,10 +48,6 @@ class JsonLdError(ValueError):
         super().__init__(f"{self.path or 'the block'} {reason}")
 
 
-def _is_lazy_text(value: object) -> bool:
-    return not isinstance(value, type) and hasattr(type(value), "__html__")
-
-
 def _refuse(value: Any, path: Path) -> JsonLdError:
     if isinstance(value, int):
         return JsonLdError(
@@ -95,8 +91,8 @@ def _check(value: Any, path: Path, seen: set[int]) -> None:
         if math.isfinite(value):
             return
         raise _refuse(value, path)
-    elif _is_lazy_text(value):
-        return
+    elif not isinstance(value, type) and hasattr(type(value), "__html__"):
+        return  # a lazy string
     else:
         raise _refuse(value, path)
     if id(value) in seen:

@@ -20,7 +20,7 @@ from ..og_images.head_image import IMAGE_KINDS
 from . import page_tags as tags
 from . import roles
 from . import writers as write
-from .elements import HREFLANG, Slot
+from .elements import HREFLANG, Slot, meta
 from .kinds import LineField, LinesField
 from .mistakes import unknown_argument, unknown_robots_key
 from .schema import (
@@ -61,20 +61,17 @@ from .types import (
 from .write_order import WriteFn, grouped
 from .writers import (
     Canonical,
-    Description,
     Directive,
     Href,
     Locale,
     Names,
     NestedTable,
-    OgTypeProperties,
     Parts,
     Records,
     Tags,
     Text,
     TextList,
     Title,
-    Url,
     Writer,
     WrittenByAnother,
 )
@@ -324,16 +321,18 @@ OPEN_GRAPH = Table(
             ChoiceField("website", "article", "book", "profile", "product"),
             Text("og:type"),
         ),
-        "url": Row(UrlField(), Url("og:url", "open_graph.url"), address=True),
+        "url": Row(
+            UrlField(), Href(meta("property", "og:url", "open_graph.url")), address=True
+        ),
         "site_name": Row(TextField(), Text("og:site_name"), role=roles.SITE_NAME),
         "locale": Row(TextField(), Locale()),
         "image": Row(*_OG_IMAGE, role=roles.IMAGE),
         "video": Row(*_OG_VIDEO),
         "audio": Row(*_OG_AUDIO),
-        "article": nested(ARTICLE, OgTypeProperties("article", ARTICLE)),
-        "book": nested(BOOK, OgTypeProperties("book", BOOK), rare=True),
-        "profile": nested(PROFILE, OgTypeProperties("profile", PROFILE), rare=True),
-        "product": nested(PRODUCT, OgTypeProperties("product", PRODUCT), rare=True),
+        "article": nested(ARTICLE, NestedTable(ARTICLE, "article")),
+        "book": nested(BOOK, NestedTable(BOOK, "book"), rare=True),
+        "profile": nested(PROFILE, NestedTable(PROFILE, "profile"), rare=True),
+        "product": nested(PRODUCT, NestedTable(PRODUCT, "product"), rare=True),
     },
 )
 TWITTER = Table(
@@ -372,7 +371,9 @@ HEAD = Table(
     {
         "title": Row(TextField(), Title(), role=roles.TITLE),
         "title_template": Row(TemplateField(), WrittenByAnother()),
-        "description": Row(TextField(), Description(), role=roles.DESCRIPTION),
+        "description": Row(
+            TextField(), Text("description", "name"), role=roles.DESCRIPTION
+        ),
         "canonical": Row(UrlField(), Canonical(), address=True),
         "robots": nested(ROBOTS, write.Robots(ROBOTS)),
         "icons": Row(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE), rare=True),

@@ -21,7 +21,6 @@ from ..page import X_DEFAULT
 from .elements import (
     CANONICAL,
     CANONICAL_PAGE,
-    DESCRIPTION,
     HREFLANG,
     JSON_LD,
     ROBOTS,
@@ -79,17 +78,6 @@ class TextList(Writer):
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
         slot = self.slot
         out.elements.extend([(slot, item, None) for item in value])
-
-
-class Url(Writer):
-    """One ``<meta>`` holding a URL, decided by the app's policy."""
-
-    def __init__(self, name: str, field: str, kind: str = "property") -> None:
-        self.slot = meta(kind, name, field)
-        self.slots = (self.slot,)
-
-    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        out.url(self.slot, value)
 
 
 class Records(Writer):
@@ -150,28 +138,18 @@ def _text(value: object) -> str:
     return value if type(value) is str else str(value)
 
 
-class OgTypeProperties(Writer):
-    """A nested table (``article``) written only when the og type is ``when``."""
-
-    def __init__(self, when: str, table: Table) -> None:
-        self.when = when
-        self.table = table
-        self.slots = table.slots
-
-    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        if siblings.get("type") == self.when:
-            write_keys(out, self.table.writers, value)
-
-
 class NestedTable(Writer):
-    """A nested table written as it is (``open_graph``, ``twitter``)."""
+    """A nested table (``open_graph``, ``twitter``); with ``when``, written
+    only when the og type is ``when`` (``article``)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, when: str | None = None) -> None:
         self.table = table
+        self.when = when
         self.slots = table.slots
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        write_keys(out, self.table.writers, value)
+        if self.when is None or siblings.get("type") == self.when:
+            write_keys(out, self.table.writers, value)
 
 
 class Title(Writer):
@@ -195,16 +173,6 @@ class WrittenByAnother(Writer):
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
         pass
-
-
-class Description(Text):
-    """``<meta name="description">``."""
-
-    def __init__(self) -> None:
-        self.slot = DESCRIPTION
-        self.slots = (DESCRIPTION,)
-        self.default = None
-        self.always = False
 
 
 class Canonical(Writer):
@@ -291,7 +259,8 @@ class JsonLd(Writer):
 
 
 class Href(Writer):
-    """One ``<link>`` holding a URL (``rel="manifest"``), decided by the policy."""
+    """One element holding a URL (``<link rel="manifest">``, ``og:url``'s
+    ``<meta>``), decided by the app's policy."""
 
     def __init__(self, slot: Slot) -> None:
         self.slot = slot

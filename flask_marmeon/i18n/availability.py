@@ -59,7 +59,7 @@ def available_locales(
     if callable(option):
         arguments = {k: v for k, v in values.items() if k != LOCALE_ARG}
         option = tags_from(rule, option(**arguments))
-    found, unknown = configured_tags(locales, option)
+    found, unknown = LocaleTags(locales).split(option)
     for tag in unknown:
         if first_time(state, ("locales= gave", rule.rule, tag)):
             logger.error("%s", stranger_tag(rule, tag, locales))
@@ -74,23 +74,6 @@ def stranger_tag(rule: Rule, tag: str, locales: Sequence[str]) -> str:
         f" of APP_LOCALES {list(locales)!r}: the page does not exist in it."
         f"{LocaleTags(locales).did_you_mean(tag)}"
     )
-
-
-def configured_tags(
-    locales: Sequence[str], named: Sequence[str]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The tags of ``locales`` (APP_LOCALES) that ``named`` names, as
-    configured and in their order; and the tags of ``named`` that
-    ``locales`` does not hold.
-
-    Any case spells a tag (BCP 47), as for the converter: ``"de-at"`` names
-    ``"de-AT"``. The page, the redirect and the sitemap all choose so.
-    """
-    tags = LocaleTags(locales)
-    chosen = tags.among(named)
-    if len(chosen) == len(named):
-        return chosen, ()
-    return chosen, tags.strangers(named)
 
 
 def tags_from(rule: Rule, result: object) -> tuple[str, ...]:

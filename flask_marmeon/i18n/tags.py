@@ -10,7 +10,7 @@ finds them by any spelling.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 # The Page, which the foundation holds, names the address without a locale;
 # the head and the audit, which may not import i18n, read it there too.
@@ -67,6 +67,12 @@ class LocaleTags:
     def strangers(self, named: Iterable[str]) -> tuple[str, ...]:
         """The tags of ``named`` that are none of these, as ``named`` has them."""
         return tuple(tag for tag in named if tag not in self)
+
+    def split(self, named: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """:meth:`among` and :meth:`strangers` of ``named``: the page, the
+        redirect and the sitemap all choose a route's locales so."""
+        chosen = self.among(named)
+        return chosen, () if len(chosen) == len(named) else self.strangers(named)
 
     def did_you_mean(self, value: str) -> str:
         """`` Did you mean 'de-AT'?`` for a tag close to one of these, else "".

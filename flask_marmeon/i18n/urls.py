@@ -42,7 +42,7 @@ class LocaleConverter(BaseConverter):
         super().__init__(map, *args, **kwargs)
         # Longest first, so that "en" does not stop "en-gb" short.
         spellings = sorted(self.tags.by_spelling, key=len, reverse=True)
-        self.regex = "(?:" + "|".join(_regex_escape(s) for s in spellings) + ")"
+        self.regex = "(?:" + "|".join(re.escape(s) for s in spellings) + ")"
         if not spellings:
             self.regex = "(?!)"  # no locales: matches nothing
 
@@ -63,12 +63,6 @@ class LocaleConverter(BaseConverter):
                 f" {list(self.tags)!r}.{self.tags.did_you_mean(value)}"
             )
         return spelling(value)
-
-
-def _regex_escape(text: str) -> str:
-    # BCP 47 tags hold letters, digits and "-" only (config.py checks them);
-    # "-" needs no escape outside a character class.
-    return "".join(c if c.isalnum() or c == "-" else "\\" + c for c in text)
 
 
 def converter_for(locales: Sequence[str]) -> type[LocaleConverter]:

@@ -136,17 +136,15 @@ def _visual(runs: tuple[Run, ...], fonts: FontSet, rtl: bool) -> list[Run]:
     if not rtl:
         return list(runs)
     segments: list[list[Run]] = []
+    after_rtl = True  # a right-to-left run is a segment alone (so is the first)
     for run in runs:
         run_rtl = any(is_rtl(char) for char in run.text)
-        if segments and not run_rtl and not _is_rtl_segment(segments[-1]):
-            segments[-1].append(run)
-        else:
+        if run_rtl or after_rtl:
             segments.append([run])
+        else:
+            segments[-1].append(run)
+        after_rtl = run_rtl
     return [run for segment in reversed(segments) for run in segment]
-
-
-def _is_rtl_segment(segment: list[Run]) -> bool:
-    return any(is_rtl(char) for run in segment for char in run.text)
 
 
 def _run_text(run: Run, fonts: FontSet) -> str:

@@ -97,11 +97,6 @@ def _runs(items: Sequence[tuple[str, int]]) -> tuple[Run, ...]:
     )
 
 
-def measure(runs: Sequence[Run], fonts: FontSet, size: int) -> float:
-    """The width of ``runs`` at ``size``."""
-    return sum(fonts.faces[run.face].length(run.text, size) for run in runs)
-
-
 def _strip(items: list[tuple[str, int]]) -> list[tuple[str, int]]:
     end = len(items)
     while end and items[end - 1][0] == " ":
@@ -221,13 +216,6 @@ def _ascii_words(text: str, fonts: FontSet) -> list[_Word]:
     return words
 
 
-def _direction(text: str) -> bool:
-    for char in text:
-        if is_strong(char):
-            return is_rtl(char)
-    return False
-
-
 def fit(
     text: str,
     fonts: FontSet,
@@ -261,7 +249,8 @@ def fit(
         # hyphens, unassigned code points) take no room in the bound, and
         # a text of nothing else gives no clusters at all.
         cleaned, cut = clean_prefix(text, bound * 4)
-        rtl = _direction(cleaned)
+        # The paragraph's direction: its first strong character's.
+        rtl = next((is_rtl(char) for char in cleaned if is_strong(char)), False)
         items = clusters(cleaned)
         if cut and items:
             items.pop()  # perhaps half a cluster

@@ -109,45 +109,34 @@ def _walk(folders: Iterable[str]) -> dict[str, Path]:
     return found
 
 
-def _fontconfig_files() -> list[str]:
-    """The folders of every font fontconfig knows ([] without fontconfig)."""
-    fc_list = shutil.which("fc-list")
-    if fc_list is None:
-        return []
+def _fontconfig(*command: str, timeout: float) -> str:
+    """What a fontconfig tool prints ("" without fontconfig, or on failure)."""
+    tool = shutil.which(command[0])
+    if tool is None:
+        return ""
     try:
         done = subprocess.run(
-            [fc_list, "--format", "%{file}\n"],
+            [tool, *command[1:]],
             capture_output=True,
             text=True,
-            timeout=10,
+            timeout=timeout,
             check=False,
         )
     except (OSError, subprocess.SubprocessError):
-        return []
-    return sorted({os.path.dirname(line) for line in done.stdout.splitlines() if line})
+        return ""
+    return done.stdout
+
+
+def _fontconfig_files() -> list[str]:
+    """The folders of every font fontconfig knows ([] without fontconfig)."""
+    files = _fontconfig("fc-list", "--format", "%{file}\n", timeout=10)
+    return sorted({os.path.dirname(line) for line in files.splitlines() if line})
 
 
 def _fc_match(char: str, bold: bool) -> Path | None:
-    fc_match = shutil.which("fc-match")
-    if fc_match is None:
-        return None
-    weight = 200 if bold else 80
-    try:
-        done = subprocess.run(
-            [
-                fc_match,
-                "--format",
-                "%{file}",
-                f":charset={ord(char):x}:weight={weight}",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return Path(done.stdout) if done.stdout else None
+    query = f":charset={ord(char):x}:weight={200 if bold else 80}"
+    found = _fontconfig("fc-match", "--format", "%{file}", query, timeout=5)
+    return Path(found) if found else None
 
 
 class SystemFonts:

@@ -70,7 +70,7 @@ class authorize:
         return target
 
     def __repr__(self) -> str:
-        return f"authorize({_name(self.marmeon_policy)})"
+        return f"authorize({policy_name(self.marmeon_policy)})"
 
 
 def _signed_in() -> bool:
@@ -137,14 +137,10 @@ def api(blueprint: Blueprint) -> Blueprint:
     return blueprint
 
 
-def _name(obj: object) -> str:
+def policy_name(obj: object) -> str:
+    """A policy's name for messages: ``everyone``, ``is_admin``."""
     name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
     return name if isinstance(name, str) else repr(obj)
-
-
-def policy_name(policy: Policy) -> str:
-    """A policy's name for messages: ``everyone``, ``is_admin``."""
-    return _name(policy)
 
 
 def view_layers(view_func: object) -> Iterator[object]:

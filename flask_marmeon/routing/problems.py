@@ -47,67 +47,48 @@ class RouteStatus:
 def _problems_of_rule(app: Flask, rule: Rule) -> list[Problem]:
     here = {"rule": rule.rule, "endpoint": str(rule.endpoint)}
     found: list[Problem] = []
-    methods = rule.methods or set()
-    if "GET" not in methods:
-        found.append(
-            Problem(
-                "routing.E001",
-                "does not answer GET, and a crawler only GETs pages",
-                "add 'GET' to methods, or remove sitemap=",
-                **here,
-            )
+
+    def add(id: str, message: str, hint: str) -> None:
+        found.append(Problem(id, message, hint, **here))
+
+    if "GET" not in (rule.methods or set()):
+        add(
+            "routing.E001",
+            "does not answer GET, and a crawler only GETs pages",
+            "add 'GET' to methods, or remove sitemap=",
         )
     if getattr(rule, "marmeon_internal", False):
-        found.append(
-            Problem(
-                "routing.E002",
-                "is internal=True",
-                "remove sitemap=, or internal=",
-                **here,
-            )
-        )
+        add("routing.E002", "is internal=True", "remove sitemap=, or internal=")
     endpoint = str(rule.endpoint)
     bp = api_blueprint(app, endpoint)
     if bp is not None:
-        found.append(
-            Problem(
-                "routing.E003",
-                f"belongs to the api group (api() on the blueprint {bp.name!r}),"
-                " and a sitemap lists pages",
-                "remove sitemap=",
-                **here,
-            )
+        add(
+            "routing.E003",
+            f"belongs to the api group (api() on the blueprint {bp.name!r}),"
+            " and a sitemap lists pages",
+            "remove sitemap=",
         )
     view_func = app.view_functions.get(endpoint)
     if _requires_sign_in(view_func):
-        found.append(
-            Problem(
-                "routing.E004",
-                "requires a signed-in user (authenticate or login_required),"
-                " and a sitemap lists pages anyone can open",
-                "remove sitemap=",
-                **here,
-            )
+        add(
+            "routing.E004",
+            "requires a signed-in user (authenticate or login_required),"
+            " and a sitemap lists pages anyone can open",
+            "remove sitemap=",
         )
     policy = policy_of_rule(app, rule)
     if policy is None:
-        found.append(
-            Problem(
-                "routing.E005",
-                "has no policy, and a sitemap lists pages anyone can open",
-                "add authorize=everyone",
-                **here,
-            )
+        add(
+            "routing.E005",
+            "has no policy, and a sitemap lists pages anyone can open",
+            "add authorize=everyone",
         )
     elif policy is not everyone:
-        found.append(
-            Problem(
-                "routing.E006",
-                f"has the policy {policy_name(policy)!r} instead of everyone,"
-                " and a sitemap lists pages anyone can open",
-                "use authorize=everyone or remove sitemap=",
-                **here,
-            )
+        add(
+            "routing.E006",
+            f"has the policy {policy_name(policy)!r} instead of everyone,"
+            " and a sitemap lists pages anyone can open",
+            "use authorize=everyone or remove sitemap=",
         )
     arguments = route_arguments(rule)
     old_language = leftover_language(rule)
@@ -122,14 +103,7 @@ def _problems_of_rule(app: Flask, rule: Rule) -> list[Problem]:
             else "pass sitemap=<function> (a function view cannot have a"
             " sitemap() method)"
         )
-        found.append(
-            Problem(
-                "routing.E007",
-                f"has the parameters {names} but no sitemap provider",
-                how,
-                **here,
-            )
-        )
+        add("routing.E007", f"has the parameters {names} but no sitemap provider", how)
     if old_language is not None:
         found.append(_old_prefix_problem(rule, old_language))
     found += locales_problems(rule, get_state(app).settings.locales)
@@ -219,8 +193,8 @@ def check_routes(app: Flask) -> list[Problem]:
 
 def init_app(state: MarmeonState) -> None:
     """Register the routes' start-up checks."""
-    state.checks.register(marked_routes_problems, tag="routing")
-    state.checks.register(unmarked_routes_problems, tag="routing")
+    state.checks.register(marked_routes_problems)
+    state.checks.register(unmarked_routes_problems)
 
 
 __all__ = [

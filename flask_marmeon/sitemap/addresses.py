@@ -27,7 +27,7 @@ from werkzeug.routing import BaseConverter, Map, Rule
 from werkzeug.routing.exceptions import RequestRedirect
 
 from ..config import origin_host
-from ..i18n.availability import configured_tags, stranger_tag, tags_from
+from ..i18n.availability import stranger_tag, tags_from
 from ..i18n.pages import strip_locale
 from ..i18n.tags import X_DEFAULT, LocaleTags, spelling
 from ..i18n.urls import LOCALE_ARG, is_localized_rule
@@ -184,7 +184,7 @@ class CompiledRule:
         if option is None:
             if given is None:
                 return self.locales, (), ()
-            return *configured_tags(self.locales, given), ()
+            return *LocaleTags(self.locales).split(given), ()
         if not callable(option):
             if given is None:
                 return option, self.unknown_locales, ()
@@ -196,14 +196,14 @@ class CompiledRule:
             allowed = _called(option, params, self.rule)
             # A tag the app does not hold (fr_FR) is a mistake in the
             # function: its entries are left out, the warning says which.
-            strangers = configured_tags(self.locales, allowed)[1]
+            strangers = LocaleTags(self.locales).split(allowed)[1]
             if strangers:
                 raise Refused(
                     stranger_tag(self.rule, strangers[0], self.locales), "locales"
                 )
             if given is None:
-                return *configured_tags(self.locales, allowed), ()
-        chosen, unknown = configured_tags(self.locales, given)
+                return *LocaleTags(self.locales).split(allowed), ()
+        chosen, unknown = LocaleTags(self.locales).split(given)
         kept = LocaleTags(chosen).among(allowed)
         return kept, unknown, LocaleTags(allowed).strangers(chosen)
 
@@ -304,7 +304,7 @@ def compile_rule(
     option: Any = getattr(rule, "marmeon_locales", None) if localized else None
     unknown: tuple[str, ...] = ()
     if option is not None and not callable(option):
-        option, unknown = configured_tags(locales, tuple(option))
+        option, unknown = LocaleTags(locales).split(tuple(option))
     return CompiledRule(
         rule=rule,
         base=base,

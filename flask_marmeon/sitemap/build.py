@@ -43,10 +43,11 @@ _T = TypeVar("_T")
 MAX_FILES = 50_000
 #: Ranges are decided one twentieth short of a full part (see _boundaries).
 ROOM = 20
-#: Says where each paged route's parts begin (raises when it cannot).
+#: Says where each paged route's parts begin, or what their ranges are
+#: (one item a part; raises when it cannot).
 Boundaries = Callable[[PagedRoute], Sequence[Any]]
-#: The ``<lastmod>`` of a part (its route, number and the starts of its
-#: route's parts) once it has been built, else None.
+#: The ``<lastmod>`` of a part (its route, number and what Boundaries gave
+#: for its route) once it has been built, else None.
 Lastmod = Callable[[PagedRoute, int, tuple[Any, ...]], "str | None"]
 
 
@@ -244,7 +245,7 @@ def _site(
     )
 
 
-def _size(app: Flask, route: PagedRoute) -> int:
+def part_entries(app: Flask, route: PagedRoute) -> int:
     """Entries per part of ``route``: each locale of a localized page counts."""
     build = _Build(app, split=False)
     compiled = build.compile(route.rule)
@@ -257,7 +258,7 @@ def _boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
     # Ranges are decided with room for one row in twenty more: they are
     # kept while every part fits (file_caches.py), so rows added here and
     # there do not shift every range after them.
-    size = _size(app, route)
+    size = part_entries(app, route)
     given = route.provider.boundaries(size - size // ROOM)
     return checked_starts(given, route.where)
 
@@ -290,7 +291,7 @@ def _part(
     build = _Build(app, split=False)
     build.writer.track = True  # the part's <lastmod> in the index
     compiled = build.compile(route.rule)
-    size = _size(app, route)
+    size = part_entries(app, route)
     span = f"keys from {start!r} {'to the end' if stop is None else f'up to {stop!r}'}"
     try:
         # One more than fits: a row added since the ranges were decided is

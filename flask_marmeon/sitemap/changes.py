@@ -138,15 +138,11 @@ def _single(items: Iterable[object], where: str) -> SitemapEntry:
     for item in items:
         entry = normalize(item, where)
         when = entry.last_modified
-        if when is not None and (latest is None or _later(when, latest)):
+        if when is not None and (latest is None or _moment(when) > _moment(latest)):
             latest = when
         if entry.locales is not None:
             locales = [*(locales or ()), *entry.locales]
     return SitemapEntry({}, latest, locales)
-
-
-def _later(when: date, than: date) -> bool:
-    return _moment(when) > _moment(than)
 
 
 def _moment(when: date) -> datetime:

@@ -7,10 +7,13 @@ a part is the entries of its own range of keys
 (:meth:`PagedProvider.entries`), read when the part is first requested.
 
 A part's address names the route and the part's number; its range is the
-``n``-th of the boundaries, which any process can ask of the store (or of
-the shared cache), so any process answers any part's address. A part is
-kept under its range, not only its number (file_caches.py), and the ranges
-are kept until a part outgrows its own.
+``n``-th range decided from the boundaries, which any process can ask of
+the store (or of the shared cache), so any process answers any part's
+address. A part is kept under its range, not only its number
+(serving/file_caches.py), and the ranges are kept: a part that outgrows
+its own has it split in two or more (splits.py), the first piece keeping
+its number, the others numbered after the last part; every other part
+stays as it is.
 """
 
 from __future__ import annotations
@@ -38,10 +41,14 @@ class PagedProvider(Protocol):
     dates, tuples of these), unique within the route. An object with these
     two methods is a paged provider; it may also have ``problems()``,
     returning a list of strings that say what is wrong with it (each is an
-    H10 problem of its route), and ``changed(since)``, returning the
+    H10 problem of its route), ``changed(since)``, returning the
     entries whose ``last_modified`` is later than ``since`` (an aware
     datetime in UTC), or None: ``flask marmeon indexnow`` then reads only
-    those instead of every part.
+    those instead of every part; and ``split(start, stop, size)``, returning
+    where parts of ``size`` entries begin within the range of keys from
+    ``start`` (None: the first key) up to ``stop`` (None: to the end), as
+    ``boundaries()`` does for all: when one part's range outgrows it, only
+    that range is then split (without it, every range is decided again).
 
     Example, over a dict of slugs kept in a sorted list::
 
@@ -70,8 +77,9 @@ class PagedProvider(Protocol):
         """The key each part begins with, in order: the first key, then
         every ``size``-th one after it (nothing when there are no entries).
         Asked when no ranges are known (or none were found, then once per
-        ``MARMEON_SITEMAP_TTL``) and when a part's range has outgrown it;
-        the ranges are kept meanwhile. Never asked for the entries."""
+        ``MARMEON_SITEMAP_TTL``) and, for a provider without ``split()``,
+        when a part's range has outgrown it; the ranges are kept meanwhile.
+        Never asked for the entries."""
         ...
 
     def entries(self, start: Any, stop: Any | None, limit: int) -> Iterable[object]:
@@ -142,16 +150,18 @@ def part_size(max_urls: int, urls_per_entry: int) -> int:
     return max(1, max_urls // max(1, urls_per_entry))
 
 
-def checked_starts(given: object, where: str) -> tuple[Any, ...]:
-    """What a paged provider's ``boundaries()`` gave, as a tuple of keys;
-    TypeError or ValueError, naming the route, when it is no list of keys
-    or names a key twice in a row (which would make a part of an empty
-    range).
+def checked_starts(
+    given: object, where: str, method: str = "boundaries()"
+) -> tuple[Any, ...]:
+    """What a paged provider's ``boundaries()`` (or ``method``) gave, as a
+    tuple of keys; TypeError or ValueError, naming the route, when it is no
+    list of keys or names a key twice in a row (which would make a part of
+    an empty range).
 
     Whether the keys are in order is the store's to say: its order (a
     database's collation, say) need not be Python's.
     """
-    asked = f"boundaries() of the paged provider of {where}"
+    asked = f"{method} of the paged provider of {where}"
     if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
         raise TypeError(
             f"{asked} returned {shown(given)}; it must return the key each part"

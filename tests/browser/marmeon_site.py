@@ -142,7 +142,14 @@ def make_site(
             title=title,
             description=description,
             open_graph={
-                "type": "article" if name == "contact" else "website",
+                # About is a product page: its product tags come and go
+                # on client visits.
+                "type": "article" if name == "contact" else "product",
+                "product": {
+                    "price": {"amount": "9.90", "currency": "EUR"},
+                    "availability": "in stock",
+                    "brand": title,
+                },
                 "url": f"/{locale}/{name}",
                 "image": {
                     "url": f"/img/{name}.png",
@@ -177,6 +184,7 @@ def make_site(
             ],
             verification={"google": f"proof-{locale}"},
             other={"rating": name},
+            facebook={"app_id": f"{name}-{locale}"},
             json_ld={
                 "@context": "https://schema.org",
                 "@type": "WebPage",

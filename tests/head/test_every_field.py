@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from flask_marmeon import Marmeon, head, render_head
 from flask_marmeon.head import kinds, schema, table
-from flask_marmeon.head.fields import make_fragment
+from flask_marmeon.head.fields import build_fragment
 from flask_marmeon.head.memo import head_key
 from flask_marmeon.head.merge import merge
 
@@ -161,7 +161,7 @@ def test_one_value_changes_the_head_and_the_memo_keeps_them_apart(
     # Every value is hashable in the memo's key (else such pages would be
     # written each time, the speed trick silently lost).
     for call in calls:
-        merged = merge([make_fragment(LAYOUT), make_fragment(call)])
+        merged = merge([build_fragment(LAYOUT), build_fragment(call)])
         hash(head_key(merged, None, ()))
     # One production app, the two pages alternating: kept from their second
     # or third writing on, each must still get its own head.

@@ -12,7 +12,7 @@ from flask_babel import Babel, lazy_gettext
 
 from flask_marmeon import HeadFragment, head
 from flask_marmeon._context import request_state
-from flask_marmeon.head.fields import make_fragment
+from flask_marmeon.head.fields import build_fragment
 from flask_marmeon.head.schema import Image
 
 
@@ -243,8 +243,8 @@ def test_lazy_strings_are_text_in_the_choices_too(
 
 
 def test_text_that_html_cannot_carry_is_replaced() -> None:
-    got = make_fragment({"title": "a\x00b\x01c\x7fd\x85e\ufdd0f\ud800g\uffffh"})
+    got = build_fragment({"title": "a\x00b\x01c\x7fd\x85e\ufdd0f\ud800g\uffffh"})
     assert got.get("title") == "a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf\ufffdg\ufffdh"
-    assert make_fragment({"description": "a\r\nb\rc\td\x0ce"})["description"] == (
+    assert build_fragment({"description": "a\r\nb\rc\td\x0ce"})["description"] == (
         "a\nb\nc\td\x0ce"
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from flask_marmeon.head.fields import make_fragment
+from flask_marmeon.head.fields import build_fragment
 from flask_marmeon.head.merge import MergedHead, merge
 from flask_marmeon.head.schema import Image
 
@@ -14,10 +14,10 @@ from .conftest import RenderFn, links, meta, title
 def test_simple_fields_last_wins() -> None:
     merged = merge(
         [
-            make_fragment({"title": "L", "description": "L", "canonical": "/l"}),
-            make_fragment({"title": "P"}),
-            make_fragment({"canonical": "/p", "title_template": "%s | A"}),
-            make_fragment({"title_template": "%s | B"}),
+            build_fragment({"title": "L", "description": "L", "canonical": "/l"}),
+            build_fragment({"title": "P"}),
+            build_fragment({"canonical": "/p", "title_template": "%s | A"}),
+            build_fragment({"title_template": "%s | B"}),
         ]
     )
     assert merged.get("title") == "P"
@@ -29,7 +29,7 @@ def test_simple_fields_last_wins() -> None:
 def test_objects_merge_key_by_key_and_the_article_too() -> None:
     merged = merge(
         [
-            make_fragment(
+            build_fragment(
                 {
                     "robots": {"index": True, "follow": False},
                     "open_graph": {
@@ -40,7 +40,7 @@ def test_objects_merge_key_by_key_and_the_article_too() -> None:
                     "twitter": {"card": "summary", "site": "@notes"},
                 }
             ),
-            make_fragment(
+            build_fragment(
                 {
                     "robots": {"index": False},
                     "open_graph": {"title": "T", "article": {"tags": ["b"]}},
@@ -62,10 +62,10 @@ def test_objects_merge_key_by_key_and_the_article_too() -> None:
 def test_an_image_is_replaced_whole() -> None:
     merged = merge(
         [
-            make_fragment(
+            build_fragment(
                 {"open_graph": {"image": {"url": "/a", "width": 1, "alt": "A"}}}
             ),
-            make_fragment({"open_graph": {"image": "/b"}}),
+            build_fragment({"open_graph": {"image": "/b"}}),
         ]
     )
     assert merged.get("open_graph") == {"image": (Image("/b"),)}
@@ -75,9 +75,9 @@ def test_json_ld_blocks_accumulate_in_call_order() -> None:
     one, two, three = {"@type": "A"}, {"@type": "B"}, {"@type": "C"}
     merged = merge(
         [
-            make_fragment({"json_ld": one}),
-            make_fragment({"json_ld": [two, three]}),
-            make_fragment({"title": "x"}),
+            build_fragment({"json_ld": one}),
+            build_fragment({"json_ld": [two, three]}),
+            build_fragment({"title": "x"}),
         ]
     )
     assert merged.get("json_ld") == (one, two, three)
@@ -85,12 +85,12 @@ def test_json_ld_blocks_accumulate_in_call_order() -> None:
 
 def test_nothing_set_is_an_empty_head() -> None:
     assert merge([]) == MergedHead()
-    assert merge([make_fragment({})]) == MergedHead()
+    assert merge([build_fragment({})]) == MergedHead()
 
 
 def test_merging_never_changes_a_fragment() -> None:
-    first = make_fragment({"open_graph": {"title": "a", "article": {"tags": ["x"]}}})
-    merge([first, make_fragment({"open_graph": {"title": "b", "article": {}}})])
+    first = build_fragment({"open_graph": {"title": "a", "article": {"tags": ["x"]}}})
+    merge([first, build_fragment({"open_graph": {"title": "b", "article": {}}})])
     assert first["open_graph"] == {"title": "a", "article": {"tags": ("x",)}}
 
 

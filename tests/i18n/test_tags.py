@@ -44,6 +44,11 @@ def test_strangers_are_the_named_tags_that_are_none_of_them() -> None:
     assert TAGS.strangers(["en"]) == ()
 
 
+def test_split_gives_the_named_tags_as_configured_and_the_strangers() -> None:
+    assert TAGS.split(["fr_FR", "DE-AT", "en"]) == (("en", "de-AT"), ("fr_FR",))
+    assert TAGS.split(["de-at"]) == (("de-AT",), ())
+
+
 def test_did_you_mean_prefers_the_same_language_then_a_close_spelling() -> None:
     assert TAGS.did_you_mean("de") == " Did you mean 'de-AT'?"
     assert TAGS.did_you_mean("eng") == " Did you mean 'en'?"

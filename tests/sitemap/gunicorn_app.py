@@ -20,6 +20,12 @@ benchmarks/sitemap_load.py), configured by environment variables:
   by the test), 10 ids a part; each query of a part's range adds a line to
   ``part_reads`` there (and waits the build delay, so concurrent requests
   meet it; while ``part_mode`` there says ``hang``, 30 s at most).
+  ``MARMEON_TEST_LASTMOD`` (0): 1 gives id ``n`` the last_modified day
+  2026-01-01 plus ``n`` days. ``MARMEON_TEST_DATABASE``: an SQLAlchemy URL
+  to read instead (its table ``MARMEON_TEST_TABLE``, default ``p``, of
+  ids); ``MARMEON_TEST_PART_URLS`` (10): URLs a part holds.
+
+Every answer says which worker gave it (``X-Test-Worker``: its pid).
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
+from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 
@@ -93,7 +101,9 @@ def create() -> Flask:
     )
     if env.get("MARMEON_TEST_PAGED") == "1":
         # Ten ids a part of the paged route.
-        app.config["MARMEON_SITEMAP_MAX_URLS"] = 10
+        app.config["MARMEON_SITEMAP_MAX_URLS"] = int(
+            env.get("MARMEON_TEST_PART_URLS", "10")
+        )
     cache = None
     if env.get("MARMEON_TEST_REDIS"):
         from flask_caching import Cache
@@ -118,6 +128,13 @@ def create() -> Flask:
             },
         )
     Marmeon(app, sitemap_cache=cache)
+
+    @app.after_request
+    def worker(response: Any) -> Any:
+        # Which worker answered (the tests about processes tell them apart).
+        response.headers["X-Test-Worker"] = str(os.getpid())
+        return response
+
     if env.get("MARMEON_TEST_CLOCK") == "1":
         sitemap_of(app).files.clock = _clock(directory)
 
@@ -151,11 +168,18 @@ def create() -> Flask:
 def _add_paged(app: Flask, directory: Path, delay: float) -> None:
     from sqlalchemy import Column, Integer, MetaData, Table, create_engine, event
     from sqlalchemy.orm import sessionmaker
+    from sqlalchemy.pool import NullPool
 
     from flask_marmeon.sqlalchemy import paged
 
-    engine = create_engine(f"sqlite:///{directory / 'shop.db'}")
-    table = Table("p", MetaData(), Column("id", Integer, primary_key=True))
+    database = os.environ.get("MARMEON_TEST_DATABASE")
+    if database:
+        # No connection kept across requests (nor across gunicorn's fork).
+        engine = create_engine(database, poolclass=NullPool)
+    else:
+        engine = create_engine(f"sqlite:///{directory / 'shop.db'}")
+    name = os.environ.get("MARMEON_TEST_TABLE", "p")
+    table = Table(name, MetaData(), Column("id", Integer, primary_key=True))
 
     @event.listens_for(engine, "before_cursor_execute")
     def count(conn: object, cursor: object, statement: str, *args: object) -> None:
@@ -169,11 +193,14 @@ def _add_paged(app: Flask, directory: Path, delay: float) -> None:
             while time.monotonic() < deadline and _hangs(directory / "part_mode"):
                 time.sleep(0.05)
 
+    dated = os.environ.get("MARMEON_TEST_LASTMOD") == "1"
+
+    def entry(row: Any) -> SitemapEntry:
+        day = date(2026, 1, 1) + timedelta(days=row.id) if dated else None
+        return SitemapEntry({"n": row.id}, last_modified=day)  # /p/<n>
+
     provider = paged(
-        table.select(),
-        key=table.c.id,
-        entry=lambda row: SitemapEntry({"n": row.id}),  # /p/<n>
-        session=sessionmaker(engine),
+        table.select(), key=table.c.id, entry=entry, session=sessionmaker(engine)
     )
     app.add_url_rule(
         "/p/<int:n>", "p", lambda n: f"p {n}", sitemap=provider, authorize=everyone

@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from ..._log import logger
 from ...shared_lock import Heartbeat
-from .build_slots import BuildSlots
 from .files import Files
 from .health import Health
 from .shared_store import SharedFiles, Stamp
@@ -37,7 +36,7 @@ class SharedSide:
     ttl: float
     retry_after: float
     lock_timeout: int
-    slots: BuildSlots | None
+    slots: threading.BoundedSemaphore | None
     poll: float
     _cond: threading.Condition
     _value: Files | None
@@ -48,6 +47,7 @@ class SharedSide:
     _probed: float
     _refused: bool
     _seen: Stamp | None
+    _looking: bool
 
     def _fresh(self, files: Files, now: float) -> bool:
         """Whether ``files`` are fresh: built less than the TTL ago, not
@@ -105,6 +105,24 @@ class SharedSide:
         if bodies is not None:
             self._install(Files.stored(bodies, stamp.built_at))
 
+    def newest_soon(self) -> None:
+        """:meth:`newest` in a thread of its own: the request that asks
+        gets the files here at once (a store that hangs never holds it),
+        the next one what the store had. One look at a time."""
+        if self.shared is None or self._looking:
+            return
+        self._looking = True
+
+        def look() -> None:
+            try:
+                self.newest()
+            finally:
+                self._looking = False
+
+        threading.Thread(
+            target=look, name="flask_marmeon sitemap look", daemon=True
+        ).start()
+
     def _refresh_shared(self, shared: SharedFiles) -> bool:
         """Refresh through the store; False when it cannot be reached before
         a build started (then this process builds its own)."""
@@ -126,7 +144,7 @@ class SharedSide:
                     return True
                 # A place among this process's builds first, then the lock:
                 # the lock is never held while waiting for a place.
-                holding = slots is None or slots.take(wait=False)
+                holding = slots is None or slots.acquire(blocking=False)
                 self._queued = not holding
                 if holding and shared.build_lock.take(token, self.lock_timeout, now):
                     # Another process may have stored a build between our
@@ -144,7 +162,7 @@ class SharedSide:
                     holding = False  # the build gives it back
                     break
                 if slots is not None and holding:
-                    slots.give()
+                    slots.release()
                 holding = False
                 if self.clock() > give_up:
                     return False  # the store answers, but nobody finishes
@@ -155,7 +173,7 @@ class SharedSide:
         finally:
             self._queued = False
             if slots is not None and holding:
-                slots.give()
+                slots.release()
         self._reachable()
 
         def renew() -> None:

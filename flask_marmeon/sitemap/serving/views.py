@@ -173,23 +173,29 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
     caches = sitemap_state(state).files
 
     def sitemap() -> Response:
+        # With a shared store, another process's newer build is taken (in
+        # the background: a store that hangs holds no request), so every
+        # process soon serves the same index (the same ranges and dates)
+        # without waiting for its own copy to go stale.
+        caches.site.newest_soon()
         return serve(caches.site, 0)
 
     def sitemap_part(number: int) -> Response:
         if not _as_written(number):
             return _not_found()
+        caches.site.newest_soon()
         return serve(caches.site, number)
 
     def paged_part(route: PagedRoute, number: int) -> Response:
         if not _as_written(number):
             return _not_found()
         try:
-            starts = caches.starts(route)
+            ranges = caches.ranges(route)
         except StartsUnknown as unknown:
             return _unavailable(unknown.retry_after)
-        if number > len(starts):
+        if number > len(ranges):
             return _not_found()
-        part = caches.part(route, number, starts)
+        part = caches.part(route, number, ranges)
         # With a shared store, another process's newer build of this range
         # first: every process serves the same part.
         part.newest()

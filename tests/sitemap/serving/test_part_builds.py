@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from flask_marmeon import SitemapEntry, everyone
 
@@ -99,14 +101,32 @@ def shop(directory: Path, rows: int) -> None:
         )
 
 
+def table_of(url: str, rows: int) -> None:
+    """The paged route's table ``p`` of ids 1 to ``rows``, in the database
+    at ``url`` (SQLite, and the real PostgreSQL as issue 27's team ran it)."""
+    engine = create_engine(url, poolclass=NullPool)
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE p (id INTEGER PRIMARY KEY)"))
+        connection.execute(
+            text("INSERT INTO p (id) VALUES (:n)"),
+            [{"n": n} for n in range(1, rows + 1)],
+        )
+    engine.dispose()
+
+
 def test_sync_workers_answer_pages_while_many_unbuilt_parts_are_asked(
-    redis_server: RedisServer, start: Start, tmp_path: Path
+    redis_server: RedisServer, start: Start, database_url: str
 ) -> None:
-    shop(tmp_path, 200)  # 20 parts of 10
+    table_of(database_url, 200)  # 20 parts of 10
     # Each part's read takes a second: a request waiting for it would hold
     # its sync worker that long.
     server = start(
-        workers=4, worker_class="sync", redis=redis_server.url, paged=1, build_delay=1
+        workers=4,
+        worker_class="sync",
+        redis=redis_server.url,
+        paged=1,
+        database=database_url,
+        build_delay=1,
     )
     assert server.get("/sitemap.xml")[0] == 200
     parts: dict[int, tuple[int, dict[str, str], bytes]] = {}
@@ -137,12 +157,17 @@ def test_sync_workers_answer_pages_while_many_unbuilt_parts_are_asked(
 
 
 def test_a_killed_builder_s_part_is_built_by_another_worker_within_seconds(
-    redis_server: RedisServer, start: Start, tmp_path: Path
+    redis_server: RedisServer, start: Start, tmp_path: Path, database_url: str
 ) -> None:
-    shop(tmp_path, 50)
+    table_of(database_url, 50)
     (tmp_path / "part_mode").write_text("hang")
     server = start(
-        workers=3, worker_class="sync", redis=redis_server.url, paged=1, build_delay=0
+        workers=4,
+        worker_class="sync",
+        redis=redis_server.url,
+        paged=1,
+        database=database_url,
+        build_delay=0,
     )
     assert server.get("/sitemap-p-3.xml")[0] == 503  # a sync worker: at once
     reads = tmp_path / "part_reads"
