@@ -89,12 +89,3 @@ def startup_error(problems: list[Problem]) -> StartupError:
         code=STARTUP_CODE,
         problems=[str(problem) for problem in problems],
     )
-
-
-__all__ = [
-    "STARTUP_CODE",
-    "Check",
-    "Checks",
-    "Problem",
-    "startup_error",
-]
