@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _version
 
+from ._edge import raise_on_problems as raise_on_problems
 from .absolute import absolute_url as absolute_url
 from .checks import Problem as Problem
 from .errors import StartupError as StartupError
@@ -47,7 +48,6 @@ from .routing.marks import authorize as authorize
 from .routing.marks import everyone as everyone
 from .routing.problems import RouteProblem as RouteProblem
 from .routing.problems import check_routes as check_routes
-from .routing.problems import raise_on_problems as raise_on_problems
 from .sitemap.entries import SitemapEntry as SitemapEntry
 from .sitemap.paged import PagedProvider as PagedProvider
 

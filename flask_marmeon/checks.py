@@ -4,7 +4,7 @@ Modelled on Django's system checks: a check is a function of the app that
 returns its problems; each :class:`Problem` has an id of its own (``"routing.E001"``:
 the subsystem, ``E`` and a number that is never reused) and a hint that says
 how to fix it. Each subsystem registers its checks in its own ``init_app``
-(``state.checks.register(check, tag="sitemap")``); the registry is per app, so
+(``state.checks.register(check)``); the registry is per app, so
 two apps in one process never share a check.
 
 Every problem stops the start with the same code, H10: before the app answers
@@ -61,39 +61,22 @@ class Problem:
 Check = Callable[[Flask], Iterable[Problem]]
 
 
-@dataclass(frozen=True)
-class _Registered:
-    check: Check
-    tag: str
-
-
 @dataclass(eq=False)
 class Checks:
     """The app's start-up checks, in the order they were registered
     (``MarmeonState.checks``)."""
 
-    registered: list[_Registered] = field(default_factory=list)
+    registered: list[Check] = field(default_factory=list)
 
-    def register(self, check: Check, *, tag: str) -> None:
-        """Run ``check`` at start-up; ``tag`` names its subsystem."""
-        if any(entry.check is check for entry in self.registered):
+    def register(self, check: Check) -> None:
+        """Run ``check`` at start-up."""
+        if any(known is check for known in self.registered):
             raise RuntimeError(f"The start-up check {check!r} is registered already.")
-        self.registered.append(_Registered(check, tag))
+        self.registered.append(check)
 
-    @property
-    def tags(self) -> tuple[str, ...]:
-        """The subsystems that registered checks, in order, once each."""
-        return tuple(dict.fromkeys(entry.tag for entry in self.registered))
-
-    def run(self, app: Flask, tags: Iterable[str] | None = None) -> list[Problem]:
-        """Every problem of ``app`` found by the checks (of ``tags`` only,
-        when given), in registration order."""
-        wanted = None if tags is None else set(tags)
-        problems: list[Problem] = []
-        for entry in self.registered:
-            if wanted is None or entry.tag in wanted:
-                problems.extend(entry.check(app))
-        return problems
+    def run(self, app: Flask) -> list[Problem]:
+        """Every problem of ``app`` found by the checks, in registration order."""
+        return [problem for check in self.registered for problem in check(app)]
 
 
 def startup_error(problems: list[Problem]) -> StartupError:
@@ -106,12 +89,3 @@ def startup_error(problems: list[Problem]) -> StartupError:
         code=STARTUP_CODE,
         problems=[str(problem) for problem in problems],
     )
-
-
-__all__ = [
-    "STARTUP_CODE",
-    "Check",
-    "Checks",
-    "Problem",
-    "startup_error",
-]

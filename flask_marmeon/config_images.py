@@ -5,12 +5,13 @@ Settings field; its files are start-up checks (flask_marmeon.og_images.checks).
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from .errors import did_you_mean
 
 #: The script names an app may give fonts for, in MARMEON_OG_IMAGE_FONTS.
 SCRIPTS = ("latin", "arabic", "hebrew", "cjk", "devanagari", "emoji", "other")
@@ -30,11 +31,6 @@ class Colors:
 
 
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
-
-
-def _did_you_mean(value: str, choices: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(value, choices, n=1)
-    return f" Did you mean {close[0]!r}?" if close else ""
 
 
 def _color(key: str, value: object) -> RGB:
@@ -68,7 +64,7 @@ def read_colors(value: object) -> Colors:
         if key not in names:
             raise ValueError(
                 f"MARMEON_OG_IMAGE_COLORS has the key {key!r}; the keys are"
-                f" {', '.join(names)}.{_did_you_mean(str(key), names)}"
+                f" {', '.join(names)}.{did_you_mean(str(key), names)}"
             )
     return Colors(**{key: _color(key, color) for key, color in value.items()})
 
@@ -86,7 +82,7 @@ def read_fonts(value: object) -> tuple[tuple[str, str | Path, str | Path], ...]:
         if script not in SCRIPTS:
             raise ValueError(
                 f"MARMEON_OG_IMAGE_FONTS has the script {script!r}; the scripts"
-                f" are {', '.join(SCRIPTS)}.{_did_you_mean(str(script), SCRIPTS)}"
+                f" are {', '.join(SCRIPTS)}.{did_you_mean(str(script), SCRIPTS)}"
             )
         if isinstance(files, (str, Path)):
             out.append((script, files, files))

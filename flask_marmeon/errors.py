@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import difflib
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 
@@ -26,6 +27,12 @@ class StartupError(RuntimeError):
         self.code = code
         self.problems: tuple[str, ...] = tuple(problems) or (message,)
         super().__init__(f"[{code}] {message}")
+
+
+def did_you_mean(value: str, choices: Sequence[str]) -> str:
+    """`` Did you mean 'x'?`` for the choice closest to ``value``, else ""."""
+    close = difflib.get_close_matches(value, choices, n=1)
+    return f" Did you mean {close[0]!r}?" if close else ""
 
 
 def install_hint(extra: str = "") -> str:

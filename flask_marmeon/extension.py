@@ -78,18 +78,13 @@ class Marmeon:
         sitemap_views.init_app(app, state, shared)
         indexnow_key_file.init_app(app, state)
 
-        def enforce() -> tuple[()]:
+        def on_start() -> tuple[()]:
             routing_rule.enforce_policies(app)
-            return ()
-
-        _edge.on_start(state, enforce)
-
-        def error_pages() -> tuple[()]:
             # Every route's error pages name no address of their own.
             wrap_error_handlers(app, state)
             return ()
 
-        _edge.on_start(state, error_pages)
+        _edge.on_start(state, on_start)
         # The head's steps at its ``merged`` stage (head/stages.py): an
         # error page names no address of its own; with
         # MARMEON_DEFAULT_CANONICAL a route that is not localized names its own.

@@ -67,23 +67,17 @@ class Summary:
 
 
 class Auditor:
-    """Audits one app through its own answers.
-
-    ``user_agent`` is the crawler whose robots.txt rules apply (Protego
-    follows Google's reading of robots.txt).
-    """
+    """Audits one app through its own answers."""
 
     def __init__(
         self,
         app: Flask,
         *,
-        user_agent: str = "Googlebot",
         timeout: float | None = TIMEOUT,
         max_pages: int = MAX_PAGES,
         max_sitemaps: int = MAX_SITEMAPS,
     ) -> None:
         self.fetcher = Fetcher(app, app_origin(app), app_root(app), timeout)
-        self.user_agent = user_agent
         self.max_pages = max_pages
         self.max_sitemaps = max_sitemaps
         self.images = Images(self.fetcher)
@@ -96,7 +90,6 @@ class Auditor:
         return read_site(
             self.fetcher,
             self._schemas,
-            self.user_agent,
             max_pages=self.max_pages,
             max_sitemaps=self.max_sitemaps,
         )
@@ -107,7 +100,7 @@ class Auditor:
         audit = PageAudit(listed, answer, None)
         if answer is None:
             return audit
-        if not site.allowed(listed.url, self.user_agent):
+        if not site.allowed(listed.url):
             audit.findings.append(
                 finding(
                     "page-disallowed",
@@ -128,7 +121,7 @@ class Auditor:
     def _blocked(self, site: Site, doc: Document) -> Iterator[Finding]:
         for url in doc.resources:
             own = self.fetcher.own_path(url) is not None
-            if own and not site.allowed(url, self.user_agent):
+            if own and not site.allowed(url):
                 yield finding(
                     "resource-disallowed",
                     url,
@@ -154,7 +147,7 @@ class Auditor:
             return self.fetcher.own_path(url) is not None
 
         def allowed(url: str) -> bool:
-            return site.allowed(url, self.user_agent)
+            return site.allowed(url)
 
         home = f"{self.fetcher.origin}{self.fetcher.root}/"
         crawl = Crawl(own, allowed, self.max_pages, home)

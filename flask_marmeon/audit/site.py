@@ -70,9 +70,10 @@ class Site:
             or any(item.code in failed for item in self.findings)
         )
 
-    def allowed(self, url: str, user_agent: str) -> bool:
-        """Whether robots.txt lets ``user_agent`` crawl ``url``."""
-        return self.robots is None or bool(self.robots.can_fetch(url, user_agent))
+    def allowed(self, url: str) -> bool:
+        """Whether robots.txt lets Googlebot crawl ``url`` (Protego follows
+        Google's reading of robots.txt)."""
+        return self.robots is None or bool(self.robots.can_fetch(url, "Googlebot"))
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,6 @@ class Schemas:
 def read_site(
     fetcher: Fetcher,
     schemas: Schemas,
-    user_agent: str = "Googlebot",
     *,
     max_pages: int = MAX_PAGES,
     max_sitemaps: int = MAX_SITEMAPS,

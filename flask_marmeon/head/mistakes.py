@@ -9,9 +9,10 @@ key written at the top level.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection, Mapping, Sequence
+
+from ..errors import did_you_mean
 
 #: Prefixes that say which table a top-level name belongs in.
 _PREFIXES = (
@@ -88,7 +89,4 @@ def hint(name: object, choices: Mapping[str, object] | Sequence[str]) -> str:
     options = list(choices)
     if _snake(name) in options and _snake(name) != name:
         return f" Did you mean {_snake(name)!r}?"
-    close = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
-    if not close:
-        close = difflib.get_close_matches(_snake(name), options, n=1, cutoff=0.6)
-    return f" Did you mean {close[0]!r}?" if close else ""
+    return did_you_mean(name, options) or did_you_mean(_snake(name), options)

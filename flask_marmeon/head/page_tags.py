@@ -9,6 +9,7 @@ stays short.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -144,35 +145,23 @@ PRODUCT_CONDITION = ChoiceField("new", "refurbished", "used")
 OTHER_CHECK = NamesField()
 
 
-def _written_names(keys: Mapping[str, Any], out: dict[str, str]) -> None:
-    """Each ``<meta>`` name or property the writers of ``keys`` (a table's
-    :class:`~.table.Row` by name) write, nested tables' included, lower
-    case, with the argument that writes it."""
-    for name, key in keys.items():
-        here = name
-        for slot in getattr(key.write, "slots", ()):
-            if slot.tag == "meta" and slot.attrs:
-                out.setdefault(slot.attrs[0][1].lower(), here)
-
-
 def taken_names(keys: Mapping[str, Any]) -> Callable[[str], str | None]:
     """What ``other`` refuses: for a name the head writes itself (any
-    ``<meta>`` of ``head()``'s ``keys``), the argument that writes it, else
-    None."""
+    ``<meta>`` of ``head()``'s ``keys``, nested tables' included), the
+    argument that writes it, else None."""
     names: dict[str, str] = {}
-    _written_names(keys, names)
+    for name, key in keys.items():
+        for slot in getattr(key.write, "slots", ()):
+            if slot.tag == "meta" and slot.attrs:
+                names.setdefault(slot.attrs[0][1].lower(), name)
     # A namespace the head writes several names of (og:, twitter:,
     # article:, product:, ...) is taken whole; a lone name with a colon
     # (fb:app_id, p:domain_verify) only as itself.
-    counts: dict[str, int] = {}
-    for name in names:
-        if ":" in name:
-            prefix = name.split(":")[0] + ":"
-            counts[prefix] = counts.get(prefix, 0) + 1
+    counts = Counter(name.split(":")[0] for name in names if ":" in name)
     prefixes = {
         name.split(":")[0] + ":": use
         for name, use in names.items()
-        if ":" in name and counts[name.split(":")[0] + ":"] > 1
+        if ":" in name and counts[name.split(":")[0]] > 1
     }
 
     def taken(name: str) -> str | None:

@@ -57,4 +57,4 @@ def settings_problems(app: Flask) -> list[Problem]:
 
 def init_app(state: MarmeonState) -> None:
     """Register IndexNow's start-up check."""
-    state.checks.register(settings_problems, tag="indexnow")
+    state.checks.register(settings_problems)

@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
+from .._edge import raise_on_problems
 from .._state import get_state
-from ..routing.problems import raise_on_problems
 from ..sitemap.changes import FindingFailed, changed_addresses, utc
 from .key_file import key_path
 from .send import MAX_URLS, Answer, Sender

@@ -100,4 +100,4 @@ def look_problems(app: Flask) -> list[Problem]:
 
 def init_app(state: MarmeonState) -> None:
     """Register the generated images' start-up check."""
-    state.checks.register(look_problems, tag="og_images")
+    state.checks.register(look_problems)

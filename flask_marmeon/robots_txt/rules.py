@@ -4,10 +4,10 @@ each (H10, at start and in ``flask marmeon check-routes``), so that
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from ..checks import Problem
+from ..errors import did_you_mean
 
 #: The setting's shape: a list of dicts with the known keys.
 SHAPE_ID = "sitemap.E002"
@@ -52,11 +52,9 @@ def _rule_problems(where: str, rule: dict[Any, Any]) -> list[Problem]:
     reasons: list[str] = []
     for key in rule:
         if key not in RULE_KEYS:
-            close = difflib.get_close_matches(str(key), RULE_KEYS, n=1)
-            hint = f" Did you mean {close[0]!r}?" if close else ""
             reasons.append(
                 f"{where} has the key {key!r}; a rule has 'user_agent',"
-                f" 'disallow' and 'allow'.{hint}"
+                f" 'disallow' and 'allow'.{did_you_mean(str(key), RULE_KEYS)}"
             )
     found = [Problem(SHAPE_ID, reason) for reason in reasons]
     if "user_agent" not in rule:

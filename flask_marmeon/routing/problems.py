@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from flask import Flask
 from werkzeug.routing import Rule
 
-from .._edge import check_app, raise_on_problems
+from .._edge import check_app
+from .._edge import raise_on_problems as raise_on_problems  # its old place
 from .._state import MarmeonState, get_state
 from ..checks import Problem
 from ..i18n import locales_problems
@@ -193,17 +194,5 @@ def check_routes(app: Flask) -> list[Problem]:
 
 def init_app(state: MarmeonState) -> None:
     """Register the routes' start-up checks."""
-    state.checks.register(marked_routes_problems, tag="routing")
-    state.checks.register(unmarked_routes_problems, tag="routing")
-
-
-__all__ = [
-    "RouteProblem",
-    "RouteStatus",
-    "check_routes",
-    "init_app",
-    "marked_routes_problems",
-    "raise_on_problems",
-    "route_statuses",
-    "unmarked_routes_problems",
-]
+    state.checks.register(marked_routes_problems)
+    state.checks.register(unmarked_routes_problems)

@@ -36,15 +36,6 @@ from .entries import route_arguments
 from .overlaps import Rivals, answers_get, rivals_of
 from .rule_parts import rule_parts
 
-__all__ = [
-    "MAX_LOC_LENGTH",
-    "Addresses",
-    "CompiledRule",
-    "Refused",
-    "addresses",
-    "own_host",
-]
-
 
 @dataclass(frozen=True, slots=True)
 class Addresses:

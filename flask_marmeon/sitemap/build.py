@@ -43,10 +43,11 @@ _T = TypeVar("_T")
 MAX_FILES = 50_000
 #: Ranges are decided one twentieth short of a full part (see _boundaries).
 ROOM = 20
-#: Says where each paged route's parts begin (raises when it cannot).
+#: Says where each paged route's parts begin, or what their ranges are
+#: (one item a part; raises when it cannot).
 Boundaries = Callable[[PagedRoute], Sequence[Any]]
-#: The ``<lastmod>`` of a part (its route, number and the starts of its
-#: route's parts) once it has been built, else None.
+#: The ``<lastmod>`` of a part (its route, number and what Boundaries gave
+#: for its route) once it has been built, else None.
 Lastmod = Callable[[PagedRoute, int, tuple[Any, ...]], "str | None"]
 
 

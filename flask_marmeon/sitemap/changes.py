@@ -25,7 +25,8 @@ from werkzeug.routing import Rule
 
 from .._state import get_state
 from ..i18n.urls import LOCALE_ARG
-from .addresses import CompiledRule, Refused, compile_rule
+from .addresses import CompiledRule, compile_rule
+from .arguments import Refused
 from .build import in_own_context, listed_rules
 from .entries import SitemapEntry, lastmod, normalize
 from .paged import PagedProvider, is_paged

@@ -34,5 +34,5 @@ def app_url_problems(app: Flask) -> list[Problem]:
 
 def init_app(state: MarmeonState) -> None:
     """Register the sitemap's start-up checks."""
-    state.checks.register(robots_rules_problems, tag="sitemap")
-    state.checks.register(app_url_problems, tag="sitemap")
+    state.checks.register(robots_rules_problems)
+    state.checks.register(app_url_problems)

@@ -35,8 +35,8 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
+from .._edge import raise_on_problems
 from .._state import get_state
-from ..routing.problems import raise_on_problems
 from .build import Sitemap, build_boundaries, build_part, build_sitemap
 from .paged import PagedRoute, paged_routes, part_range
 from .report import failure

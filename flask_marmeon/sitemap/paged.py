@@ -7,11 +7,13 @@ a part is the entries of its own range of keys
 (:meth:`PagedProvider.entries`), read when the part is first requested.
 
 A part's address names the route and the part's number; its range is the
-``n``-th of the boundaries, which any process can ask of the store (or of
-the shared cache), so any process answers any part's address. A part is
-kept under its range, not only its number (serving/file_caches.py), and
-the ranges are kept: a part that outgrows its own has it split in two or
-more (splits.py), the others staying as they are.
+``n``-th range decided from the boundaries, which any process can ask of
+the store (or of the shared cache), so any process answers any part's
+address. A part is kept under its range, not only its number
+(serving/file_caches.py), and the ranges are kept: a part that outgrows
+its own has it split in two or more (splits.py), the first piece keeping
+its number, the others numbered after the last part; every other part
+stays as it is.
 """
 
 from __future__ import annotations

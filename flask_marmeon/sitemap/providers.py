@@ -41,14 +41,6 @@ _T = TypeVar("_T")
 # How many items of an async generator one turn of the event loop takes.
 _BATCH = 1000
 
-__all__ = [
-    "Provider",
-    "entries_of",
-    "find_provider",
-    "has_provider",
-    "provider_items",
-]
-
 
 def _view_class(view_func: object) -> type | None:
     view_class = getattr(view_func, "view_class", None)

@@ -8,7 +8,7 @@ from werkzeug.routing import Rule
 
 from .._log import logger
 from ..head.urls import explain
-from .addresses import Refused
+from .arguments import Refused
 from .entries import shown
 from .images import MAX_IMAGE_LENGTH, MAX_IMAGES, ImageReport
 

@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from typing import Any
 
-from .addresses import Addresses, CompiledRule, Refused, addresses
+from .addresses import Addresses, CompiledRule, addresses
+from .arguments import Refused
 from .entries import SitemapEntry, lastmod, normalize
 from .file_writer import UrlsetWriter
 from .images import absolute_images

@@ -20,7 +20,8 @@ from werkzeug.routing.converters import UnicodeConverter
 
 from ..i18n.tags import spelling
 from ..i18n.urls import LOCALE_ARG
-from .addresses import MAX_LOC_LENGTH, CompiledRule
+from .addresses import CompiledRule
+from .arguments import MAX_LOC_LENGTH
 
 #: A text that the default converter's to_url writes as it is (quote's
 #: always-safe characters and Werkzeug's safe ones but "/"), and that needs

@@ -98,19 +98,29 @@ def test_only_the_part_that_outgrows_its_range_is_split(
     assert [r for r in caplog.records if "wait for" in r.getMessage()]
     # The ranges are decided again in the background, when next asked for
     # (a crawler asks for parts): part 3 alone is split (in two of 63 and
-    # 62 rows); each part after it keeps its range and its file, one
-    # number on.
+    # 62 rows), its second half part 23; every other part keeps its number,
+    # its range and its file.
     deadline = time.monotonic() + 10
     while len(index_of(apps[0])) == 22 and time.monotonic() < deadline:
         assert apps[0].test_client().get("/sitemap-ad-1.xml").status_code == 200
         time.sleep(0.05)
     parts = parts_of(apps)
     assert len(parts) == 23
-    assert [len(part) for part in parts[2:4]] == [63, 62]
-    assert parts[2][0] == 1910 and parts[3][-1] == 2850
-    assert [parts[n - 1] for n in (1, 2)] == [before[1], before[2]]
-    assert [parts[n] for n in range(4, 23)] == [before[n] for n in range(4, 23)]
+    assert [len(parts[2]), len(parts[22])] == [63, 62]
+    assert parts[2][0] == 1910 and parts[22] == sorted(parts[22])
+    assert parts[2][-1] < parts[22][0] and parts[22][-1] == 2850
+    others = [n for n in range(1, 23) if n != 3]
+    assert [parts[n - 1] for n in others] == [before[n] for n in others]
+    # A crawler that fetched the index before the split and reads its parts
+    # after lists no row twice and misses only the split's second half.
+    crawled = [
+        key
+        for number in range(1, 23)
+        for key in ids_of(apps[0].test_client().get(f"/sitemap-ad-{number}.xml").data)
+    ]
+    assert sorted(crawled) == sorted(set(crawled))
     every = [key for part in parts for key in part]
+    assert set(every) - set(crawled) == set(parts[22])
     assert sorted(every) == sorted(set(every)) and len(every) == 2030
     # The only rows read since: part 3's (once, when it overflowed), then
     # its two halves'; no other part was built again.
@@ -185,13 +195,18 @@ def test_a_part_full_by_its_bytes_has_its_range_split_into_ranges_that_fit(
     assert 50 < len(first) < 95  # full by its bytes
     files = sitemap_of(app).files
     route = files.routes["p"]
+    before = ((1000, 1095), (1095, 1190), (1190, 1285), (1285, None))
     deadline = time.monotonic() + 10
-    while files.starts(route) == (1000, 1095, 1190, 1285):
+    while files.ranges(route) == before:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     # Part 1's range alone split, in two that fit (48 and 47 rows, as even
-    # as they go); the others as they were.
-    assert files.starts(route) == (1000, 1048, 1095, 1190, 1285)
+    # as they go), the second half part 5; the others as they were.
+    assert files.ranges(route) == (
+        (1000, 1048),
+        *before[1:],
+        (1048, 1095),
+    )
     assert ("split", 1000, 1095, 48) in provider.asked
-    for number, size in ((1, 48), (2, 47), (5, 15)):
+    for number, size in ((1, 48), (5, 47), (4, 15)):
         assert len(locs(client.get(f"/sitemap-p-{number}.xml").data)) == size

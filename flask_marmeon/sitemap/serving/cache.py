@@ -29,7 +29,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..._log import logger
-from .build_slots import BuildSlots
 from .cache_shared import SharedSide
 from .files import Files
 from .health import Health
@@ -80,7 +79,7 @@ class SitemapCache(SharedSide):
         wait: float = 20,
         shared: SharedFiles | None = None,
         lock_timeout: int = 60,
-        slots: BuildSlots | None = None,
+        slots: threading.BoundedSemaphore | None = None,
         poll: float = 0.05,
         clock: Callable[[], float] = time.time,
         name: str = "the sitemap",
@@ -251,13 +250,13 @@ class SitemapCache(SharedSide):
         slots = self.slots
         if slots is not None and not held:
             self._queued = True
-            slots.take()
+            slots.acquire()
             self._queued = False
         try:
             return self._build()
         finally:
             if slots is not None:
-                slots.give()
+                slots.release()
 
     def _build(self) -> tuple[Files | None, float | None]:
         self.builds += 1

@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 from ..._log import logger
 from ...shared_lock import Heartbeat
-from .build_slots import BuildSlots
 from .files import Files
 from .health import Health
 from .shared_store import SharedFiles, Stamp
@@ -37,7 +36,7 @@ class SharedSide:
     ttl: float
     retry_after: float
     lock_timeout: int
-    slots: BuildSlots | None
+    slots: threading.BoundedSemaphore | None
     poll: float
     _cond: threading.Condition
     _value: Files | None
@@ -145,7 +144,7 @@ class SharedSide:
                     return True
                 # A place among this process's builds first, then the lock:
                 # the lock is never held while waiting for a place.
-                holding = slots is None or slots.take(wait=False)
+                holding = slots is None or slots.acquire(blocking=False)
                 self._queued = not holding
                 if holding and shared.build_lock.take(token, self.lock_timeout, now):
                     # Another process may have stored a build between our
@@ -163,7 +162,7 @@ class SharedSide:
                     holding = False  # the build gives it back
                     break
                 if slots is not None and holding:
-                    slots.give()
+                    slots.release()
                 holding = False
                 if self.clock() > give_up:
                     return False  # the store answers, but nobody finishes
@@ -174,7 +173,7 @@ class SharedSide:
         finally:
             self._queued = False
             if slots is not None and holding:
-                slots.give()
+                slots.release()
         self._reachable()
 
         def renew() -> None:

@@ -24,6 +24,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any
 
 from flask import Flask
@@ -33,16 +34,24 @@ from ...shared_lock import Backend
 from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from ..paged import PagedRoute, part_range
 from ..splits import build_split, can_split
-from .build_slots import BuildSlots
 from .cache import SitemapCache
 from .files import Files
 from .health import Health
 from .shared_store import SharedFiles
 
+#: A paged route's ranges of keys by part number (from 1): each part's
+#: first key and the next range's (None: to the end). In key order when
+#: decided; a range that is split keeps its number for its first piece, and
+#: the other pieces take the next numbers, so no part's number changes.
+Ranges = tuple[tuple[Any, Any], ...]
+
 #: Seconds the shared lock of a process building for all the others lives
 #: unless renewed (a heartbeat renews it every third of that while the build
 #: runs): a killed builder's lock is taken over after it.
 LOCK_TIMEOUT = 6
+#: Parts one process builds at once at most: each holds a database
+#: connection and a core while it runs; the others wait their turn.
+PARTS_AT_ONCE = 2
 
 
 class StartsUnknown(Exception):
@@ -85,12 +94,12 @@ class FileCaches:
         self.routes: dict[str, PagedRoute] = {}
         self._lock = threading.Lock()
         self._starts: dict[str, SitemapCache] = {}
-        self._decoded: dict[str, tuple[Files, tuple[Any, ...]]] = {}
+        self._decoded: dict[str, tuple[Files, Ranges]] = {}
         self._parts: OrderedDict[tuple[str, str], SitemapCache] = OrderedDict()
         # Each built part's <lastmod>, by route and range.
         self._lastmods: dict[tuple[str, str], str | None] = {}
-        # At most two parts build at once in this process.
-        self._slots = BuildSlots()
+        # At most PARTS_AT_ONCE parts build at once in this process.
+        self._slots = threading.BoundedSemaphore(PARTS_AT_ONCE)
         # Routes whose ranges are to be decided again (a part outgrew its own).
         self._redo: set[str] = set()
         # The ranges that outgrew their parts, by route and range: how many
@@ -102,7 +111,7 @@ class FileCaches:
         slot: str,
         build: Callable[[], tuple[bytes, ...]],
         name: str,
-        slots: BuildSlots | None = None,
+        slots: threading.BoundedSemaphore | None = None,
         group: str | None = None,
     ) -> SitemapCache:
         settings = self.state.settings
@@ -126,16 +135,16 @@ class FileCaches:
             self.routes[route.slug] = route
             self._starts[route.slug] = self._cache(
                 f"starts:{route.slug}",
-                lambda route=route: (pickle.dumps(self._decide(route)),),  # type: ignore[misc]
+                lambda route=route: (pickle.dumps(("ranges", self._decide(route))),),  # type: ignore[misc]
                 f"where the parts of {route.where} begin",
                 group=route.where,
             )
 
-    def _decide(self, route: PagedRoute) -> tuple[Any, ...]:
-        """Where the route's parts begin: the ranges decided before, kept
-        while every part fits, so that rows added and removed change only
-        the parts whose ranges hold them. A range that outgrew its part
-        (:meth:`_outgrown`) is split, the others kept as they are, and rows
+    def _decide(self, route: PagedRoute) -> Ranges:
+        """The route's ranges: those decided before, kept while every part
+        fits, so that rows added and removed change only the parts whose
+        ranges hold them. A range that outgrew its part (:meth:`_outgrown`)
+        is split, the others kept as they are, numbers and all, and rows
         below the first range join it (with a provider that can split a
         range; else every range is decided again). Asked of the store
         afresh when none are known or it had no entries."""
@@ -147,51 +156,51 @@ class FileCaches:
             kept = None
         redo = bool(kept) and self._redo_asked(route, cache)
         if kept and can_split(route):
-            starts = self._split(route, kept, cache) if redo else kept
-            starts = self._join_below(route, starts)
+            ranges = self._split(route, kept, cache) if redo else kept
+            ranges = self._join_below(route, ranges)
         elif kept and not redo:
             return kept
         else:
-            starts = build_boundaries(self.app, route)
+            ranges = ranges_of(build_boundaries(self.app, route))
             self._clear_redo(route, cache)
-        if kept is not None and starts != kept:
+        if kept is not None and ranges != kept:
             # The index names the new ranges (their number may differ).
             self.site.expire()
-        return starts
+        return ranges
 
-    def _split(
-        self, route: PagedRoute, kept: tuple[Any, ...], cache: SitemapCache
-    ) -> tuple[Any, ...]:
-        """``kept`` with each range that outgrew its part split, the
-        others as they were (their parts and files stay valid)."""
+    def _split(self, route: PagedRoute, kept: Ranges, cache: SitemapCache) -> Ranges:
+        """``kept`` with each range that outgrew its part split: its first
+        piece keeps its number, the others come after the last part; the
+        other ranges stay as they were (their parts and files too)."""
         # Cleared first: a part that outgrows its range while this runs
         # asks again.
         self._clear_redo(route, cache)
-        starts: list[Any] = []
+        ranges = list(kept)
+        added: list[tuple[Any, Any]] = []
         try:
-            for number in range(1, len(kept) + 1):
+            for number, (start, stop) in enumerate(kept, start=1):
                 digest = _digest(kept, number)
                 urls = self._outgrown_urls(route, digest)
                 if urls is None:
-                    starts.append(kept[number - 1])
                     continue
-                start, stop = part_range(kept, number)
-                starts += build_split(self.app, route, start, stop, urls)
+                bounds = [*build_split(self.app, route, start, stop, urls), stop]
+                ranges[number - 1] = (bounds[0], bounds[1])
+                added += pairwise(bounds[1:])
                 self._split_done(route, digest)
         except Exception:
             self._outgrown(route)  # asked again after the pause
             raise
-        return tuple(starts)
+        return (*ranges, *added)
 
-    def _join_below(
-        self, route: PagedRoute, starts: tuple[Any, ...]
-    ) -> tuple[Any, ...]:
+    def _join_below(self, route: PagedRoute, ranges: Ranges) -> Ranges:
         """Rows added below the first range's start (a smaller key) are in
-        no range: the first range then begins at the smallest key."""
-        if not starts:
-            return starts
-        below = build_split(self.app, route, None, starts[0])
-        return (below[0], *starts[1:]) if below else starts
+        no range: the first range (part 1, whatever was split) then begins
+        at the smallest key."""
+        if not ranges:
+            return ranges
+        first, stop = ranges[0]
+        below = build_split(self.app, route, None, first)
+        return ((below[0], stop), *ranges[1:]) if below else ranges
 
     def _outgrown_urls(self, route: PagedRoute, digest: str) -> int | None:
         """How many URLs the part of the range ``digest`` held when it
@@ -243,12 +252,12 @@ class FileCaches:
             cache.quietly(lambda: shared.mark("redo"))
         cache.expire()
 
-    def _listed(self, route: PagedRoute) -> tuple[Any, ...]:
+    def _listed(self, route: PagedRoute) -> Ranges:
         # A route whose parts the endpoints do not serve (the app's own
         # route takes their address) has none in the index.
-        return self.starts(route) if route.slug in self.routes else ()
+        return self.ranges(route) if route.slug in self.routes else ()
 
-    def _decoded_of(self, route: PagedRoute, files: Files) -> tuple[Any, ...]:
+    def _decoded_of(self, route: PagedRoute, files: Files) -> Ranges:
         known = self._decoded.get(route.slug)
         if known is not None and known[0] is files:
             return known[1]
@@ -256,21 +265,25 @@ class FileCaches:
         # sharing the store); another version's value, or one that is not
         # ours, counts as missing: decided again.
         try:
-            starts = pickle.loads(files.body(0) or b"")
-            if not isinstance(starts, tuple):
-                raise TypeError(f"{type(starts).__name__}, not a tuple")
+            value = pickle.loads(files.body(0) or b"")
+            if not isinstance(value, tuple) or value[:1] != ("ranges",):
+                raise TypeError(f"{type(value).__name__}, not the ranges")
+            ranges = value[1]
+            pairs = all(isinstance(pair, tuple) and len(pair) == 2 for pair in ranges)
+            if not isinstance(ranges, tuple) or not pairs:
+                raise TypeError("not pairs of keys")
         except Exception:
             cache = self._starts[route.slug]
             cache.clear()
             cache.expire()
             raise StartsUnknown(route, 1) from None
-        self._decoded[route.slug] = (files, starts)
-        return starts
+        self._decoded[route.slug] = (files, ranges)
+        return ranges
 
-    def starts(self, route: PagedRoute) -> tuple[Any, ...]:
-        """Where the route's parts begin (the first key of each): with a
-        shared store, the ranges it holds now, the same in every process;
-        raises :class:`StartsUnknown` when they cannot be known now."""
+    def ranges(self, route: PagedRoute) -> Ranges:
+        """The route's ranges of keys by part number: with a shared store,
+        the ones it holds now, the same in every process; raises
+        :class:`StartsUnknown` when they cannot be known now."""
         cache = self._starts[route.slug]
         cache.newest()
         lookup = cache.get()
@@ -279,16 +292,12 @@ class FileCaches:
             raise StartsUnknown(route, lookup.retry_after)
         return self._decoded_of(route, files)
 
-    def part(
-        self, route: PagedRoute, number: int, starts: tuple[Any, ...]
-    ) -> SitemapCache:
-        """The cache of part ``number`` (from 1) of ``route`` whose parts
-        begin at ``starts``, made when first asked for. It is kept under its
-        range of keys, not only its number: once the ranges change, a part
-        of the old ones is never served (nor its stored copy read)."""
-        digest = _digest(starts, number)
-        # Not its number: a part keeps its files when a range before it
-        # is split (its number then grows).
+    def part(self, route: PagedRoute, number: int, ranges: Ranges) -> SitemapCache:
+        """The cache of part ``number`` (from 1) of ``route`` with the
+        ranges ``ranges``, made when first asked for. It is kept under its
+        range of keys, not its number: once the ranges change, a part of
+        the old ones is never served (nor its stored copy read)."""
+        digest = _digest(ranges, number)
         key = (route.slug, digest)
         with self._lock:
             cache = self._parts.get(key)
@@ -305,7 +314,7 @@ class FileCaches:
                 self._built(route, digest, part.file.lastmod)
                 return (part.file.body,)
 
-            start, stop = part_range(starts, number)
+            start, stop = ranges[number - 1]
             cache = self._cache(
                 f"part:{route.slug}:{digest}",
                 build,
@@ -325,12 +334,10 @@ class FileCaches:
         if shared is not None and lastmod is not None:
             self.site.quietly(lambda: shared.mark("lastmod", lastmod))
 
-    def _lastmod(
-        self, route: PagedRoute, number: int, starts: tuple[Any, ...]
-    ) -> str | None:
+    def _lastmod(self, route: PagedRoute, number: int, ranges: Ranges) -> str | None:
         """The ``<lastmod>`` of a part built before (here or, with a shared
         store, by any process), else None."""
-        digest = _digest(starts, number)
+        digest = _digest(ranges, number)
         key = (route.slug, digest)
         if key in self._lastmods:
             return self._lastmods[key]
@@ -369,6 +376,12 @@ class FileCaches:
             del self._parts[key]
 
 
-def _digest(starts: tuple[Any, ...], number: int) -> str:
+def ranges_of(starts: Sequence[Any]) -> Ranges:
+    """The ranges of parts that begin at ``starts`` (in key order)."""
+    given = tuple(starts)
+    return tuple(part_range(given, number) for number in range(1, len(given) + 1))
+
+
+def _digest(ranges: Ranges, number: int) -> str:
     """What names part ``number``'s range of keys (in its caches' keys)."""
-    return hashlib.sha256(pickle.dumps(part_range(starts, number))).hexdigest()[:16]
+    return hashlib.sha256(pickle.dumps(ranges[number - 1])).hexdigest()[:16]

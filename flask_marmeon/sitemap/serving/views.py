@@ -190,12 +190,12 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
         if not _as_written(number):
             return _not_found()
         try:
-            starts = caches.starts(route)
+            ranges = caches.ranges(route)
         except StartsUnknown as unknown:
             return _unavailable(unknown.retry_after)
-        if number > len(starts):
+        if number > len(ranges):
             return _not_found()
-        part = caches.part(route, number, starts)
+        part = caches.part(route, number, ranges)
         # With a shared store, another process's newer build of this range
         # first: every process serves the same part.
         part.newest()
