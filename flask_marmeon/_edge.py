@@ -231,8 +231,7 @@ class Edge:
         request = self.app.request_class(environ)
         try:
             adapter = self.app.create_url_adapter(request)
-            if adapter is None:  # pragma: no cover - a request always has one
-                return None
+            assert adapter is not None  # a request always has one
             try:
                 rule, _ = adapter.match(return_rule=True)
             except MethodNotAllowed:

@@ -159,13 +159,9 @@ class Title(Writer):
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
         template = siblings.get("title_template")
-        out.elements.append(
-            (
-                TITLE,
-                template.replace("%s", value) if template is not None else value,
-                None,
-            )
-        )
+        if template is not None:
+            value = template.replace("%s", value)
+        out.elements.append((TITLE, value, None))
 
 
 class WrittenByAnother(Writer):

@@ -76,8 +76,7 @@ def _unprefixed(app: Flask, state: MarmeonState, path: str) -> bool:
     in any locale of the app and for any method (the answer then depends on
     the visitor's languages)."""
     adapter = app.create_url_adapter(request)
-    if adapter is None:  # pragma: no cover - a request always has one
-        return False
+    assert adapter is not None  # a request always has one
     for locale in state.settings.locales:
         prefix = "/" + spelling(locale)
         candidates = [prefix + path]
@@ -103,8 +102,7 @@ def _localized_address(app: Flask, state: MarmeonState, path: str) -> str | None
     """The address of ``path`` in the visitor's best locale among those the
     page exists in, if a localized route answers it there."""
     adapter = app.create_url_adapter(request)
-    if adapter is None:  # pragma: no cover - a request always has one
-        return None
+    assert adapter is not None  # a request always has one
     locales = state.settings.locales
     accept = request.accept_languages
     first = best_locale(accept, locales) or fallback_locale(accept, locales)

@@ -118,8 +118,7 @@ def root_adapter(app: Flask, root: str) -> MapAdapter:
     of every path in place of the request's script root.
     """
     adapter = request_ctx.url_adapter
-    if adapter is None:  # pragma: no cover - a request always has one
-        raise RuntimeError("No URL adapter for the current request.")
+    assert adapter is not None  # a request always has one
     return MapAdapter(
         app.url_map,
         adapter.server_name,

@@ -40,8 +40,7 @@ def configured_location(app: Flask, root: str, request: Request) -> str | None:
     ``request`` to; None when it does not redirect it, or redirects it to
     another host."""
     adapter = app.create_url_adapter(request)  # the request's own binding
-    if adapter is None:  # pragma: no cover - a request always has one
-        return None
+    assert adapter is not None  # a request always has one
     mounted = app.url_map.bind(
         adapter.server_name,
         script_name=root or "/",

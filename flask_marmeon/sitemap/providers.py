@@ -98,9 +98,8 @@ def find_provider(rule: Rule, view_func: object) -> Provider | None:
 
 def has_provider(rule: Rule, view_func: object) -> bool:
     """Whether a marked rule has a provider (a paged one counts)."""
-    if is_paged(getattr(rule, "marmeon_sitemap", None)):
-        return True
-    return find_provider(rule, view_func) is not None
+    paged = is_paged(getattr(rule, "marmeon_sitemap", None))
+    return paged or find_provider(rule, view_func) is not None
 
 
 class _Runner:
@@ -179,15 +178,6 @@ def _check_iterable(result: object, where: str) -> Iterable[Any]:
     return result
 
 
-def _items(result: object, runner: _Runner, where: str) -> Iterator[Any]:
-    if inspect.isawaitable(result):
-        result = runner.run(result)
-    if hasattr(result, "__aiter__"):
-        yield from _async_items(result.__aiter__(), runner)
-        return
-    yield from _check_iterable(result, where)
-
-
 async def _await(awaitable: Awaitable[_T]) -> _T:
     return await awaitable
 
@@ -209,7 +199,12 @@ def provider_items(provider: Provider, where: str) -> Iterator[object]:
 def _run_items(result: object, where: str) -> Iterator[object]:
     runner = _Runner()
     try:
-        yield from _items(result, runner, where)
+        if inspect.isawaitable(result):
+            result = runner.run(result)
+        if hasattr(result, "__aiter__"):
+            yield from _async_items(result.__aiter__(), runner)
+        else:
+            yield from _check_iterable(result, where)
     finally:
         runner.close()
 

@@ -32,14 +32,12 @@ class RouteReport:
 
     def unknown(self, tags: tuple[str, ...]) -> None:
         """Note locale tags an entry or the route named that are not configured."""
-        for tag in tags:
-            self.unknown_locales.setdefault(tag, None)
+        self.unknown_locales.update(dict.fromkeys(tags))
 
     def refused_locales(self, tags: tuple[str, ...]) -> None:
         """Note locale tags an entry named that its route's ``locales=``
         refuses (the page answers 404 in them)."""
-        for tag in tags:
-            self.refused.setdefault(tag, None)
+        self.refused.update(dict.fromkeys(tags))
 
     def left_out(self) -> str | None:
         """How many entries were left out and why, or None when none was."""

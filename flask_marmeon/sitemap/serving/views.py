@@ -202,6 +202,12 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
         return serve(part, 0, None if _may_wait() else 0)
 
     free: list[_edge.CookieFree] = []
+
+    def add(rule: str, endpoint: str, view: Callable[..., Response]) -> None:
+        # Served without cookies: every path of the rule starts as it does.
+        app.add_url_rule(rule, endpoint, view, methods=["GET"], **host)
+        free.append(_edge.CookieFree(rule.split("<")[0], endpoint))
+
     views: list[tuple[str, str, Callable[..., Response]]] = [
         (ROBOTS_PATH, "marmeon_robots", robots)
     ]
@@ -209,8 +215,7 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
         views.append((SITEMAP_PATH, "marmeon_sitemap", sitemap))
     for path, endpoint, view in views:
         if not route_taking(app, path, origin):
-            app.add_url_rule(path, endpoint, view, methods=["GET"], **host)
-            free.append(_edge.CookieFree(path, endpoint))
+            add(path, endpoint, view)
     # MARMEON_SITEMAP_SERVE = False: no sitemap endpoint (an export serves it).
     paged = paged_routes(app) if marked and serving else []
     indexed = marked and "marmeon_sitemap" in app.view_functions
@@ -237,24 +242,13 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             "the files of the routes whose providers give their entries at once",
         )
     if marked and serving and split and caches.files_listed:
-        app.add_url_rule(
-            "/sitemap-<int(min=1):number>.xml",
-            "marmeon_sitemap_part",
-            sitemap_part,
-            methods=["GET"],
-            **host,
-        )
-        free.append(_edge.CookieFree("/sitemap-", "marmeon_sitemap_part"))
+        add("/sitemap-<int(min=1):number>.xml", "marmeon_sitemap_part", sitemap_part)
     for route in served:
-        endpoint = f"marmeon_sitemap_{route.slug}"
-        app.add_url_rule(
+        add(
             f"/sitemap-{route.slug}-<int(min=1):number>.xml",
-            endpoint,
+            f"marmeon_sitemap_{route.slug}",
             lambda number, route=route: paged_part(route, number),
-            methods=["GET"],
-            **host,
         )
-        free.append(_edge.CookieFree(f"/sitemap-{route.slug}-", endpoint))
     return free
 
 
