@@ -9,8 +9,9 @@ from ._state import MarmeonState, get_state
 from .audit import install as audit_install
 from .cli import marmeon_group
 from .config import apply_defaults, environ, load_settings
-from .head import render_head
+from .head import own_addresses, render_head
 from .head import templates as head_templates
+from .head.stages import MERGED
 from .head.state import HeadState, head_state
 from .i18n.errors import wrap_error_handlers
 from .i18n.own_address import own_page
@@ -84,8 +85,13 @@ class Marmeon:
             return ()
 
         _edge.on_start(state, on_start)
+        # The head's steps at its ``merged`` stage (head/stages.py): an
+        # error page names no address of its own; with
+        # MARMEON_DEFAULT_CANONICAL a route that is not localized names its own.
+        stages = head_state(state).stages
+        stages.add(MERGED, own_addresses.error_page)
         if settings.default_canonical:
-            head_state(state).own_page = own_page
+            stages.add(MERGED, own_addresses.default_canonical(own_page))
         browser.init_app(app, state)
         og_images.init_app(app, state, shared)
         audit_install.init_app(app, state)

@@ -78,7 +78,7 @@ class SharedLock:
                 if held is not None:
                     break
                 # Gone between the two calls (expired, released): add again.
-            if _deadline(held)[1] >= now:
+            if _holder(held)[1] >= now:
                 return False
             # Its holder died: the process that adds the takeover key of this
             # holder is the one that takes the lock over.
@@ -87,7 +87,7 @@ class SharedLock:
                 # A taker killed between SETNX and EXPIRE leaves this key
                 # without an expiry too: past its deadline it goes, and the
                 # next look takes the lock over.
-                if _deadline(self.backend.get(over))[1] < now:
+                if _holder(self.backend.get(over))[1] < now:
                     self.backend.delete(over)
                 return False
             if self.backend.get(self.key) != held:
@@ -98,7 +98,7 @@ class SharedLock:
     def renew(self, token: str, lifetime: float, now: float) -> bool:
         """Hold the lock until ``now + lifetime``, if ``token`` holds it."""
         with self.context():
-            if _token(self.backend.get(self.key)) != token:
+            if _holder(self.backend.get(self.key))[0] != token:
                 return False
             self.backend.set(
                 self.key, (token, now + lifetime), timeout=max(1, math.ceil(lifetime))
@@ -109,16 +109,11 @@ class SharedLock:
         """Free the lock, if ``token`` still holds it (a holder whose lock was
         taken over frees nothing)."""
         with self.context():
-            if _token(self.backend.get(self.key)) == token:
+            if _holder(self.backend.get(self.key))[0] == token:
                 self.backend.delete(self.key)
 
 
-def _token(held: object) -> str | None:
-    """The holder's token in what the key holds; None for what is no lock."""
-    return _deadline(held)[0]
-
-
-def _deadline(held: object) -> tuple[str | None, float]:
+def _holder(held: object) -> tuple[str | None, float]:
     """The holder's token and deadline; (None, minus infinity) for what is
     no lock of ours (garbage, another version's value)."""
     if isinstance(held, tuple) and len(held) == 2:
@@ -131,7 +126,7 @@ def _deadline(held: object) -> tuple[str | None, float]:
 def _name(held: object) -> str:
     """What names a dead holder in its takeover key: its token, else a hash
     of what the key held."""
-    token = _token(held)
+    token = _holder(held)[0]
     if token is not None and len(token) <= 64:
         return token
     return hashlib.sha256(repr(held).encode()).hexdigest()[:16]

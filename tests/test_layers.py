@@ -43,11 +43,12 @@ FOUNDATION = MEMBERS["foundation"]
 MAY_IMPORT = {
     "foundation": {"foundation"},
     "edge": {"foundation"},
-    # Generated images draw, sign and serve on the edge; they know no head.
-    "og_images": {"foundation", "edge"},
-    # The head takes an OgImage wherever an image goes and names the
-    # generated image's address.
-    "head": {"foundation", "og_images"},
+    # Generated images draw, sign and serve on the edge, and register the
+    # head's step that names them (head/stages.py).
+    "og_images": {"foundation", "edge", "head"},
+    # The head takes an OgImage (its own value) wherever an image goes; its
+    # behaviours of other parts are steps they register: it imports none.
+    "head": {"foundation"},
     "i18n": {"foundation"},
     # robots.txt's text and its rules' checks: from configuration alone.
     "robots_txt": {"foundation"},

@@ -25,6 +25,12 @@ from .page_checks import noindex_reason
 #: The answers read as pages.
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 
+
+def is_page(answer: Fetched) -> bool:
+    """An answer the audit reads as a page (200, HTML)."""
+    return answer.status == 200 and answer.mimetype in HTML_TYPES
+
+
 #: Redirects followed before an address counts as broken (Googlebot
 #: follows 10; browsers give up after 20).
 MAX_HOPS = 10
@@ -159,8 +165,7 @@ class Crawl:
             answer = fetcher.get(url)
             if answer is None:
                 continue
-            html = answer.status == 200 and answer.mimetype in HTML_TYPES
-            self.record(url, answer, parse(answer) if html else None)
+            self.record(url, answer, parse(answer) if is_page(answer) else None)
 
     def linking(self, url: str) -> list[str]:
         """The pages that link ``url``, in the order they were fetched."""

@@ -98,9 +98,7 @@ def orphan_findings(crawl: Crawl, listed: Collection[str]) -> Iterator[Finding]:
             reached.add(crawl.chain(link).target)
     for url in listed:
         node = crawl.nodes.get(url)
-        if node is None or node.status != 200 or url in reached:
-            continue
-        if url == crawl.home:
+        if node is None or node.status != 200 or url in reached or url == crawl.home:
             continue
         yield finding(
             "page-orphan",

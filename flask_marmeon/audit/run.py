@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from flask import Flask
 
 from ..page import X_DEFAULT
-from .crawl import HTML_TYPES, Crawl
+from .crawl import Crawl, is_page
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
 from .findings import Finding, Report, excerpt, finding, quoted
@@ -110,7 +110,7 @@ class Auditor:
                 )
             )
         audit.findings.extend(check_answer(listed, answer))
-        if _html(answer):
+        if is_page(answer):
             audit.document = parse(answer)
             audit.findings.extend(
                 check_document(listed, answer, audit.document, self.images)
@@ -146,11 +146,8 @@ class Auditor:
         def own(url: str) -> bool:
             return self.fetcher.own_path(url) is not None
 
-        def allowed(url: str) -> bool:
-            return site.allowed(url)
-
         home = f"{self.fetcher.origin}{self.fetcher.root}/"
-        crawl = Crawl(own, allowed, self.max_pages, home)
+        crawl = Crawl(own, site.allowed, self.max_pages, home)
         for url in site.listed:
             crawl.add(url, listed=True)
         crawl.add(home)
@@ -165,7 +162,7 @@ class Auditor:
         else:
             answer = self.fetcher.get(url)
             audit = PageAudit(Listed(url, {}), answer, None)
-            if answer is not None and _html(answer):
+            if answer is not None and is_page(answer):
                 audit.document = parse(answer)
         if audit.answer is not None:
             crawl.record(url, audit.answer, audit.document)
@@ -225,11 +222,6 @@ class Auditor:
         if site.complete:
             yield from unlisted_findings(crawl, site.listed)
         yield from canonical_findings(crawl)
-
-
-def _html(answer: Fetched) -> bool:
-    """An answer the audit reads as a page."""
-    return answer.status == 200 and answer.mimetype in HTML_TYPES
 
 
 def return_links(pages: Mapping[str, Summary], crawl: Crawl) -> Iterator[Finding]:

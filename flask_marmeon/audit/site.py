@@ -185,7 +185,10 @@ def _read_file(
     if answer is None:
         site.elsewhere += 1
         return  # another origin: not fetched, not judged
-    report = _reporter(site, url)
+
+    def report(code: str, message: str) -> None:
+        site.findings.append(finding(code, url, message))
+
     if answer.status != 200:
         report("sitemap-status", f"The sitemap answers {answer.status}, not 200.")
         return
@@ -230,13 +233,6 @@ def _read_file(
             " <urlset>, and only"
             " robots.txt may name a <sitemapindex> (an index cannot hold one).",
         )
-
-
-def _reporter(site: Site, url: str) -> Callable[[str, str], None]:
-    def report(code: str, message: str) -> None:
-        site.findings.append(finding(code, url, message))
-
-    return report
 
 
 def _body(answer: Fetched) -> bytes | None:
@@ -284,19 +280,16 @@ def _read_urls(root: Any, site: Site, report: Callable[[str, str], None]) -> Non
         address = (loc.text or "").strip() if loc is not None else ""
         if not address:
             continue
-        if address in site.listed or len(site.listed) >= site.max_pages:
-            alternates: dict[str, str] = {}
-        else:
-            alternates = {
-                str(link.get("hreflang", "")): str(link.get("href", ""))
-                for link in url.iterchildren(link_tag)
-                if link.get("rel") == "alternate"
-            }
         if address in site.listed:
             continue
         if len(site.listed) >= site.max_pages:
             site.pages_left_out += 1
             continue
+        alternates = {
+            str(link.get("hreflang", "")): str(link.get("href", ""))
+            for link in url.iterchildren(link_tag)
+            if link.get("rel") == "alternate"
+        }
         site.listed[address] = Listed(address, alternates)
     if count > MAX_URLS:
         report(

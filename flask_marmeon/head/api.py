@@ -9,24 +9,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from flask import Request, current_app, has_app_context, has_request_context
+from flask import Request, current_app, has_app_context
 from markupsafe import Markup
 
 from .._context import RequestState, current_request, request_state, state_for, state_of
 from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
-from ..og_images.state import OgImagesState
 from ..page import Page
 from . import jsonld, roles
 from .elements import Slot
 from .fields import build_fragment
-from .generated import with_generated_images
 from .html import nonce_attribute, write_head
 from .late import late_call
 from .memo import HeadMemo
 from .merge import EMPTY, MergedHead, merge
-from .own_addresses import error_head, with_default_canonical
 from .resolve import resolve
+from .stages import StageContext
 from .state import JSON_LD_ERRORS_SIZE, HeadState, head_state
 from .table import HEAD
 from .types import HeadFields
@@ -173,12 +171,16 @@ def _write(
     state: MarmeonState,
     dev: bool = False,
 ) -> str:
-    """Resolve and write the head (what the memo keeps, in production)."""
+    """The ``before resolve`` steps, resolve, and write the head (what the
+    memo keeps, in production)."""
     settings = state.settings
     head_part = head_state(state)
-    og_images: OgImagesState | None = state.parts.get(OgImagesState)
-    if og_images is not None and has_request_context():
-        merged = with_generated_images(merged, og_images.look.enabled, settings.root)
+    steps = head_part.stages.before_resolve
+    if steps:
+        context = StageContext(state, None, page)
+        for step in steps:
+            merged = step(merged, context)
+        page = context.page
     resolved = resolve(
         merged,
         page,
@@ -247,14 +249,14 @@ def written_head(req: Request | None, held: RequestState | None = None) -> str:
         blocks = merged.get(_JSON_LD)
         json_ld = _json_ld(blocks, state, dev) if blocks else ()
         page = request_state_.page
-        if request_state_.error_page:
-            merged, page = error_head(merged, page)
-        else:
-            own_page = head_state(state).own_page
-            if own_page is not None:
-                page = with_default_canonical(
-                    merged, page, own_page, state.settings.indexable
-                )
+        # The ``merged`` steps (flask_marmeon.head.stages): none, a tuple
+        # read and skipped, on an app without any.
+        steps = head_state(state).stages.merged
+        if steps:
+            context = StageContext(state, request_state_, page)
+            for step in steps:
+                merged = step(merged, context)
+            page = context.page
     else:
         merged, json_ld, page = EMPTY, (), None
     nonce_attr = nonce_attribute(_nonce(state, req))

@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 
 from markupsafe import escape
 
+from .builder import Missing
 from .elements import JSON_LD, Slot
-from .resolve import Missing, ResolvedHead
+from .resolve import ResolvedHead
 from .speedups import escape_text as escape_text
 from .table import ALL_SLOTS
 

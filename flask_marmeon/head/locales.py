@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import takewhile
 
 from babel.core import get_global
 
@@ -21,12 +22,8 @@ def og_locale(tag: str) -> str:
     """
     language, _, rest = tag.partition("-")
     language = language.lower()
-    subtags = rest.split("-") if rest else []
     # What follows a singleton (an extension, "x-" private use) is no region.
-    for index, subtag in enumerate(subtags):
-        if len(subtag) == 1:
-            del subtags[index:]
-            break
+    subtags = list(takewhile(lambda s: len(s) != 1, rest.split("-") if rest else []))
     for subtag in subtags:
         if _is_region(subtag):  # only the region: no script or variant
             return f"{language}_{subtag.upper()}"

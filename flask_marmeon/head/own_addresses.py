@@ -1,13 +1,15 @@
 """The page's own addresses in its head: none on an error page, and the
 route's own address as the default canonical (MARMEON_DEFAULT_CANONICAL).
 
-An error page (a 4xx or 5xx rendered by one of the app's error handlers,
-``RequestState.error_page``) names no address of its own: a canonical,
-``og:url``, hreflang or ``og:locale:alternate`` there tells a search engine
-that the error is the page, whatever the view set before ``abort(404)`` or
-the layouts and the handler set. The keys dropped are the table's
-(``Row.address``); hreflang and the alternates come from the page's
-addresses, which an error page has none of.
+Both are steps at the head's ``merged`` stage (:mod:`.stages`), which the
+wiring registers in ``Marmeon.init_app``. An error page (a 4xx or 5xx
+rendered by one of the app's error handlers, ``RequestState.error_page``)
+names no address of its own: a canonical, ``og:url``, hreflang or
+``og:locale:alternate`` there tells a search engine that the error is the
+page, whatever the view set before ``abort(404)`` or the layouts and the
+handler set. The keys dropped are the table's (``Row.address``); hreflang
+and the alternates come from the page's addresses, which an error page has
+none of.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from ..page import Page
 from .merge import MergedHead
 from .robots import noindex
+from .stages import StageContext, Step
 from .table import HEAD, Table
 from .writers import Canonical, Robots
 
@@ -38,21 +41,31 @@ def _without(table: Table, values: MergedHead) -> MergedHead:
     return out
 
 
-def error_head(merged: MergedHead, page: Page | None) -> tuple[MergedHead, Page | None]:
-    """An error page's head and page: no address of its own (see the module)."""
-    return _without(HEAD, merged), None if page is None else Page(locale=page.locale)
+def error_page(merged: MergedHead, context: StageContext) -> MergedHead:
+    """The ``merged`` step of an error page: no address of its own (see the
+    module); its page keeps only its locale."""
+    request = context.request
+    if request is None or not request.error_page:
+        return merged
+    page = context.page
+    context.page = None if page is None else Page(locale=page.locale)
+    return _without(HEAD, merged)
 
 
-def with_default_canonical(
-    merged: MergedHead,
-    page: Page | None,
-    own: Callable[[], Page | None],
-    indexable: bool,
-) -> Page | None:
-    """The page, or for a route that is not localized and a page that sets
-    no canonical and is not noindex, ``own()``: the route's own address."""
-    if page is not None or _CANONICAL in merged:
-        return page
-    if noindex(merged.get(_ROBOTS), indexable=indexable):
-        return page
-    return own()
+def default_canonical(own: Callable[[], Page | None]) -> Step:
+    """The ``merged`` step of MARMEON_DEFAULT_CANONICAL: for a route that is
+    not localized, a page that sets no canonical and is not noindex, and no
+    error page, the page is ``own()``: the route's own address."""
+
+    def step(merged: MergedHead, context: StageContext) -> MergedHead:
+        request = context.request
+        if request is None or request.error_page:
+            return merged
+        if context.page is not None or _CANONICAL in merged:
+            return merged
+        indexable = context.state.settings.indexable
+        if not noindex(merged.get(_ROBOTS), indexable=indexable):
+            context.page = own()
+        return merged
+
+    return step

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .._state import MarmeonState
 from ..config import Settings
-from ..page import Page
 from .locales import OgLocales
 from .memo import HeadMemo
+from .stages import Stages
 from .urls import UrlPolicy
 
 
@@ -45,10 +44,9 @@ class HeadState:
     #: What render_head() writes while a page renders, where the head goes
     #: once the page has rendered (flask_marmeon.head.templates).
     mark: str = field(default_factory=_new_mark)
-    #: With MARMEON_DEFAULT_CANONICAL: the Page of a route that is not
-    #: localized, with its own address (the wiring sets it; the head knows
-    #: no routes). None: no default canonical there.
-    own_page: Callable[[], Page | None] | None = None
+    #: The steps each subsystem registered at the head's stages, in its
+    #: init_app (flask_marmeon.head.stages).
+    stages: Stages = field(default_factory=Stages)
 
     @classmethod
     def for_settings(cls, settings: Settings) -> HeadState:

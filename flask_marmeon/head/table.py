@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..og_images.head_image import IMAGE_KINDS
 from . import page_tags as tags
 from . import roles
 from . import writers as write
 from .elements import HREFLANG, Slot, meta
 from .kinds import LineField, LinesField
 from .mistakes import unknown_argument, unknown_robots_key
+from .og_image import IMAGE_KINDS
 from .schema import (
     BoolField,
     ChoiceField,

@@ -13,7 +13,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Literal, Protocol, TypeAlias, TypedDict, Union
 
-from ..og_images.og_image import OgImage
+from .og_image import OgImage
 
 
 class HtmlText(Protocol):

@@ -2,7 +2,7 @@
 
 A field's declaration (:mod:`flask_marmeon.head.table`) names its writer;
 resolve (:mod:`flask_marmeon.head.resolve`) calls the writers of a table in
-its order, each with the :class:`~flask_marmeon.head.resolve.Builder` that
+its order, each with the :class:`~flask_marmeon.head.builder.Builder` that
 collects the elements, the field's merged value and the mapping it is in
 (its siblings: an og:type decides whether ``article`` is written).
 
@@ -33,7 +33,7 @@ from .text import clean_text, clean_url
 from .write_order import write_keys
 
 if TYPE_CHECKING:
-    from .resolve import Builder
+    from .builder import Builder
     from .table import Table
 
 

@@ -21,36 +21,33 @@ def settings_problems(app: Flask) -> list[Problem]:
     APP_URL (E002), an endpoint that is not an http(s) address (E003)."""
     settings = get_state(app).settings
     found: list[Problem] = []
+
+    def add(id: str, message: str, hint: str) -> None:
+        found.append(Problem(id, message, hint))
+
     key = settings.indexnow_key
     if key is not None and not (isinstance(key, str) and _INDEXNOW_KEY.fullmatch(key)):
-        found.append(
-            Problem(
-                "indexnow.E001",
-                f"MARMEON_INDEXNOW_KEY {key!r} is not an IndexNow key",
-                "it must be 8 to 128 of the characters A-Z, a-z, 0-9 and '-',"
-                " such as '5f1c0e7d9a2b4c6e'"
-                ' (python -c "import uuid; print(uuid.uuid4().hex)")',
-            )
+        add(
+            "indexnow.E001",
+            f"MARMEON_INDEXNOW_KEY {key!r} is not an IndexNow key",
+            "it must be 8 to 128 of the characters A-Z, a-z, 0-9 and '-',"
+            " such as '5f1c0e7d9a2b4c6e'"
+            ' (python -c "import uuid; print(uuid.uuid4().hex)")',
         )
     if key is not None and settings.app_url is None:
-        found.append(
-            Problem(
-                "indexnow.E002",
-                "MARMEON_INDEXNOW_KEY is set but APP_URL is not",
-                "IndexNow's host and keyLocation are built from it. Set APP_URL"
-                " to the site's public address, such as 'https://example.com'",
-            )
+        add(
+            "indexnow.E002",
+            "MARMEON_INDEXNOW_KEY is set but APP_URL is not",
+            "IndexNow's host and keyLocation are built from it. Set APP_URL"
+            " to the site's public address, such as 'https://example.com'",
         )
     endpoint = settings.indexnow_endpoint
     if not isinstance(endpoint, str) or web_url(endpoint) is None:
-        found.append(
-            Problem(
-                "indexnow.E003",
-                f"MARMEON_INDEXNOW_ENDPOINT {endpoint!r} is not an http or https"
-                " address",
-                "leave it out for https://api.indexnow.org/indexnow, or name an"
-                " engine's own, such as 'https://www.bing.com/indexnow'",
-            )
+        add(
+            "indexnow.E003",
+            f"MARMEON_INDEXNOW_ENDPOINT {endpoint!r} is not an http or https address",
+            "leave it out for https://api.indexnow.org/indexnow, or name an"
+            " engine's own, such as 'https://www.bing.com/indexnow'",
         )
     return found
 

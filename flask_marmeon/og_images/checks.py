@@ -24,29 +24,29 @@ def _quiet_bitmap_size(path: Path) -> int | None:
 def problems(look: Look, secret_key: object) -> list[Problem]:
     """The start-up problems (H10) of the look: each names its setting and file."""
     out: list[Problem] = []
+
+    def add(id: str, message: str, hint: str) -> None:
+        out.append(Problem(id, message, hint))
+
     try:
         import fontTools  # type: ignore[import-untyped]  # noqa: F401
         from PIL import Image, ImageFont, UnidentifiedImageError
     except ImportError as error:
         if look.enabled or look.logo or look.fonts:
-            out.append(
-                Problem(
-                    "og_images.E002",
-                    f"generated images need Pillow and fontTools ({error})",
-                    f"install the extra, {install_hint('og-images')}",
-                )
+            add(
+                "og_images.E002",
+                f"generated images need Pillow and fontTools ({error})",
+                f"install the extra, {install_hint('og-images')}",
             )
         return out
     if look.enabled and not secret_key:
-        out.append(
-            Problem(
-                "og_images.E001",
-                "MARMEON_OG_IMAGES is on but SECRET_KEY is not set",
-                "the images' addresses are signed with it, so that nobody can"
-                " make the server draw what it never wrote. Set"
-                " app.config['SECRET_KEY'] (the same in every process), or turn"
-                " MARMEON_OG_IMAGES off",
-            )
+        add(
+            "og_images.E001",
+            "MARMEON_OG_IMAGES is on but SECRET_KEY is not set",
+            "the images' addresses are signed with it, so that nobody can"
+            " make the server draw what it never wrote. Set"
+            " app.config['SECRET_KEY'] (the same in every process), or turn"
+            " MARMEON_OG_IMAGES off",
         )
     if look.logo is not None:
         where = f"MARMEON_OG_IMAGE_LOGO names {str(look.logo)!r}"
@@ -54,20 +54,16 @@ def problems(look: Look, secret_key: object) -> list[Problem]:
             with Image.open(look.logo) as image:
                 image.verify()
         except FileNotFoundError:
-            out.append(
-                Problem(
-                    "og_images.E003",
-                    f"{where}, which does not exist",
-                    "give the path of an image in the static folder",
-                )
+            add(
+                "og_images.E003",
+                f"{where}, which does not exist",
+                "give the path of an image in the static folder",
             )
         except (OSError, UnidentifiedImageError, SyntaxError, ValueError) as error:
-            out.append(
-                Problem(
-                    "og_images.E003",
-                    f"{where}, which is not an image Pillow can read ({error})",
-                    "give a PNG, JPEG or WebP file",
-                )
+            add(
+                "og_images.E003",
+                f"{where}, which is not an image Pillow can read ({error})",
+                "give a PNG, JPEG or WebP file",
             )
     for font in look.fonts:
         for path in dict.fromkeys((font.regular, font.bold)):
@@ -82,13 +78,11 @@ def problems(look: Look, secret_key: object) -> list[Problem]:
                         raise
                     ImageFont.truetype(str(path), size)
             except OSError as error:
-                out.append(
-                    Problem(
-                        "og_images.E004",
-                        f"MARMEON_OG_IMAGE_FONTS[{font.script!r}] names"
-                        f" {str(path)!r}, which cannot be read as a font ({error})",
-                        "give a TrueType or OpenType file",
-                    )
+                add(
+                    "og_images.E004",
+                    f"MARMEON_OG_IMAGE_FONTS[{font.script!r}] names"
+                    f" {str(path)!r}, which cannot be read as a font ({error})",
+                    "give a TrueType or OpenType file",
                 )
     return out
 

@@ -56,10 +56,9 @@ def _logo(look: Look) -> Image.Image | None:
     from .draw import LOGO_HEIGHT
 
     width = max(1, round(logo.width * LOGO_HEIGHT / logo.height))
-    logo = logo.resize(
+    return logo.resize(
         (min(width, 4 * LOGO_HEIGHT), LOGO_HEIGHT), Image.Resampling.LANCZOS
     )
-    return logo
 
 
 def loaded(og: OgImagesState) -> Loaded:
@@ -74,7 +73,6 @@ def loaded(og: OgImagesState) -> Loaded:
 
 
 def _load(look: Look) -> Loaded:
-    import hashlib
     import inspect
 
     import PIL

@@ -9,13 +9,12 @@ so a page written again costs a dictionary look-up.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask
 
+from ..head.og_image import OgImage, check_secret_key
 from .canvas import HEIGHT, MIMETYPE, SQUARE_SIZE, WIDTH
 from .generator import image_path
-from .og_image import OgImage, as_text
 from .state import og_images_of
 
 #: What ``MARMEON_OG_IMAGES`` gives a page that names no image.
@@ -37,28 +36,6 @@ class HeadImage:
 def enabled(app: Flask) -> bool:
     """Whether pages without an image get a generated one."""
     return og_images_of(app).look.enabled
-
-
-def check_secret_key(app: Flask) -> None:
-    """Refuse an ``OgImage`` in an app without ``SECRET_KEY``, like a bad value."""
-    if not app.secret_key:
-        raise ValueError(
-            "OgImage(...) needs the app's SECRET_KEY, which signs the image's"
-            " address: set app.config['SECRET_KEY'] (the same in every"
-            " process)."
-        )
-
-
-def for_head(value: OgImage, path: str) -> OgImage:
-    """An OgImage as ``head()`` keeps it (its lazy strings made text now, in
-    the request's language): the head names it when it is written, with the
-    page's texts (flask_marmeon.head.generated)."""
-    check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
-    return as_text(value)
-
-
-#: The other kinds of value an image takes in ``head()``: a generated image.
-IMAGE_KINDS: tuple[tuple[type, Any], ...] = ((OgImage, for_head),)
 
 
 def head_image(

@@ -1,7 +1,8 @@
 """What ``Marmeon.init_app`` does for generated images: read the look
 (shapes checked by config.py, files at start-up, see look.problems) and put the
 endpoint at the extension's WSGI edge, in front of the app: the image is
-public, carries no cookie and runs none of the app's hooks."""
+public, carries no cookie and runs none of the app's hooks. Register the
+head's step that names a page's generated images (head_step.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ from flask import Flask
 
 from .._edge import add_front
 from .._state import MarmeonState
+from ..head.stages import BEFORE_RESOLVE
+from ..head.state import head_state
 from . import checks
 from .address import PREFIX
+from .head_step import generated_images
 from .serve import ImageEndpoint
 from .settings import look_of
 from .state import OgImagesState
@@ -36,3 +40,5 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
     state.add(og)
     add_front(state, PREFIX, ImageEndpoint(app, og))
     checks.init_app(state)
+    # The head names each OgImage's address before it resolves.
+    head_state(state).stages.add(BEFORE_RESOLVE, generated_images(og, settings.root))

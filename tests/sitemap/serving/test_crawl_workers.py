@@ -13,10 +13,13 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from ..conftest import SM, Start
 from ..servers import Gunicorn, RedisServer
 from ..test_consistent_parts import Table
+from .test_part_builds import table_of
 
 ORIGIN = "https://notes.example"  # tests/sitemap/gunicorn_app.py's APP_URL
 
@@ -98,3 +101,57 @@ def test_every_crawl_of_four_sync_workers_lists_each_row_once(
         changer.join(5)
     assert table.changes > 30 and crawls >= 3
     assert " 500 " not in server.text() and "Traceback" not in server.text()
+
+
+def test_pages_are_answered_while_a_table_lock_holds_every_build(
+    postgres_url: str, redis_server: RedisServer, start: Start
+) -> None:
+    """Issue 27: a health check that never touches the database took 39 s
+    while a table lock held one build. Here a lock holds every build of
+    16 parts asked at once, on four sync workers."""
+    table_of(postgres_url, 200)  # 20 parts of 10
+    server = start(
+        workers=4,
+        worker_class="sync",
+        redis=redis_server.url,
+        paged=1,
+        database=postgres_url,
+        build_delay=0,
+    )
+    assert server.get("/sitemap.xml")[0] == 200  # the ranges, before the lock
+    engine = create_engine(postgres_url, poolclass=NullPool)
+    holder = engine.connect()
+    transaction = holder.begin()
+    holder.execute(text("LOCK TABLE p IN ACCESS EXCLUSIVE MODE"))
+    parts: dict[int, int] = {}
+    try:
+
+        def ask(number: int) -> None:
+            parts[number] = server.get(f"/sitemap-p-{number}.xml")[0]
+
+        threads = [threading.Thread(target=ask, args=(n,)) for n in range(1, 17)]
+        for thread in threads:
+            thread.start()
+        took: list[float] = []
+        for _ in range(20):
+            started = time.monotonic()
+            assert server.get("/n/1")[0] == 200
+            assert server.get("/sitemap.xml")[0] == 200
+            took.append(time.monotonic() - started)
+            time.sleep(0.05)
+        for thread in threads:
+            thread.join(10)
+        # Nobody waited for a build: each part asked is a 503 at once.
+        assert parts == dict.fromkeys(range(1, 17), 503)
+        assert max(took) <= 1, sorted(took)[-3:]
+        # The builds are still held by the lock, seconds on.
+        assert server.get("/sitemap-p-1.xml")[0] == 503
+    finally:
+        transaction.rollback()
+        holder.close()
+        engine.dispose()
+    deadline = time.monotonic() + 30
+    for number in range(1, 17):
+        while server.get(f"/sitemap-p-{number}.xml")[0] != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.2)

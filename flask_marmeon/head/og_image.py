@@ -1,9 +1,14 @@
-"""``OgImage``: a generated image as a page names it."""
+"""``OgImage``: a generated image as a page names it, a value ``head()``
+takes wherever an image goes. The head keeps it as given; ``og_images``
+names its address, size and alt at the head's ``before resolve`` stage
+(``og_images/head_step.py``), so the head imports nothing of ``og_images``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any
+
+from flask import Flask, current_app
 
 _NAMES = ("title", "description", "subtitle", "alt")
 
@@ -57,3 +62,25 @@ def as_text(value: OgImage) -> OgImage:
         if getattr(value, name) is not None and type(getattr(value, name)) is not str
     }
     return replace(value, **lazy) if lazy else value
+
+
+def check_secret_key(app: Flask) -> None:
+    """Refuse an ``OgImage`` in an app without ``SECRET_KEY``, like a bad value."""
+    if not app.secret_key:
+        raise ValueError(
+            "OgImage(...) needs the app's SECRET_KEY, which signs the image's"
+            " address: set app.config['SECRET_KEY'] (the same in every"
+            " process)."
+        )
+
+
+def for_head(value: OgImage, path: str) -> OgImage:
+    """An OgImage as ``head()`` keeps it (its lazy strings made text now, in
+    the request's language): ``og_images`` names it when the head is
+    written, with the page's texts."""
+    check_secret_key(current_app._get_current_object())  # type: ignore[attr-defined]
+    return as_text(value)
+
+
+#: The other kinds of value an image takes in ``head()``: a generated image.
+IMAGE_KINDS: tuple[tuple[type, Any], ...] = ((OgImage, for_head),)

@@ -2,8 +2,9 @@
 ``MARMEON_OG_IMAGES`` on, becomes an image with its address, size, type
 and alt, from the page's texts.
 
-It runs when a head is written (the memo keeps the result), before
-resolve: everything after it sees plain images. The cards, and their
+A step at the head's ``before resolve`` stage (:mod:`flask_marmeon.head.stages`),
+registered by ``og_images``' init_app: it runs when a head is written (the
+memo keeps the result), and everything after it sees plain images. The cards, and their
 image, title, description, site name and kind, are the keys the table
 declares so (:mod:`.roles`).
 """
@@ -14,14 +15,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, has_request_context, request
 
-from ..og_images.head_image import AUTOMATIC, head_image
-from ..og_images.og_image import OgImage
-from . import roles
-from .merge import MergedHead
-from .schema import Image
-from .table import HEAD, Table
+from ..head import roles
+from ..head.merge import MergedHead
+from ..head.og_image import OgImage
+from ..head.schema import Image
+from ..head.stages import StageContext, Step
+from ..head.table import HEAD, Table
+from .head_image import AUTOMATIC, head_image
+from .state import OgImagesState
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,18 @@ def _wanted(value: object, automatic: bool) -> OgImage | None:
     if value is None and automatic:
         return AUTOMATIC
     return None
+
+
+def generated_images(og: OgImagesState, root: str) -> Step:
+    """The head's step for the app whose part is ``og``; ``root``: its mount
+    path."""
+
+    def step(merged: MergedHead, context: StageContext) -> MergedHead:
+        if not has_request_context():
+            return merged
+        return with_generated_images(merged, og.look.enabled, root)
+
+    return step
 
 
 def with_generated_images(merged: MergedHead, automatic: bool, root: str) -> MergedHead:

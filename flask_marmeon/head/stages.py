@@ -1,0 +1,113 @@
+"""The head's behaviours as steps at named stages, as unhead (Nuxt's head
+library) runs hooks at ``tags:beforeResolve`` and ``tags:resolve``.
+
+A step is a plain function ``(merged, context) -> merged``: it returns the
+merged head (the same one when it has nothing to change, else a new one:
+a merged head is never changed in place) and may set ``context.page``.
+Each subsystem registers its steps in its own ``init_app``
+(:meth:`Stages.add`), so the head names none of them and imports none of
+their packages. The stages, in the order a head goes through them:
+
+``merged`` (:data:`MERGED`)
+    Every request, right after the fragments merged and before the memo
+    looks the head up: what a step changes here is part of the head's key.
+    The wiring registers the error page's step (no address of its own) and,
+    with ``MARMEON_DEFAULT_CANONICAL``, the route's own address as the
+    default canonical (:mod:`flask_marmeon.head.own_addresses`).
+``before resolve`` (:data:`BEFORE_RESOLVE`)
+    Once per head written (the memo keeps the result, in production), just
+    before resolve: the generated images (``og_images`` names an
+    ``OgImage``'s address, size and alt), so that resolve sees plain images.
+
+Then resolve (the table's writers, in the table's order: the og and twitter
+defaults, the canonical and hreflang of a localized page, JSON-LD last) and
+the writing of the HTML, which are the table's and take no steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .merge import MergedHead
+
+if TYPE_CHECKING:
+    from .._context import RequestState
+    from .._state import MarmeonState
+    from ..page import Page
+
+#: Every request, before the memo (see the module).
+MERGED = "merged"
+#: Once per head written, before resolve (see the module).
+BEFORE_RESOLVE = "before resolve"
+#: The stages in the order a head goes through them.
+STAGES = (MERGED, BEFORE_RESOLVE)
+
+
+class StageContext:
+    """What a step reads besides the merged head: the app's state, the
+    request's (None outside a request, and at ``before resolve``) and the
+    page, which a step may replace."""
+
+    __slots__ = ("page", "request", "state")
+
+    def __init__(
+        self, state: MarmeonState, request: RequestState | None, page: Page | None
+    ) -> None:
+        self.state = state
+        self.request = request
+        #: The page's addresses (a Page set by i18n on a localized route);
+        #: what resolve receives after the stage.
+        self.page = page
+
+
+#: A step: the merged head -> the merged head (see the module).
+Step = Callable[[MergedHead, StageContext], MergedHead]
+
+
+class Stages:
+    """The steps registered for one app, per stage, in registration order
+    (the head's part of the app's state holds it)."""
+
+    __slots__ = ("before_resolve", "merged")
+
+    def __init__(self) -> None:
+        # A tuple per stage, made again on each add (at start-up): the head
+        # reads it on every page, and an empty one is skipped at once.
+        self.merged: tuple[Step, ...] = ()
+        self.before_resolve: tuple[Step, ...] = ()
+
+    def add(self, stage: str, step: Step) -> None:
+        """Run ``step`` at ``stage`` (one of :data:`STAGES`), after the
+        steps registered there before it."""
+        if stage not in STAGES:
+            raise ValueError(
+                f"The head has no stage {stage!r}: a step runs at one of"
+                f" {', '.join(map(repr, STAGES))}."
+            )
+        if not callable(step):
+            raise TypeError(
+                f"A head step is a function (merged, context) -> merged, not"
+                f" {type(step).__name__} {step!r}."
+            )
+        attr = stage.replace(" ", "_")
+        setattr(self, attr, (*getattr(self, attr), step))
+
+    def steps(self, stage: str) -> tuple[Step, ...]:
+        """The steps of ``stage``, in the order they run."""
+        if stage not in STAGES:
+            raise ValueError(
+                f"The head has no stage {stage!r}: it has"
+                f" {', '.join(map(repr, STAGES))}."
+            )
+        found: tuple[Step, ...] = getattr(self, stage.replace(" ", "_"))
+        return found
+
+
+def run(
+    steps: tuple[Step, ...], merged: MergedHead, context: StageContext
+) -> MergedHead:
+    """``merged`` through each of ``steps`` in turn."""
+    for step in steps:
+        merged = step(merged, context)
+    return merged
