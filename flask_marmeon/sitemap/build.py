@@ -17,7 +17,8 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import islice
+from itertools import count, islice
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from flask import Flask
@@ -277,12 +278,21 @@ class _Counted:
 
     def __init__(self, items: Iterable[object]) -> None:
         self.items = iter(items)
-        self.count = 0
+        # zip() takes an item, then a number: the numbers taken are the
+        # items passed on, counted without a step of Python per item (a
+        # generator's is one per row of a part; issue 27).
+        self._numbers = count()
+        self._count: int | None = None
 
     def __iter__(self) -> Iterator[object]:
-        for item in self.items:
-            self.count += 1
-            yield item
+        return map(itemgetter(0), zip(self.items, self._numbers, strict=False))
+
+    @property
+    def count(self) -> int:
+        """How many items were passed on (read once they all were)."""
+        if self._count is None:
+            self._count = next(self._numbers)
+        return self._count
 
 
 def _part(

@@ -105,8 +105,14 @@ def write_entries(
                 when = entry._last_modified
                 try:
                     # Dates and None are kept by themselves; anything else
-                    # (a datetime, a mistake) is for written() to say.
-                    pieces, day = known_get(when) or written(when)
+                    # (a datetime, a mistake) is for written() to say. A
+                    # datetime is never kept by itself: it goes there at
+                    # once, as hashing an aware one costs a utcoffset().
+                    pieces, day = (
+                        written(when)
+                        if type(when) is datetime
+                        else known_get(when) or written(when)
+                    )
                 except TypeError:
                     # Unhashable: no date. written() names the mistake.
                     pieces, day = written(when)
