@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from .findings import CODES as CODES
 from .findings import Finding as Finding
-from .findings import Report as Report
 from .findings import Severity as Severity
+from .report import Report as Report
 from .run import audit as audit
 
 __all__ = ["CODES", "Finding", "Report", "Severity", "audit"]

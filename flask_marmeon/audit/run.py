@@ -13,7 +13,7 @@ from ..page import X_DEFAULT
 from .crawl import Crawl, is_page
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
-from .findings import Finding, Report, excerpt, finding, quoted
+from .findings import Finding, excerpt, finding, quoted
 from .images import Images
 from .link_checks import (
     canonical_findings,
@@ -23,6 +23,7 @@ from .link_checks import (
     unlisted_findings,
 )
 from .page_checks import check_answer, check_document
+from .report import Report
 from .setup_checks import setup_findings
 from .site import MAX_PAGES, MAX_SITEMAPS, Listed, Schemas, Site, read_site
 

@@ -1,11 +1,11 @@
 """The fonts an image is drawn with: the shipped Noto Sans, then the app's.
 
-Each font file is a :class:`Face`: the characters it has (its ``cmap``, read
-with fontTools), and its Pillow fonts by size. A cluster is drawn with the
-first face that has every character of it, the shipped font first, so the
-app's fonts for Arabic, Hebrew, CJK, Devanagari or emoji take what the
-shipped one lacks. A color emoji font made of bitmaps (Noto Color Emoji) has
-one size; its glyphs are drawn at that size and scaled.
+Each font file is a :class:`~.face.Face` (face.py): the characters it has
+(its ``cmap``, read with fontTools), and its Pillow fonts by size. A cluster
+is drawn with the first face that has every character of it, the shipped
+font first, so the app's fonts for Arabic, Hebrew, CJK, Devanagari or emoji
+take what the shipped one lacks. A color emoji font made of bitmaps (Noto
+Color Emoji) has one size; its glyphs are drawn at that size and scaled.
 
 Pillow lays text out with libraqm (shaping, right to left) when it can load
 it (its wheels load FriBiDi from the system); without it, the basic layout
@@ -23,7 +23,8 @@ from pathlib import Path
 
 from PIL import ImageFont, features
 
-from .settings import FontFile, bitmap_size
+from .face import WIDTHS_SIZE, Face
+from .settings import FontFile
 from .system_fonts import SystemFonts, quiet_load
 
 _SHIPPED = files("flask_marmeon.og_images").joinpath("fonts")
@@ -47,76 +48,6 @@ def shipped_path(name: str) -> Path:
 def raqm_available() -> bool:
     """Whether Pillow can shape text with libraqm (and right to left)."""
     return bool(features.check("raqm"))
-
-
-#: Widths are measured once at this size and scaled.
-REFERENCE_SIZE = 100
-#: The most widths a face remembers (then it starts again).
-WIDTHS_SIZE = 20_000
-
-
-def _cmap(path: Path) -> frozenset[int]:
-    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
-
-    with TTFont(str(path), fontNumber=0, lazy=True) as font:
-        cmap = font.getBestCmap() or {}
-        return frozenset(cmap)
-
-
-@dataclass(eq=False)
-class Face:
-    """One font file: what it covers, and its Pillow fonts by size."""
-
-    path: Path
-    script: str
-    covers: frozenset[int]
-    #: The size a bitmap font must be loaded at; None for an outline font.
-    bitmap_size: int | None
-    layout: ImageFont.Layout
-    fonts: dict[int, ImageFont.FreeTypeFont] = field(default_factory=dict)
-    #: Widths at REFERENCE_SIZE of clusters and joined runs, measured once
-    #: (shaping with libraqm costs a fraction of a millisecond a call).
-    widths: dict[str, float] = field(default_factory=dict)
-
-    @classmethod
-    def load(cls, path: Path, script: str, layout: ImageFont.Layout) -> Face:
-        """Read the file's characters and kind (raises OSError when it cannot)."""
-        return cls(path, script, _cmap(path), bitmap_size(path), layout)
-
-    def has(self, cluster: str) -> bool:
-        """Whether the face has every character of ``cluster`` (joiners and
-        variation selectors aside, which fonts may leave out)."""
-        covers = self.covers
-        return all(
-            ord(char) in covers or char in "\u200c\u200d\ufe0e\ufe0f"
-            for char in cluster
-        )
-
-    def scale(self, size: int) -> float:
-        """How much the glyphs drawn by :meth:`font` are scaled for ``size``."""
-        return size / self.bitmap_size if self.bitmap_size else 1.0
-
-    def font(self, size: int) -> ImageFont.FreeTypeFont:
-        """The Pillow font for ``size`` (a bitmap font: its own size)."""
-        size = self.bitmap_size or size
-        font = self.fonts.get(size)
-        if font is None:
-            font = ImageFont.truetype(str(self.path), size, layout_engine=self.layout)
-            self.fonts[size] = font
-        return font
-
-    def length(self, text: str, size: int) -> float:
-        """The advance of ``text`` at ``size``, in pixels."""
-        return self.font(size).getlength(text) * self.scale(size)
-
-    def width(self, text: str) -> float:
-        """The advance of ``text`` at :data:`REFERENCE_SIZE`, remembered."""
-        width = self.widths.get(text)
-        if width is None:
-            if len(self.widths) >= WIDTHS_SIZE:
-                self.widths.clear()
-            width = self.widths[text] = self.length(text, REFERENCE_SIZE)
-        return width
 
 
 def _is_emoji(cluster: str) -> bool:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from .._log import logger
 
 if TYPE_CHECKING:
-    from .fonts import Face
+    from .face import Face
 
 #: Where fonts are installed when fontconfig does not say.
 FONT_DIRS = (
@@ -142,7 +142,7 @@ def _fc_match(char: str, bold: bool) -> Path | None:
 class SystemFonts:
     """The machine's font files, looked through once, and the faces found.
 
-    ``load`` makes a face of a file (``fonts.Face.load`` with the layout);
+    ``load`` makes a face of a file (``face.Face.load`` with the layout);
     a file that cannot be read is passed over. Safe across threads.
     """
 
