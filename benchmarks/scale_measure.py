@@ -9,7 +9,9 @@ import it (the project root on the path, as ``benchmarks.scale_measure``).
 
 from __future__ import annotations
 
+import gzip
 import os
+import re
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -23,6 +25,9 @@ from tests.postgres import PostgresServer
 START = datetime(2024, 1, 1, tzinfo=timezone.utc)
 MiB = 2**20
 T = TypeVar("T")
+#: The listings app's origin (scale_two_languages.py), which its index names.
+ORIGIN = "https://shop.example"
+_LOC = re.compile(rb"<loc>\s*([^<\s]+)\s*</loc>")
 
 
 def load(server: PostgresServer, table: str, rows: int) -> float:
@@ -171,3 +176,10 @@ def print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
                 cell.ljust(width) for cell, width in zip(line, widths, strict=True)
             ).rstrip()
         )
+
+
+def locals_of(index: bytes) -> list[str]:
+    """The paths of an index's parts (the index as sent, gzipped or not)."""
+    if index[:2] == b"\x1f\x8b":
+        index = gzip.decompress(index)
+    return [loc.decode().removeprefix(ORIGIN) for loc in _LOC.findall(index)]

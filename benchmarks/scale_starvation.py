@@ -25,6 +25,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from benchmarks.scale_measure import locals_of
 from tests.processes import gunicorn_command, listening_socket, wait_for_workers
 from tests.sitemap.servers import RedisServer, stop
 
@@ -88,8 +89,6 @@ def start_gunicorn(
 
 
 def measure(base: str) -> dict[str, Any]:
-    from benchmarks.scale_two_languages import locals_of
-
     deadline = time.monotonic() + 600
     status, _, index = fetch(base, "/sitemap.xml")
     while status != 200 and time.monotonic() < deadline:

@@ -51,15 +51,13 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from benchmarks.scale_django import django_app
-from benchmarks.scale_measure import Clock, memory, reset_peak
+from benchmarks.scale_measure import ORIGIN, Clock, locals_of, memory, reset_peak
 
-ORIGIN = "https://shop.example"
 LOCALES = ["en", "de"]
 PER_PART = 50_000
 #: glibc's default threshold, fixed (MALLOC_MMAP_THRESHOLD_): see run().
 MMAP_THRESHOLD = 128 * 1024
 _EN = re.compile(rb"<loc>https://shop\.example/en/listings/(\d+)</loc>")
-_LOC = re.compile(rb"<loc>\s*([^<\s]+)\s*</loc>")
 _HEAD = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<urlset'
     ' xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
@@ -168,13 +166,6 @@ def check_cover(name: str, ranges: list[tuple[int, int]], rows: int) -> None:
     ends = [0, *(key for pair in ranges for key in pair), rows + 1]
     if any(ends[i + 1] != ends[i] + 1 for i in range(0, len(ends), 2)):
         raise SystemExit(f"{name}: the parts do not list every row once: {ranges}")
-
-
-def locals_of(index: bytes) -> list[str]:
-    """The paths of an index's parts (the index as sent, gzipped or not)."""
-    if index[:2] == b"\x1f\x8b":
-        index = gzip.decompress(index)
-    return [loc.decode().removeprefix(ORIGIN) for loc in _LOC.findall(index)]
 
 
 # -- the floor -----------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask import Flask
 
 from .._state import MarmeonState
-from ..routing.rule import is_marked
+from ..routing.marks import is_marked
 from ..sitemap.build import build_sitemap
 from .findings import Finding, finding
 

@@ -5,7 +5,8 @@ Marks are attributes, the way Flask itself carries ``methods`` and
 ``view_class`` on view functions: ``marmeon_authorize`` (a policy),
 ``marmeon_authenticate`` (True) and, on a blueprint, ``marmeon_api``. The
 route option ``authorize=`` wins over a view's mark, which wins over the
-blueprint's (the innermost blueprint first).
+blueprint's (the innermost blueprint first). A rule marked for the sitemap
+carries ``marmeon_sitemap`` (set by the rule's ``sitemap=`` option).
 """
 
 from __future__ import annotations
@@ -223,3 +224,8 @@ def api_blueprint(app: Flask, endpoint: str) -> SansioBlueprint | None:
         if getattr(bp, "marmeon_api", False) is True:
             return bp
     return None
+
+
+def is_marked(rule: Rule) -> bool:
+    """Whether ``rule`` is marked for the sitemap."""
+    return bool(getattr(rule, "marmeon_sitemap", False))

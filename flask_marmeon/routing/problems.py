@@ -22,9 +22,8 @@ from ..i18n.urls import leftover_language
 from ..sitemap.entries import route_arguments
 from ..sitemap.paged import provider_problems
 from ..sitemap.providers import has_provider
-from .marks import api_blueprint, everyone, policy_name, policy_of_rule
+from .marks import api_blueprint, everyone, is_marked, policy_name, policy_of_rule
 from .marks import requires_sign_in as _requires_sign_in
-from .rule import is_marked
 from .shadows import shadows
 
 #: The name this class had before the check registry: every start-up

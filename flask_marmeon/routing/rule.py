@@ -43,7 +43,7 @@ SitemapOption = Union[bool, Callable[[], Any], "PagedProvider"]
 
 def _is_paged(value: object) -> bool:
     # PagedProvider's two methods (the protocol lives in the sitemap package,
-    # which imports this module).
+    # a layer above this one).
     return callable(getattr(value, "boundaries", None)) and callable(
         getattr(value, "entries", None)
     )
@@ -170,11 +170,6 @@ def _locales_option(
         " as ['en', 'de-AT'], or a function of the view's arguments returning"
         f" one, not {locales!r}."
     )
-
-
-def is_marked(rule: Rule) -> bool:
-    """Whether ``rule`` is marked for the sitemap."""
-    return bool(getattr(rule, "marmeon_sitemap", False))
 
 
 def init_app(app: Flask, state: MarmeonState) -> None:

@@ -28,7 +28,7 @@ from .._state import get_state
 from ..config import origin_host
 from ..head.urls import UrlPolicy
 from ..i18n.urls import LOCALE_ARG
-from ..routing.rule import is_marked
+from ..routing.marks import is_marked
 from .addresses import CompiledRule, compile_rule
 from .file_writer import MAX_BYTES, SitemapFile, UrlsetWriter
 from .paged import PagedRoute, checked_starts, is_paged, paged_routes, part_size

@@ -8,7 +8,7 @@ from flask import Flask
 from .._state import MarmeonState, get_state
 from ..checks import Problem
 from ..robots_txt.rules import rules_problems
-from ..routing.rule import is_marked
+from ..routing.marks import is_marked
 
 
 def robots_rules_problems(app: Flask) -> list[Problem]:

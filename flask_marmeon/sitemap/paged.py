@@ -27,7 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 from flask import Flask
 from werkzeug.routing import Rule
 
-from ..routing.rule import is_marked
+from ..routing.marks import is_marked
 from .entries import shown
 
 

@@ -29,7 +29,7 @@ from ..._log import logger
 from ..._state import MarmeonState
 from ...i18n.urls import is_localized_rule
 from ...robots_txt.text import SITEMAP_PATH, robots_modified, robots_txt
-from ...routing.rule import is_marked
+from ...routing.marks import is_marked
 from ...shared_lock import Backend
 from .. import checks
 from ..addresses import own_host
