@@ -15,7 +15,7 @@ HTML writer prepares each one's constant text once.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..page import X_DEFAULT
 from .elements import (
@@ -30,11 +30,10 @@ from .elements import (
 )
 from .robots import robots_content
 from .text import clean_text, clean_url
-from .write_order import write_keys
+from .write_order import WriteFn, write_keys
 
 if TYPE_CHECKING:
     from .builder import Builder
-    from .table import Table
 
 
 class Writer:
@@ -138,11 +137,22 @@ def _text(value: object) -> str:
     return value if type(value) is str else str(value)
 
 
+class Nested(Protocol):
+    """What :class:`NestedTable` reads of its table (a ``table.Table``;
+    a protocol, as the table module imports this one)."""
+
+    @property
+    def slots(self) -> tuple[Slot, ...]: ...
+
+    @property
+    def writers(self) -> tuple[tuple[str, WriteFn, bool], ...]: ...
+
+
 class NestedTable(Writer):
     """A nested table (``open_graph``, ``twitter``); with ``when``, written
     only when the og type is ``when`` (``article``)."""
 
-    def __init__(self, table: Table, when: str | None = None) -> None:
+    def __init__(self, table: Nested, when: str | None = None) -> None:
         self.table = table
         self.when = when
         self.slots = table.slots
@@ -197,6 +207,18 @@ class Directive:
         self.form = form
 
 
+class _Row(Protocol):
+    @property
+    def write(self) -> object: ...
+
+
+class RobotsKeys(Protocol):
+    """What :class:`Robots` reads of the robots table (a ``table.Table``)."""
+
+    @property
+    def keys(self) -> Mapping[str, _Row]: ...
+
+
 class Robots(Writer):
     """``<meta name="robots">``: index/follow, then the table's directives;
     ``noindex, nofollow`` on a site that may not be indexed."""
@@ -204,7 +226,7 @@ class Robots(Writer):
     always = True
     slots = (ROBOTS,)
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: RobotsKeys) -> None:
         self.directives = tuple(
             (name, key.write.form)
             for name, key in table.keys.items()

@@ -101,7 +101,14 @@ class _Build:
     """What the routes of one build share: the app's settings, the writer,
     what did not fit, the URL policy for images."""
 
-    def __init__(self, app: Flask, *, split: bool, max_urls: int | None = None):
+    def __init__(
+        self,
+        app: Flask,
+        *,
+        split: bool,
+        max_urls: int | None = None,
+        packed: bool = False,
+    ):
         state = get_state(app)
         settings = state.settings
         self.app = app
@@ -115,7 +122,7 @@ class _Build:
         self.max_urls = max_urls or settings.sitemap_max_urls
         self.over = Limits()
         self.writer = UrlsetWriter(
-            self.max_urls, self.max_bytes, split=split, over=self.over
+            self.max_urls, self.max_bytes, split=split, over=self.over, packed=packed
         )
         # The head's URL policy, for images: absolute against APP_URL's origin.
         self.policy = UrlPolicy(origin)
@@ -296,9 +303,14 @@ class _Counted:
 
 
 def _part(
-    app: Flask, route: PagedRoute, number: int, start: Any, stop: Any | None
+    app: Flask,
+    route: PagedRoute,
+    number: int,
+    start: Any,
+    stop: Any | None,
+    packed: bool,
 ) -> Part:
-    build = _Build(app, split=False)
+    build = _Build(app, split=False, packed=packed)
     build.writer.track = True  # the part's <lastmod> in the index
     compiled = build.compile(route.rule)
     size = part_entries(app, route)
@@ -396,9 +408,16 @@ def build_boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
 
 
 def build_part(
-    app: Flask, route: PagedRoute, number: int, start: Any, stop: Any | None
+    app: Flask,
+    route: PagedRoute,
+    number: int,
+    start: Any,
+    stop: Any | None,
+    *,
+    packed: bool = False,
 ) -> Part:
     """Build part ``number`` (from 1) of a paged route: the entries of its
     range of keys, from ``start`` up to ``stop`` (None: to the end), in one
-    file."""
-    return in_own_context(app, _part, route, number, start, stop)
+    file; with ``packed``, kept gzip-compressed only, compressed as it is
+    written (what the caches keep: its whole XML is never held)."""
+    return in_own_context(app, _part, route, number, start, stop, packed)

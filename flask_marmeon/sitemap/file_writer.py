@@ -5,6 +5,8 @@ Each entry's ``<url>`` elements (all its versions, written by
 how many URLs they are, their ``<lastmod>`` day, whether they hold links or
 images. The writer counts the entry's bytes as it takes it, so it always
 knows whether the next entry fits; nothing is read back out of the text.
+With ``packed``, each batch is gzip-compressed as it is encoded, so a
+file's whole XML is never held: only its gzip form (what the caches keep).
 A file holds at most ``max_urls`` URLs and ``max_bytes`` bytes; when an
 entry does not fit, the writer starts the next file (``split``, the sitemap
 index) or stops, and the entries that do not fit are counted in
@@ -13,7 +15,9 @@ index) or stops, and the entries that do not fit are counted in
 
 from __future__ import annotations
 
+import gzip
 import io
+import zlib
 from dataclasses import dataclass
 
 from .report import Limits
@@ -28,16 +32,59 @@ MAX_BYTES = 52_428_800
 # 4 MB more per 50,000 URLs, which malloc hands back and takes again, page
 # by page, on every build).
 _BATCH = 512
+#: zlib level 6, gzip's default (the caches' level, serving/files.py).
+LEVEL = 6
+# Bytes of XML inflated at a time when a packed file's opening is rewritten.
+_CHUNK = 1 << 20
+
+
+def _compressor() -> zlib._Compress:
+    # wbits 31: a gzip member with mtime 0, the bytes gzip.compress(body,
+    # LEVEL, mtime=0) gives for the same XML, however it is fed.
+    return zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
 
 
 @dataclass(frozen=True)
 class SitemapFile:
     """One finished ``<urlset>`` file."""
 
-    body: bytes
+    #: The file's bytes, gzip-compressed when ``gzipped``.
+    data: bytes
     urls: int
     #: The latest ``<lastmod>`` in the file, for the index.
     lastmod: str | None
+    gzipped: bool = False
+
+    @property
+    def body(self) -> bytes:
+        """The file's XML (decompressed when kept gzipped)."""
+        return gzip.decompress(self.data) if self.gzipped else self.data
+
+    @property
+    def packed(self) -> bytes:
+        """The file gzip-compressed (mtime 0, level :data:`LEVEL`)."""
+        if self.gzipped:
+            return self.data
+        return gzip.compress(self.data, LEVEL, mtime=0)
+
+
+def _repacked(packed: bytes, skip: int, head: bytes) -> bytes:
+    """``packed`` (one gzip member) with its first ``skip`` bytes of XML
+    replaced by ``head``, compressed again a chunk at a time (the XML is
+    never held whole)."""
+    inflater = zlib.decompressobj(wbits=31)
+    deflater = _compressor()
+    out = [deflater.compress(head)]
+    data = packed
+    while data:
+        chunk = inflater.decompress(data, _CHUNK)
+        data = inflater.unconsumed_tail
+        if skip:
+            cut = min(skip, len(chunk))
+            chunk, skip = chunk[cut:], skip - cut
+        out.append(deflater.compress(chunk))
+    out.append(deflater.flush())
+    return b"".join(out)
 
 
 class UrlsetWriter:
@@ -48,6 +95,8 @@ class UrlsetWriter:
     :param split: start a new file when one is full (the sitemap index);
         otherwise stop there.
     :param over: counts what is left out.
+    :param packed: keep each file gzip-compressed only, compressed as it is
+        written (:attr:`SitemapFile.gzipped`).
     """
 
     def __init__(
@@ -57,8 +106,10 @@ class UrlsetWriter:
         *,
         split: bool,
         over: Limits | None = None,
+        packed: bool = False,
     ) -> None:
         self.max_urls = max_urls
+        self.packed = packed
         # The largest head and tail a file can have.
         opening = urlset_opening(xhtml=True, images=True)
         self.max_body = max_bytes - len(HEAD) - len(opening) - len(URLSET_END)
@@ -78,6 +129,9 @@ class UrlsetWriter:
         # of that batch (a later entry that needs another one costs a copy
         # of the file when it is finished).
         self._out: io.BytesIO | None = None
+        # With packed: the file's compressor and its output so far.
+        self._deflater: zlib._Compress | None = None
+        self._gz: list[bytes] = []
         self._opening = ""
         self._pieces: list[str] = []
         # URLs in the file's encoded batches.
@@ -175,18 +229,48 @@ class UrlsetWriter:
         if self._pieces:
             data = "".join(self._pieces).encode()
             self._pieces = []
-            if self._out is None:
+            if self._out is None and self._deflater is None:
                 self._opening = urlset_opening(xhtml=self._xhtml, images=self._images)
-                self._out = io.BytesIO()
-                self._out.write((HEAD + self._opening).encode())
-            self._out.write(data)
+                self._write((HEAD + self._opening).encode())
+            self._write(data)
             self._size += len(data)
         self._urls += self._budget - self._urls_left
         self._budget = self._urls_left = 0
         self._bytes_left = self.max_body - self._size
 
+    def _write(self, data: bytes) -> None:
+        if self.packed:
+            if self._deflater is None:
+                self._deflater = _compressor()
+            self._gz.append(self._deflater.compress(data))
+        else:
+            if self._out is None:
+                self._out = io.BytesIO()
+            self._out.write(data)
+
+    def _finish_packed(self) -> bytes:
+        opening = urlset_opening(xhtml=self._xhtml, images=self._images)
+        end = URLSET_END.encode()
+        deflater = self._deflater
+        if deflater is None:
+            return gzip.compress((HEAD + opening).encode() + end, LEVEL, mtime=0)
+        self._gz += [deflater.compress(end), deflater.flush()]
+        packed = b"".join(self._gz)
+        self._gz = []
+        if opening == self._opening:
+            return packed
+        # An entry after the first batch needs another namespace: the
+        # opening is rewritten in a second pass over the compressed file.
+        skip = len((HEAD + self._opening).encode())
+        return _repacked(packed, skip, (HEAD + opening).encode())
+
     def _finish_file(self) -> None:
         self._encode_batch()
+        if self.packed:
+            packed = self._finish_packed()
+            self.files.append(SitemapFile(packed, self._urls, self._latest, True))
+            self._start_file()
+            return
         opening = urlset_opening(xhtml=self._xhtml, images=self._images)
         end = URLSET_END.encode()
         out = self._out

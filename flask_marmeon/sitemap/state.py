@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from flask import Flask
 
 from .._state import MarmeonState, get_state
 
 if TYPE_CHECKING:
+    from ..shared_lock import Backend
     from .serving.cache import SitemapCache
-    from .serving.file_caches import FileCaches
+
+
+class SitemapFiles(Protocol):
+    """What the state's readers take of the sitemap's file caches
+    (``serving.file_caches.FileCaches``: that module imports the build, which
+    reads this state, so the state names only this much of it)."""
+
+    @property
+    def site(self) -> SitemapCache: ...
+
+    @property
+    def backend(self) -> Backend | None: ...
 
 
 @dataclass(eq=False)
@@ -22,7 +34,7 @@ class SitemapState:
 
     #: Every sitemap file's cache: the site's build, and each paged route's
     #: boundaries and parts.
-    files: FileCaches
+    files: SitemapFiles
     #: The largest sitemap file in bytes; None for the format's 50 MiB (tests
     #: lower it to reach the limit with a small file).
     max_bytes: int | None = None

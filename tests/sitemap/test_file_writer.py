@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+
 from lxml import etree
 
 from flask_marmeon.sitemap.addresses import Addresses
@@ -145,3 +147,35 @@ def test_a_namespace_first_needed_after_the_first_batch_is_declared(
             alone.body[start : -len(b"</urlset>\n")]
         )
         assert file.urls == 1501
+
+
+def test_a_packed_file_is_the_same_file_compressed_as_it_is_written() -> None:
+    # packed (what the caches keep): each batch is compressed as it is
+    # encoded, and the file is the plain writer's, byte for byte, gzipped
+    # as gzip.compress(body, 6, mtime=0) gzips it; a namespace first needed
+    # after the first batch rewrites the opening of the compressed file.
+    plain = [
+        url_elements(Addresses((f"https://n.example/{n}",)), "2024-01-02")
+        for n in range(1500)
+    ]
+    linked = url_elements(
+        Addresses(("https://n.example/en/a",), (("en", "https://n.example/en/a"),)),
+        None,
+    )
+    for elements, limits in (
+        ([], {}),
+        (plain, {}),
+        ([*plain, linked], {}),
+        ([linked, *plain], {}),
+        ([*plain, linked], {"max_urls": 700}),
+    ):
+        kwargs: dict[str, object] = {"max_urls": 5000, "split": False, **limits}
+        files = write(elements, **kwargs).finish()
+        packed = write(elements, packed=True, **kwargs).finish()
+        assert [f.urls for f in packed] == [f.urls for f in files]
+        for file, kept in zip(files, packed, strict=True):
+            assert kept.gzipped and not file.gzipped
+            assert kept.data == gzip.compress(file.body, 6, mtime=0)
+            assert kept.body == file.body and kept.packed == file.packed
+            assert kept.lastmod == file.lastmod
+            etree.fromstring(kept.body)

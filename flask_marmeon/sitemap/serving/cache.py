@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ..._log import logger
 from .cache_shared import SharedSide
-from .files import Files
+from .files import Files, Packed
 from .health import Health
 from .shared_store import SharedFiles, Stamp
 
@@ -72,7 +72,7 @@ class SitemapCache(SharedSide):
 
     def __init__(
         self,
-        build: Callable[[], tuple[bytes, ...]],
+        build: Callable[[], tuple[bytes, ...] | Packed],
         *,
         ttl: float,
         retry_after: float,
@@ -261,9 +261,10 @@ class SitemapCache(SharedSide):
     def _build(self) -> tuple[Files | None, float | None]:
         self.builds += 1
         try:
-            bodies = self.build()
+            built = self.build()
+            bodies = built.packed if isinstance(built, Packed) else built
             if not bodies or not all(type(body) is bytes for body in bodies):
-                raise TypeError(f"the build gave {type(bodies).__name__}, not files")
+                raise TypeError(f"the build gave {type(built).__name__}, not files")
         except Exception as error:
             had = self._value is not None
             self.health.failed(
@@ -281,7 +282,11 @@ class SitemapCache(SharedSide):
             until = self.clock() + self.retry_after
             self._pause(until)
             return None, until
-        files = Files(bodies, self.clock())
+        if isinstance(built, Packed):
+            # Compressed as it was written: its ETag read from the trailer.
+            files = Files.stored(built.packed, self.clock())
+        else:
+            files = Files(built, self.clock())
         self._install(files)
         self.health.worked(self.group, self.name)
         return files, None

@@ -35,7 +35,7 @@ from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from ..paged import PagedRoute, part_range
 from ..splits import build_split, can_split
 from .cache import SitemapCache
-from .files import Files
+from .files import Files, Packed
 from .health import Health
 from .shared_store import SharedFiles
 
@@ -109,7 +109,7 @@ class FileCaches:
     def _cache(
         self,
         slot: str,
-        build: Callable[[], tuple[bytes, ...]],
+        build: Callable[[], tuple[bytes, ...] | Packed],
         name: str,
         slots: threading.BoundedSemaphore | None = None,
         group: str | None = None,
@@ -307,12 +307,13 @@ class FileCaches:
                 self._forget_some(key)
                 return cache
 
-            def build() -> tuple[bytes, ...]:
-                part = build_part(self.app, route, number, start, stop)
+            def build() -> Packed:
+                # Compressed as it is written: its XML is never held whole.
+                part = build_part(self.app, route, number, start, stop, packed=True)
                 if part.overflowed:
                     self._outgrown(route, digest, part.file.urls)
                 self._built(route, digest, part.file.lastmod)
-                return (part.file.body,)
+                return Packed((part.file.packed,))
 
             start, stop = ranges[number - 1]
             cache = self._cache(

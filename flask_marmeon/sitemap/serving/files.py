@@ -51,6 +51,14 @@ def pack(body: bytes) -> bytes:
     return gzip.compress(body, _LEVEL, mtime=0)
 
 
+@dataclass(frozen=True)
+class Packed:
+    """A build's files gzip-compressed already, as :func:`pack` would have
+    (one gzip member each, mtime 0): kept as they are."""
+
+    packed: tuple[bytes, ...]
+
+
 @dataclass(frozen=True, eq=False)
 class Files:
     """One build: its files (given as they are, kept compressed) and when it

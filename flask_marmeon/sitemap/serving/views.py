@@ -34,7 +34,7 @@ from ...shared_lock import Backend
 from .. import checks
 from ..addresses import own_host
 from ..paged import PagedRoute, paged_routes
-from ..state import SitemapState, sitemap_state
+from ..state import SitemapState
 from .cache import SitemapCache
 from .file_caches import FileCaches, StartsUnknown
 
@@ -122,7 +122,9 @@ def send(
     return Response(text, mimetype=mimetype, headers=headers)
 
 
-def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
+def _register(
+    app: Flask, state: MarmeonState, caches: FileCaches
+) -> list[_edge.CookieFree]:
     """Add the endpoints that should exist; return the paths they serve."""
     settings = state.settings
     marked = any(is_marked(rule) for rule in app.url_map.iter_rules())
@@ -169,8 +171,6 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             mimetype="application/xml",
             gzipped=lambda: files.gzipped(number),
         )
-
-    caches = sitemap_state(state).files
 
     def sitemap() -> Response:
         # With a shared store, another process's newer build is taken (in
@@ -290,6 +290,7 @@ def _not_found() -> Response:
 def init_app(app: Flask, state: MarmeonState, sitemap_cache: Backend | None) -> None:
     """Make the app's sitemap cache (shared through ``sitemap_cache`` when
     given) and add the endpoints when the edge starts."""
-    state.add(SitemapState(FileCaches(app, state, sitemap_cache)))
+    caches = FileCaches(app, state, sitemap_cache)
+    state.add(SitemapState(caches))
     checks.init_app(state)
-    _edge.on_start(state, lambda: _register(app, state))
+    _edge.on_start(state, lambda: _register(app, state, caches))
