@@ -15,10 +15,9 @@ pushed, so a provider gets a fresh ``g`` and may use database sessions.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import count, islice
-from operator import itemgetter
+from itertools import islice
 from typing import Any, TypeVar
 
 from flask import Flask
@@ -31,6 +30,7 @@ from ..head.urls import UrlPolicy
 from ..i18n.urls import LOCALE_ARG
 from ..routing.marks import is_marked
 from .addresses import CompiledRule, compile_rule
+from .counted import Counted, rest_of_range
 from .file_writer import MAX_BYTES, SitemapFile, UrlsetWriter
 from .paged import PagedRoute, checked_starts, is_paged, paged_routes, part_size
 from .providers import closed_after, entries_of, find_provider, provider_items
@@ -280,28 +280,6 @@ class Part:
     overflowed: bool
 
 
-class _Counted:
-    """Items passed on, counted."""
-
-    def __init__(self, items: Iterable[object]) -> None:
-        self.items = iter(items)
-        # zip() takes an item, then a number: the numbers taken are the
-        # items passed on, counted without a step of Python per item (a
-        # generator's is one per row of a part; issue 27).
-        self._numbers = count()
-        self._count: int | None = None
-
-    def __iter__(self) -> Iterator[object]:
-        return map(itemgetter(0), zip(self.items, self._numbers, strict=False))
-
-    @property
-    def count(self) -> int:
-        """How many items were passed on (read once they all were)."""
-        if self._count is None:
-            self._count = next(self._numbers)
-        return self._count
-
-
 def _part(
     app: Flask,
     route: PagedRoute,
@@ -325,7 +303,7 @@ def _part(
             lambda: route.provider.entries(start, stop, size + 1), route.where
         )
         with closed_after(entries):
-            counted = _Counted(islice(entries, size + 1))
+            counted = Counted(islice(entries, size + 1))
             build.route(compiled, counted)
     except Exception as error:
         raise RuntimeError(
@@ -335,29 +313,11 @@ def _part(
     if counted.count > size:
         # The log says how many wait: the rest of the range is counted (up
         # to a bound), not read into the file.
-        rest, capped = _rest(route, start, stop, size)
+        rest, capped = rest_of_range(route.provider, start, stop, size)
         build.over.beyond(rest, capped)
     waiting = f"{route.where} ({span})"
     build.over.log(build.max_urls, build.max_bytes, split=False, waiting=waiting)
     return Part(file, counted.count > size or bool(build.over.urls))
-
-
-def _rest(
-    route: PagedRoute, start: Any, stop: Any | None, size: int
-) -> tuple[int, bool]:
-    """Entries of the range past the ``size + 1`` read: how many, when the
-    provider can count its range (``count(start, stop)``: paged() does, in
-    one ``COUNT``), and whether that is only a floor (it cannot: at least
-    the one read past the part). The rest is never read into memory."""
-    count = getattr(route.provider, "count", None)
-    if callable(count):
-        try:
-            total = count(start, stop)
-        except Exception:  # the count is for the log only
-            total = None
-        if isinstance(total, int) and not isinstance(total, bool):
-            return max(0, total - size - 1), False
-    return 0, True
 
 
 def in_own_context(app: Flask, call: Callable[..., _T], *args: Any) -> _T:

@@ -1,4 +1,4 @@
-"""A part's entries are counted as they pass to the writer (build._Counted):
+"""A part's entries are counted as they pass to the writer (counted.Counted):
 without a step of Python per entry (zip with a counter), yet counting
 exactly what a plain generator would, also when the writer stops early and
 when the rest is then read on (a full file's left-out entries)."""
@@ -10,7 +10,7 @@ from itertools import islice
 
 import pytest
 
-from flask_marmeon.sitemap.build import _Counted
+from flask_marmeon.sitemap.counted import Counted
 
 
 class _Plain:
@@ -30,7 +30,7 @@ class _Plain:
 @pytest.mark.parametrize("taken", [0, 1, 5, None])
 def test_counts_what_the_plain_generator_counts(rows: int, taken: int | None) -> None:
     seen = []
-    for kind in (_Counted, _Plain):
+    for kind in (Counted, _Plain):
         counted = kind(islice(range(rows), rows // 2 + 1))
         source = iter(counted)
         # The writer takes some, stops, and the rest is read on (left out).
@@ -42,6 +42,6 @@ def test_counts_what_the_plain_generator_counts(rows: int, taken: int | None) ->
 
 
 def test_a_provider_that_stops_early_is_not_overcounted() -> None:
-    counted = _Counted(iter(["a", "b"]))
+    counted = Counted(iter(["a", "b"]))
     assert list(counted) == ["a", "b"]
     assert counted.count == 2

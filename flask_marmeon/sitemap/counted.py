@@ -1,0 +1,49 @@
+"""A part's entries, counted as they pass to the writer: the count says
+whether the part's range held more rows than a part may (build.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import count
+from operator import itemgetter
+from typing import Any
+
+
+class Counted:
+    """Items passed on, counted."""
+
+    def __init__(self, items: Iterable[object]) -> None:
+        self.items = iter(items)
+        # zip() takes an item, then a number: the numbers taken are the
+        # items passed on, counted without a step of Python per item (a
+        # generator's is one per row of a part; issue 27).
+        self._numbers = count()
+        self._count: int | None = None
+
+    def __iter__(self) -> Iterator[object]:
+        return map(itemgetter(0), zip(self.items, self._numbers, strict=False))
+
+    @property
+    def count(self) -> int:
+        """How many items were passed on (read once they all were)."""
+        if self._count is None:
+            self._count = next(self._numbers)
+        return self._count
+
+
+def rest_of_range(
+    provider: object, start: Any, stop: Any | None, size: int
+) -> tuple[int, bool]:
+    """Entries of the range past the ``size + 1`` read: how many, when the
+    provider can count its range (``count(start, stop)``: paged() does, in
+    one ``COUNT``), and whether that is only a floor (it cannot: at least
+    the one read past the part). The rest is never read into memory."""
+    count = getattr(provider, "count", None)
+    if callable(count):
+        try:
+            total = count(start, stop)
+        except Exception:  # the count is for the log only
+            total = None
+        if isinstance(total, int) and not isinstance(total, bool):
+            return max(0, total - size - 1), False
+    return 0, True
