@@ -84,13 +84,17 @@ def server_cpu(postmaster: int) -> float:
     """CPU seconds used so far by PostgreSQL's processes (the postmaster and
     its children, the backends among them)."""
     total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
+    # os.listdir, not Path.glob: glob's own look at each /proc/<pid> raises
+    # when that process ends meanwhile (Python 3.11's pathlib).
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
         try:
-            text = stat.read_text()
+            text = Path("/proc", pid, "stat").read_text()
         except OSError:  # a process that ended meanwhile
             continue
         fields = text[text.rindex(")") + 2 :].split()
-        if int(fields[1]) == postmaster or stat.parent.name == str(postmaster):
+        if int(fields[1]) == postmaster or pid == str(postmaster):
             total += int(fields[11]) + int(fields[12])
     return total / os.sysconf("SC_CLK_TCK")
 
