@@ -39,9 +39,16 @@ _CHUNK = 1 << 20
 
 
 def _compressor() -> zlib._Compress:
-    # wbits 31: a gzip member with mtime 0, the bytes gzip.compress(body,
-    # LEVEL, mtime=0) gives for the same XML, however it is fed.
+    # wbits 31: a gzip member with mtime 0, the same bytes for the same XML
+    # however it is fed. Not gzip.compress: its header's OS byte is zlib's
+    # on Python 3.11 and 3.12 but 255 on 3.10 and 3.13.
     return zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
+
+
+def gzip_member(data: bytes) -> bytes:
+    """``data`` as one gzip member, the bytes a packed file has for it."""
+    deflater = _compressor()
+    return deflater.compress(data) + deflater.flush()
 
 
 @dataclass(frozen=True)
@@ -65,7 +72,7 @@ class SitemapFile:
         """The file gzip-compressed (mtime 0, level :data:`LEVEL`)."""
         if self.gzipped:
             return self.data
-        return gzip.compress(self.data, LEVEL, mtime=0)
+        return gzip_member(self.data)
 
 
 def _repacked(packed: bytes, skip: int, head: bytes) -> bytes:
@@ -253,7 +260,7 @@ class UrlsetWriter:
         end = URLSET_END.encode()
         deflater = self._deflater
         if deflater is None:
-            return gzip.compress((HEAD + opening).encode() + end, LEVEL, mtime=0)
+            return gzip_member((HEAD + opening).encode() + end)
         self._gz += [deflater.compress(end), deflater.flush()]
         packed = b"".join(self._gz)
         self._gz = []
