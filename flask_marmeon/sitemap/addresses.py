@@ -274,9 +274,10 @@ def compile_rule(
         else:
             parts[-1] = str(parts[-1]) + quote(data, safe=STATIC_SAFE)
     static_length = sum(len(part) for part in parts if part is not None)
-    room = MAX_LOC_LENGTH - len(base) - static_length
+    max_value_length = MAX_LOC_LENGTH - len(base) - static_length
     args = tuple(
-        make_arg(index, name, converter, room) for index, name, converter in found
+        make_arg(index, name, converter, max_value_length)
+        for index, name, converter in found
     )
     # Only the router can say how it splits two arguments in one segment, or
     # an argument that spans segments from the ones after it; and it
