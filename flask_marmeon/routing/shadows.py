@@ -73,7 +73,7 @@ def _sample(rule: Rule, fixed: Mapping[str, str]) -> str:
     their converters read (``fixed`` first); _NoSample when none is found."""
     converters = rule_parts(rule).converters
 
-    def fill(match: re.Match[str]) -> str:
+    def sample_value(match: re.Match[str]) -> str:
         name = match.group(1)
         if name in fixed:
             return fixed[name]
@@ -97,7 +97,7 @@ def _sample(rule: Rule, fixed: Mapping[str, str]) -> str:
             return candidate
         raise _NoSample(name)
 
-    return _PLACEHOLDER.sub(fill, rule.rule)
+    return _PLACEHOLDER.sub(sample_value, rule.rule)
 
 
 def _winner(adapter: MapAdapter, path: str, method: str) -> Rule | None:
