@@ -1,7 +1,7 @@
 """More kinds of check for ``head()``'s values: one line of text, a text
 or a list of texts, a price, and ``other``'s names.
 
-Like :mod:`flask_marmeon.head.schema` (whose kinds these extend), this
+Like :mod:`flask_marmeon.head.field_kinds` (whose kinds these extend), this
 module knows no field: :mod:`flask_marmeon.head.page_tags` says which key
 takes which kind.
 """
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple, Union
 
-from .schema import (
+from .field_kinds import (
     FAST_NONE,
     Field,
     ObjectField,
@@ -46,7 +46,7 @@ def one_line(value: str, path: str) -> str:
 
 class LineField(TextField):
     """Text on one line: refused (ValueError) with a line break or a
-    control character, where :class:`~.schema.TextField` cleans them."""
+    control character, where :class:`~.field_kinds.TextField` cleans them."""
 
     expected = "text on one line (a str or a lazy string)"
 
@@ -181,7 +181,7 @@ class NamesField(Field):
 
 
 class ItemsField(RecordField):
-    """A :class:`~.schema.RecordField` whose text form is checked by
+    """A :class:`~.field_kinds.RecordField` whose text form is checked by
     ``text`` (a color is not a URL), or is refused when ``text`` is None
     (a feed needs its type); ``rule(record, path)`` checks a record's keys
     together (a color only on a mask icon)."""

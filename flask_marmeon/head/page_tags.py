@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from .elements import link, meta
+from .field_kinds import ChoiceField, ObjectField, UrlField
 from .kinds import (
     AmountField,
     CurrencyField,
@@ -23,7 +24,6 @@ from .kinds import (
     PriceField,
 )
 from .kinds import Price as ProductAmount
-from .schema import ChoiceField, ObjectField, UrlField
 from .types import (
     Feed,
     Icon,
