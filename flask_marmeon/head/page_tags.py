@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from .elements import link, meta
 from .field_kinds import ChoiceField, ObjectField, UrlField
-from .kinds import (
+from .page_tag_kinds import (
     AmountField,
     CurrencyField,
     ItemsField,
@@ -23,7 +23,7 @@ from .kinds import (
     NamesField,
     PriceField,
 )
-from .kinds import Price as ProductAmount
+from .page_tag_kinds import Price as ProductAmount
 from .types import (
     Feed,
     Icon,

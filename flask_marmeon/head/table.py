@@ -38,9 +38,9 @@ from .field_kinds import (
     TextListField,
     UrlField,
 )
-from .kinds import LineField, LinesField
 from .mistakes import unknown_argument, unknown_robots_key
 from .og_image import IMAGE_KINDS
+from .page_tag_kinds import LineField, LinesField
 from .types import (
     Facebook,
     HeadFields,

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flask_marmeon import Marmeon, head, render_head
-from flask_marmeon.head import field_kinds, kinds, table
+from flask_marmeon.head import field_kinds, page_tag_kinds, table
 from flask_marmeon.head.fields import build_fragment
 from flask_marmeon.head.memo import head_key
 from flask_marmeon.head.merge import merge
@@ -32,7 +32,7 @@ def _leaves(obj: field_kinds.ObjectField, path: tuple[str, ...]) -> Iterator[Any
         here = (*path, key)
         if isinstance(field, field_kinds.ObjectField):
             yield from _leaves(field, here)
-        elif isinstance(field, (field_kinds.RecordField, kinds.PriceField)):
+        elif isinstance(field, (field_kinds.RecordField, page_tag_kinds.PriceField)):
             yield from _leaves(field.obj, here)
         else:
             yield here, field
@@ -43,18 +43,18 @@ LEAVES = list(_leaves(table.HEAD.check, ()))
 
 def strategy(field: field_kinds.Field) -> st.SearchStrategy[Any]:
     """Valid values of one field (plain ones: the checks have their own tests)."""
-    if isinstance(field, kinds.CurrencyField):
+    if isinstance(field, page_tag_kinds.CurrencyField):
         return st.sampled_from(["EUR", "USD", "JPY"])
-    if isinstance(field, kinds.AmountField):
+    if isinstance(field, page_tag_kinds.AmountField):
         return st.one_of(
             st.integers(0, 10**6),
             st.decimals(0, 10**6, places=2).map(str),
             st.decimals(0, 10**6, places=2),
         )
     # Lists only: a text and the list of it write the same head.
-    if isinstance(field, kinds.LinesField):
+    if isinstance(field, page_tag_kinds.LinesField):
         return st.lists(WORD, min_size=1, max_size=3)
-    if isinstance(field, kinds.NamesField):
+    if isinstance(field, page_tag_kinds.NamesField):
         name = WORD.filter(lambda w: field.taken(w) is None)
         return st.dictionaries(name, st.lists(WORD, min_size=1, max_size=2), min_size=1)
     if isinstance(field, field_kinds.TemplateField):

@@ -1,5 +1,7 @@
-"""More kinds of check for ``head()``'s values: one line of text, a text
-or a list of texts, a price, and ``other``'s names.
+"""The kinds of check the page tags and og's product take: one line of
+text (a line break or a control character refused, where
+:mod:`~flask_marmeon.head.field_kinds`' TextField cleans them), a text or a
+list of texts, a price, ``other``'s names, and a tag's items.
 
 Like :mod:`flask_marmeon.head.field_kinds` (whose kinds these extend), this
 module knows no field: :mod:`flask_marmeon.head.page_tags` says which key
