@@ -281,10 +281,12 @@ def compile_rule(
     )
     # Only the router can say how it splits two arguments in one segment, or
     # an argument that spans segments from the ones after it; and it
-    # redirects an address whose values are another rule's defaults.
+    # redirects an address whose values are another rule's defaults, and
+    # every address of a rule with redirect_to.
     shape = "".join("\0" if part is None else part for part in parts)
     match_always = (
-        any(segment.count("\0") > 1 for segment in shape.split("/"))
+        rule.redirect_to is not None
+        or any(segment.count("\0") > 1 for segment in shape.split("/"))
         or any(arg.allows_slash for arg in args[:-1])
         or any(
             other is not rule and other.defaults and other.endpoint == rule.endpoint
