@@ -13,7 +13,7 @@ from typing import Any
 
 from werkzeug.datastructures import Headers
 
-from ..page import X_DEFAULT
+from ..locale_tags import X_DEFAULT
 from .document import Document
 from .fetch import Fetched
 from .findings import Finding, excerpt, finding, option, quoted, shorten

@@ -21,6 +21,7 @@ from flask import Flask
 from werkzeug.local import LocalProxy
 
 from .._state import MarmeonState
+from ..locale_tags import X_DEFAULT
 from .availability import LocalesOption, available_locales, locales_problems
 from .blueprint import localized
 from .negotiate import best_locale
@@ -33,7 +34,6 @@ from .pages import (
     template_page,
 )
 from .state import I18nState
-from .tags import X_DEFAULT
 from .urls import (
     CONVERTER,
     LOCALE_ARG,

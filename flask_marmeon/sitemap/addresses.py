@@ -29,8 +29,8 @@ from werkzeug.routing.exceptions import RequestRedirect
 from ..config import origin_host
 from ..i18n.availability import stranger_tag, tags_from
 from ..i18n.pages import strip_locale
-from ..i18n.tags import X_DEFAULT, LocaleTags, spelling
 from ..i18n.urls import LOCALE_ARG, is_localized_rule
+from ..locale_tags import X_DEFAULT, LocaleTags, spelling
 from .arguments import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 from .entries import route_arguments
 from .overlaps import Rivals, answers_get, rivals_of

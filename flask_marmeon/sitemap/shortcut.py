@@ -18,8 +18,8 @@ from urllib.parse import unquote
 
 from werkzeug.routing.converters import UnicodeConverter
 
-from ..i18n.tags import spelling
 from ..i18n.urls import LOCALE_ARG
+from ..locale_tags import spelling
 from .addresses import CompiledRule
 from .arguments import MAX_LOC_LENGTH
 
