@@ -162,9 +162,9 @@ def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
         yield finding(
             "hreflang-no-x-default",
             listed.url,
-            "The page names its languages but no x-default: add"
-            ' <link rel="alternate" hreflang="x-default"> for visitors of other'
-            " languages.",
+            f"The page names its languages but no {X_DEFAULT}: add"
+            f' <link rel="alternate" hreflang="{X_DEFAULT}"> for visitors of'
+            " other languages.",
         )
 
 

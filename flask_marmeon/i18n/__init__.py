@@ -5,7 +5,8 @@ A localized blueprint's routes answer at ``/<locale>/...`` for each locale of
 its page exists in fewer. The package is an edge: it is the part that reads
 the request.
 
-- :mod:`.tags`: a locale tag's URL spelling, any-case lookup, ``x-default``;
+- :mod:`flask_marmeon.locale_tags` (the foundation's): a locale tag's URL
+  spelling, any-case lookup, ``x-default``;
 - :mod:`.urls`: the locale converter, the rule mark, paths under the mount;
 - :mod:`.availability`: :func:`available_locales`, the ``locales=`` option;
 - :mod:`.negotiate`: the visitor's locale from ``Accept-Language``;
