@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gzip
 import logging
-from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
@@ -16,35 +15,10 @@ from lxml import etree
 from flask_marmeon import PagedProvider, SitemapEntry, StartupError, everyone
 from flask_marmeon.sitemap.state import sitemap_of
 
-from .conftest import SM
+from .conftest import SM, locs
+from .paged_keys import Keys
 
 ORIGIN = "https://shop.example"
-
-
-class Keys:
-    """A paged provider over a sorted list of ints; counts its calls."""
-
-    def __init__(self, keys: list[int], *, fail: set[int] | None = None) -> None:
-        self.keys = keys
-        self.fail = fail or set()
-        self.asked: list[tuple[Any, ...]] = []
-
-    def boundaries(self, size: int) -> list[int]:
-        self.asked.append(("boundaries", size))
-        return self.keys[::size]
-
-    def entries(self, start: int, stop: int | None, limit: int) -> Iterator[object]:
-        self.asked.append(("entries", start, stop, limit))
-        if start in self.fail:
-            raise ConnectionError("the store is down")
-        at = bisect_left(self.keys, start)
-        end = len(self.keys) if stop is None else bisect_left(self.keys, stop)
-        for key in self.keys[at : min(end, at + limit)]:
-            yield SitemapEntry({"n": key})
-
-
-def locs(body: bytes) -> list[str]:
-    return [loc.text or "" for loc in etree.fromstring(body).iter(f"{SM}loc")]
 
 
 def test_an_object_with_the_two_methods_is_a_paged_provider() -> None:
