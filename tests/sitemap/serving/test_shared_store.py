@@ -350,19 +350,23 @@ def test_keys_come_from_configuration_only(redis_server: RedisServer) -> None:
 
 
 def test_a_cache_that_is_never_reached_falls_back_to_memory_and_says_so_once(
-    caplog: pytest.LogCaptureFixture, tmp_path: Path
+    caplog: pytest.LogCaptureFixture, request: pytest.FixtureRequest
 ) -> None:
     from flask_caching import Cache
 
-    from tests.processes import free_port
-
+    # A port bound here and never listened on: nobody answers there, and no
+    # other test run's server can take it meanwhile (a port merely free
+    # when chosen could be another run's Redis by the time it is asked).
+    nobody = socket.socket()
+    nobody.bind(("127.0.0.1", 0))
+    request.addfinalizer(nobody.close)
     app = Flask("down")
     app.config["APP_URL"] = "https://down.example"
     cache = Cache(
         app,
         config={
             "CACHE_TYPE": "RedisCache",
-            "CACHE_REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",  # nobody there
+            "CACHE_REDIS_URL": f"redis://127.0.0.1:{nobody.getsockname()[1]}/0",
             "CACHE_OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
         },
     )
