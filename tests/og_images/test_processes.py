@@ -150,7 +150,7 @@ def test_without_the_setting_no_image_goes_into_the_shared_store(
     with served(tmp_path, 2, redis_server) as port:
         for path in paths:
             results = fetch_together(port, path, 4)
-            assert [status for status, _ in results] == [200] * 4
+            assert [status for status, _, _ in results] == [200] * 4
     client: Any = redis_server.client()
     assert [k for k in client.keys("*") if b"/og/" in k] == []
 
