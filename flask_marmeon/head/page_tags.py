@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from .elements import link, meta
-from .kinds import (
+from .field_kinds import ChoiceField, ObjectField, UrlField
+from .page_tag_kinds import (
     AmountField,
     CurrencyField,
     ItemsField,
@@ -22,8 +23,7 @@ from .kinds import (
     NamesField,
     PriceField,
 )
-from .kinds import Price as ProductAmount
-from .schema import ChoiceField, ObjectField, UrlField
+from .page_tag_kinds import Price as ProductAmount
 from .types import (
     Feed,
     Icon,

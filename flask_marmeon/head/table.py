@@ -20,10 +20,7 @@ from . import page_tags as tags
 from . import roles
 from . import writers as write
 from .elements import HREFLANG, Slot, meta
-from .kinds import LineField, LinesField
-from .mistakes import unknown_argument, unknown_robots_key
-from .og_image import IMAGE_KINDS
-from .schema import (
+from .field_kinds import (
     BoolField,
     ChoiceField,
     DateField,
@@ -41,6 +38,9 @@ from .schema import (
     TextListField,
     UrlField,
 )
+from .mistakes import unknown_argument, unknown_robots_key
+from .og_image import IMAGE_KINDS
+from .page_tag_kinds import LineField, LinesField
 from .types import (
     Facebook,
     HeadFields,
@@ -86,7 +86,7 @@ APPEND = "append"  # a tuple, the later one's items after (json_ld)
 class Row:
     """One row of a table: a field, how its value is checked, merged and written.
 
-    ``check`` is a :class:`~.schema.Field` (a :class:`Table`'s ``check`` for
+    ``check`` is a :class:`~.field_kinds.Field` (a :class:`Table`'s ``check`` for
     a nested table); ``write`` a :class:`~.writers.Writer`, a robots key's
     :class:`~.writers.Directive`, or None when another key's writer reads it.
     """
@@ -193,7 +193,7 @@ ROBOTS = Table(
 )
 
 # An image's, a video's and an audio's keys, in the order of their record
-# (schema.Image, schema.Media) and of their tags: url first.
+# (field_kinds.Image, field_kinds.Media) and of their tags: url first.
 OPEN_GRAPH_IMAGE = _plain(
     OpenGraphImage,
     {

@@ -12,10 +12,10 @@ from werkzeug.routing import Rule
 
 from .._context import peek_request_state, request_state
 from .._state import MarmeonState
+from ..locale_tags import X_DEFAULT, babel_spelling, spelling
 from ..page import Alternate, Page
 from .availability import available_locales
 from .own_address import dot_segment, warn_dot_segment
-from .tags import X_DEFAULT, babel_spelling, spelling
 from .urls import LOCALE_ARG, build_path, root_adapter
 
 # Characters a query string may keep as they are; everything else (spaces,

@@ -17,7 +17,7 @@ from flask import Flask
 from flask.globals import request_ctx
 from werkzeug.routing import BaseConverter, Map, MapAdapter, Rule
 
-from .tags import LocaleTags, spelling
+from ..locale_tags import LocaleTags, spelling
 
 #: The name of the URL argument that carries the locale.
 LOCALE_ARG = "locale"

@@ -18,9 +18,9 @@ from typing import Any
 from flask import Flask, current_app, has_request_context, request
 
 from ..head import roles
+from ..head.field_kinds import Image
 from ..head.merge import MergedHead
 from ..head.og_image import OgImage
-from ..head.schema import Image
 from ..head.stages import StageContext, Step
 from ..head.table import HEAD, Table
 from .head_image import AUTOMATIC, head_image

@@ -27,8 +27,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, MapAdapter, RequestRedirect, Rule
 from werkzeug.routing.converters import NumberConverter, ValidationError
 
-from ..i18n.tags import LocaleTags, spelling
 from ..i18n.urls import LOCALE_ARG, is_localized_rule
+from ..locale_tags import LocaleTags, spelling
 from ..sitemap.rule_parts import rule_parts
 
 _PLACEHOLDER = re.compile(r"<(?:[^<>]*:)?([^<>:]+)>")
@@ -73,7 +73,7 @@ def _sample(rule: Rule, fixed: Mapping[str, str]) -> str:
     their converters read (``fixed`` first); _NoSample when none is found."""
     converters = rule_parts(rule).converters
 
-    def fill(match: re.Match[str]) -> str:
+    def sample_value(match: re.Match[str]) -> str:
         name = match.group(1)
         if name in fixed:
             return fixed[name]
@@ -97,7 +97,7 @@ def _sample(rule: Rule, fixed: Mapping[str, str]) -> str:
             return candidate
         raise _NoSample(name)
 
-    return _PLACEHOLDER.sub(fill, rule.rule)
+    return _PLACEHOLDER.sub(sample_value, rule.rule)
 
 
 def _winner(adapter: MapAdapter, path: str, method: str) -> Rule | None:

@@ -29,8 +29,8 @@ from werkzeug.routing.exceptions import RequestRedirect
 from ..config import origin_host
 from ..i18n.availability import stranger_tag, tags_from
 from ..i18n.pages import strip_locale
-from ..i18n.tags import X_DEFAULT, LocaleTags, spelling
 from ..i18n.urls import LOCALE_ARG, is_localized_rule
+from ..locale_tags import X_DEFAULT, LocaleTags, spelling
 from .arguments import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 from .entries import route_arguments
 from .overlaps import Rivals, answers_get, rivals_of
@@ -274,16 +274,19 @@ def compile_rule(
         else:
             parts[-1] = str(parts[-1]) + quote(data, safe=STATIC_SAFE)
     static_length = sum(len(part) for part in parts if part is not None)
-    room = MAX_LOC_LENGTH - len(base) - static_length
+    max_value_length = MAX_LOC_LENGTH - len(base) - static_length
     args = tuple(
-        make_arg(index, name, converter, room) for index, name, converter in found
+        make_arg(index, name, converter, max_value_length)
+        for index, name, converter in found
     )
     # Only the router can say how it splits two arguments in one segment, or
     # an argument that spans segments from the ones after it; and it
-    # redirects an address whose values are another rule's defaults.
+    # redirects an address whose values are another rule's defaults, and
+    # every address of a rule with redirect_to.
     shape = "".join("\0" if part is None else part for part in parts)
     match_always = (
-        any(segment.count("\0") > 1 for segment in shape.split("/"))
+        rule.redirect_to is not None
+        or any(segment.count("\0") > 1 for segment in shape.split("/"))
         or any(arg.allows_slash for arg in args[:-1])
         or any(
             other is not rule and other.defaults and other.endpoint == rule.endpoint

@@ -61,7 +61,7 @@ class Arg:
     plain_int: bool
     allows_slash: bool
     #: The most characters a str value may have in an address of the rule.
-    room: int
+    max_length: int
 
     def text(self, value: Any) -> tuple[str, str]:
         """The value as written in the URL and as the router reads it back."""
@@ -76,7 +76,7 @@ class Arg:
         if value is None:
             # As url_for reads it: None is no value, not the text "None".
             raise Refused(f"the parameter {self.name!r} is missing (None)", "missing")
-        if (kind is str or kind is bytes) and len(value) > self.room:
+        if (kind is str or kind is bytes) and len(value) > self.max_length:
             # Before any encoding work: a huge value costs nothing.
             raise Refused(
                 f"the value of {self.name!r} ({len(value)} characters) makes the"
@@ -169,9 +169,9 @@ def _is_identity(converter: BaseConverter) -> bool:
     return type(converter).to_python is BaseConverter.to_python
 
 
-def make_arg(index: int, name: str, converter: BaseConverter, room: int) -> Arg:
+def make_arg(index: int, name: str, converter: BaseConverter, max_length: int) -> Arg:
     """The argument ``name`` of a compiled rule: its place among the path's
-    parts, its converter, and ``room``, the characters an address leaves for
+    parts, its converter, and ``max_length``, the characters an address leaves for
     its value (a value longer than that is refused before any work)."""
     plain_int = (
         type(converter) is IntegerConverter
@@ -188,5 +188,5 @@ def make_arg(index: int, name: str, converter: BaseConverter, room: int) -> Arg:
         validate=not (plain_int or _is_identity(converter)),
         plain_int=plain_int,
         allows_slash=not converter.part_isolating,
-        room=max(room, 0),
+        max_length=max(max_length, 0),
     )

@@ -18,8 +18,8 @@ from urllib.parse import unquote
 
 from werkzeug.routing.converters import UnicodeConverter
 
-from ..i18n.tags import spelling
 from ..i18n.urls import LOCALE_ARG
+from ..locale_tags import spelling
 from .addresses import CompiledRule
 from .arguments import MAX_LOC_LENGTH
 
@@ -118,7 +118,7 @@ def shortcut_of(compiled: CompiledRule) -> Shortcut | None:
     ):
         return None
     # An address is at most MAX_LOC_LENGTH long: so many characters fit.
-    room = (
+    max_value_length = (
         MAX_LOC_LENGTH
         - len(compiled.base)
         - max(len(before) for before in befores)
@@ -144,9 +144,9 @@ def shortcut_of(compiled: CompiledRule) -> Shortcut | None:
                 ):
                     taken.add(int(middle))
     if arg.plain_int:
-        bound = 10**room if room > 0 else 0
+        bound = 10**max_value_length if max_value_length > 0 else 0
     else:
-        bound = max(room, 0)
+        bound = max(max_value_length, 0)
     return Shortcut(
         name=arg.name,
         kind=int if arg.plain_int else str,

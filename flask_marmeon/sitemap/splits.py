@@ -45,8 +45,8 @@ def _split(
     size = part_entries(app, route)
     # A part that was full by its bytes before its URLs (long addresses,
     # many images) held fewer entries: ranges of that many, with room.
-    most = get_state(app).settings.sitemap_max_urls
-    fits = max(1, min(size, size * urls // most)) if urls else size
+    max_urls = get_state(app).settings.sitemap_max_urls
+    fits = max(1, min(size, size * urls // max_urls)) if urls else size
     target = max(1, fits - fits // ROOM)
     total = _count(route, start, stop)
     # Even ranges (125 rows: 63 and 62, not 95 and 30), each with room.

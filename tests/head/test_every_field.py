@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flask_marmeon import Marmeon, head, render_head
-from flask_marmeon.head import kinds, schema, table
+from flask_marmeon.head import field_kinds, page_tag_kinds, table
 from flask_marmeon.head.fields import build_fragment
 from flask_marmeon.head.memo import head_key
 from flask_marmeon.head.merge import merge
@@ -27,12 +27,12 @@ from flask_marmeon.head.merge import merge
 WORD = st.text(string.ascii_letters + string.digits, min_size=1, max_size=12)
 
 
-def _leaves(obj: schema.ObjectField, path: tuple[str, ...]) -> Iterator[Any]:
+def _leaves(obj: field_kinds.ObjectField, path: tuple[str, ...]) -> Iterator[Any]:
     for key, field in obj.fields.items():
         here = (*path, key)
-        if isinstance(field, schema.ObjectField):
+        if isinstance(field, field_kinds.ObjectField):
             yield from _leaves(field, here)
-        elif isinstance(field, (schema.RecordField, kinds.PriceField)):
+        elif isinstance(field, (field_kinds.RecordField, page_tag_kinds.PriceField)):
             yield from _leaves(field.obj, here)
         else:
             yield here, field
@@ -41,47 +41,47 @@ def _leaves(obj: schema.ObjectField, path: tuple[str, ...]) -> Iterator[Any]:
 LEAVES = list(_leaves(table.HEAD.check, ()))
 
 
-def strategy(field: schema.Field) -> st.SearchStrategy[Any]:
+def strategy(field: field_kinds.Field) -> st.SearchStrategy[Any]:
     """Valid values of one field (plain ones: the checks have their own tests)."""
-    if isinstance(field, kinds.CurrencyField):
+    if isinstance(field, page_tag_kinds.CurrencyField):
         return st.sampled_from(["EUR", "USD", "JPY"])
-    if isinstance(field, kinds.AmountField):
+    if isinstance(field, page_tag_kinds.AmountField):
         return st.one_of(
             st.integers(0, 10**6),
             st.decimals(0, 10**6, places=2).map(str),
             st.decimals(0, 10**6, places=2),
         )
     # Lists only: a text and the list of it write the same head.
-    if isinstance(field, kinds.LinesField):
+    if isinstance(field, page_tag_kinds.LinesField):
         return st.lists(WORD, min_size=1, max_size=3)
-    if isinstance(field, kinds.NamesField):
+    if isinstance(field, page_tag_kinds.NamesField):
         name = WORD.filter(lambda w: field.taken(w) is None)
         return st.dictionaries(name, st.lists(WORD, min_size=1, max_size=2), min_size=1)
-    if isinstance(field, schema.TemplateField):
+    if isinstance(field, field_kinds.TemplateField):
         return WORD.map(lambda w: f"{w} %s")
-    if isinstance(field, schema.UrlField):
+    if isinstance(field, field_kinds.UrlField):
         return WORD.map(lambda w: f"/{w}")
-    if isinstance(field, schema.ChoiceField):
+    if isinstance(field, field_kinds.ChoiceField):
         return st.sampled_from(field.choices)
-    if isinstance(field, schema.TextListField):
+    if isinstance(field, field_kinds.TextListField):
         return st.lists(WORD, min_size=1, max_size=3)
-    if isinstance(field, schema.BoolField):
+    if isinstance(field, field_kinds.BoolField):
         return st.booleans()
-    if isinstance(field, schema.SizeField):
+    if isinstance(field, field_kinds.SizeField):
         return st.integers(1, 5000)
-    if isinstance(field, schema.LimitField):
+    if isinstance(field, field_kinds.LimitField):
         return st.integers(-1, 500)
-    if isinstance(field, schema.MomentField):
+    if isinstance(field, field_kinds.MomentField):
         return st.datetimes(
             min_value=datetime.datetime(2000, 1, 1),
             max_value=datetime.datetime(2100, 1, 1),
             timezones=st.just(datetime.timezone.utc),
         )
-    if isinstance(field, schema.DateField):
+    if isinstance(field, field_kinds.DateField):
         return st.dates(datetime.date(2000, 1, 1), datetime.date(2100, 1, 1))
-    if isinstance(field, schema.JsonLdField):
+    if isinstance(field, field_kinds.JsonLdField):
         return WORD.map(lambda w: {"@type": "Thing", "name": w})
-    if isinstance(field, schema.TextField):
+    if isinstance(field, field_kinds.TextField):
         return WORD
     raise AssertionError(f"no strategy for {type(field).__name__}")
 
@@ -150,7 +150,7 @@ def new_app() -> Flask:
 )
 @given(data=st.data())
 def test_one_value_changes_the_head_and_the_memo_keeps_them_apart(
-    path: tuple[str, ...], field: schema.Field, data: st.DataObject
+    path: tuple[str, ...], field: field_kinds.Field, data: st.DataObject
 ) -> None:
     one = data.draw(strategy(field), label="one")
     other = data.draw(strategy(field).filter(lambda v: v != one), label="other")

@@ -1,4 +1,4 @@
-"""head(): every argument and key is checked at the call (fields.py, schema.py)."""
+"""head(): every argument and key is checked at the call (fields.py, field_kinds.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from flask_babel import Babel, lazy_gettext
 
 from flask_marmeon import HeadFragment, head
 from flask_marmeon._context import request_state
+from flask_marmeon.head.field_kinds import Image
 from flask_marmeon.head.fields import build_fragment
-from flask_marmeon.head.schema import Image
 
 
 def fragment(app: Flask, **kwargs: Any) -> HeadFragment:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Flask
 
+from flask_marmeon.head.field_kinds import Image
 from flask_marmeon.head.fields import build_fragment
 from flask_marmeon.head.merge import MergedHead, merge
-from flask_marmeon.head.schema import Image
 
 from .conftest import RenderFn, links, meta, title
 

@@ -9,8 +9,8 @@ from typing import Any, Optional, get_type_hints
 
 from flask_marmeon import head
 from flask_marmeon.head import html, table, types
-from flask_marmeon.head.kinds import PriceField
-from flask_marmeon.head.schema import JsonLdField, ObjectField, RecordField
+from flask_marmeon.head.field_kinds import JsonLdField, ObjectField, RecordField
+from flask_marmeon.head.page_tag_kinds import PriceField
 from flask_marmeon.head.writers import Writer
 
 

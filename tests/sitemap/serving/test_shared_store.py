@@ -17,7 +17,7 @@ from lxml import etree
 
 from flask_marmeon import Marmeon, everyone
 from flask_marmeon.sitemap.serving.cache import SitemapCache
-from flask_marmeon.sitemap.serving.cache_shared import GIVE_UP
+from flask_marmeon.sitemap.serving.shared_refresh import GIVE_UP
 from flask_marmeon.sitemap.serving.shared_store import SharedFiles, Stamp
 from flask_marmeon.sitemap.state import sitemap_of
 

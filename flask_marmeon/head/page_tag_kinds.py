@@ -1,7 +1,9 @@
-"""More kinds of check for ``head()``'s values: one line of text, a text
-or a list of texts, a price, and ``other``'s names.
+"""The kinds of check the page tags and og's product take: one line of
+text (a line break or a control character refused, where
+:mod:`~flask_marmeon.head.field_kinds`' TextField cleans them), a text or a
+list of texts, a price, ``other``'s names, and a tag's items.
 
-Like :mod:`flask_marmeon.head.schema` (whose kinds these extend), this
+Like :mod:`flask_marmeon.head.field_kinds` (whose kinds these extend), this
 module knows no field: :mod:`flask_marmeon.head.page_tags` says which key
 takes which kind.
 """
@@ -13,16 +15,15 @@ from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple, Union
 
-from .schema import (
+from .field_kinds import (
     FAST_NONE,
     Field,
     ObjectField,
     RecordField,
     TextField,
-    _is_text,
     kind_of,
 )
-from .text import _plain
+from .text import _plain, is_text
 from .types import Text
 
 #: A line break or a control character: what a name or a one-line value of a
@@ -46,12 +47,12 @@ def one_line(value: str, path: str) -> str:
 
 class LineField(TextField):
     """Text on one line: refused (ValueError) with a line break or a
-    control character, where :class:`~.schema.TextField` cleans them."""
+    control character, where :class:`~.field_kinds.TextField` cleans them."""
 
     expected = "text on one line (a str or a lazy string)"
 
     def check(self, value: object, path: str) -> str:
-        if not _is_text(value):
+        if not is_text(value):
             raise self.wrong(value, path)
         return one_line(str(value), path)
 
@@ -63,7 +64,7 @@ class LinesField(Field):
     expected = "text on one line, or a list of them"
 
     def check(self, value: object, path: str) -> tuple[str, ...]:
-        if _is_text(value):
+        if is_text(value):
             return (one_line(str(value), path),)
         if not isinstance(value, (list, tuple)):
             raise self.wrong(value, path)
@@ -94,7 +95,7 @@ class AmountField(Field):
             raise self.wrong(value, path)
         if isinstance(value, int):
             return str(int(value))
-        if _is_text(value):
+        if is_text(value):
             text = one_line(str(value), path).strip()
             try:
                 number = Decimal(text)
@@ -162,7 +163,7 @@ class NamesField(Field):
             raise self.wrong(value, path)
         out: dict[str, tuple[str, ...]] = {}
         for name, texts in value.items():
-            if not _is_text(name):
+            if not is_text(name):
                 raise TypeError(
                     f"{path} has the name {kind_of(name)}: a meta name is text."
                 )
@@ -181,7 +182,7 @@ class NamesField(Field):
 
 
 class ItemsField(RecordField):
-    """A :class:`~.schema.RecordField` whose text form is checked by
+    """A :class:`~.field_kinds.RecordField` whose text form is checked by
     ``text`` (a color is not a URL), or is refused when ``text`` is None
     (a feed needs its type); ``rule(record, path)`` checks a record's keys
     together (a color only on a mask icon)."""
@@ -207,7 +208,7 @@ class ItemsField(RecordField):
             )
 
     def one(self, value: object, path: str) -> Any:
-        if self.text is not None and _is_text(value):
+        if self.text is not None and is_text(value):
             first = self.text.check(value, path)
             return tuple.__new__(self.record, (first,) + (None,) * (len(self.keys) - 1))
         if self.text is None and not isinstance(value, Mapping):
