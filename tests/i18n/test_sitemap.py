@@ -216,6 +216,48 @@ def test_head_and_sitemap_tell_the_same_story(make_app: Callable[..., Flask]) ->
             )
 
 
+def test_x_default_is_named_only_where_it_redirects(
+    make_app: Callable[..., Flask],
+) -> None:
+    # x-default is "the address without a locale that redirects to the
+    # visitor's". A page's value can make that address another one's: a
+    # route of the app (/contact), robots.txt, the sitemap, another locale's
+    # page (/en/x of /de/en/x). Neither head nor sitemap names it then; the
+    # page's languages are still named.
+    origin = "https://notes.example"
+    app = make_app(APP_URL=origin, APP_LOCALES=["en", "de"])
+    slugs = ["ok", "contact", "robots.txt", "sitemap.xml", "en/x"]
+    pages = localized(Blueprint("pages", __name__))
+
+    @pages.get(
+        "/<path:slug>",
+        sitemap=lambda: [SitemapEntry(params={"slug": slug}) for slug in slugs],
+        authorize=everyone,
+    )
+    def show(slug: str) -> str:
+        return page(slug)
+
+    app.register_blueprint(pages)
+    app.get("/contact")(lambda: "the contact page")
+    client = app.test_client()
+    found = urls(read_sitemap(app))
+    assert len(found) == 2 * len(slugs)
+    for slug in slugs:
+        for locale in ("en", "de"):
+            loc = f"{origin}/{locale}/{slug}"
+            versions = {"en": f"{origin}/en/{slug}", "de": f"{origin}/de/{slug}"}
+            if slug == "ok":
+                versions["x-default"] = f"{origin}/ok"
+            assert found[loc] == versions, loc
+            response = client.get(f"/{locale}/{slug}")
+            assert response.status_code == 200
+            assert head_of(response.text) == (loc, versions)
+    default = client.get("/ok", headers={"Accept-Language": "de"})
+    assert default.status_code == 302 and default.headers["Location"] == "/de/ok"
+    for slug in slugs[1:]:
+        assert client.get(f"/{slug}").status_code == 200  # not a redirect
+
+
 def test_a_plain_route_on_a_localized_address_stops_the_start(
     make_app: Callable[..., Flask],
 ) -> None:

@@ -333,6 +333,29 @@ def test_a_static_route_on_an_int_address_takes_it(
     assert locs(read_sitemap(app)) == [f"{ORIGIN}/n/1"]
 
 
+def test_a_route_that_redirects_lists_none_of_its_addresses(
+    app: Flask, read_sitemap: ReadSitemap, caplog: pytest.LogCaptureFixture
+) -> None:
+    # "The sitemap never names a URL that does not work": a rule with
+    # redirect_to answers every address with a redirect, never the page.
+    app.get("/notes/<int:n>", sitemap=provide({"n": 1}), authorize=everyone)(show)
+    app.add_url_rule(
+        "/old/<int:n>",
+        "old",
+        redirect_to="/notes/<n>",
+        sitemap=provide({"n": 1}, {"n": 2}),
+        authorize=everyone,
+    )
+    app.add_url_rule("/home", "home", redirect_to="/", sitemap=True, authorize=everyone)
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        found = locs(read_sitemap(app))
+    assert found == [f"{ORIGIN}/notes/1"]
+    assert set(crawl(app, found, ORIGIN).values()) == {200}
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("'/old/<int:n>'" in w and "redirects" in w for w in warnings), warnings
+    assert any("'/home'" in w and "redirects" in w for w in warnings), warnings
+
+
 def test_an_address_longer_than_the_format_allows_is_left_out(
     app: Flask, read_sitemap: ReadSitemap
 ) -> None:

@@ -29,9 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..._log import logger
-from .cache_shared import SharedSide
 from .files import Files, Packed
 from .health import Health
+from .shared_refresh import SharedRefresh
 from .shared_store import SharedFiles, Stamp
 
 #: Retry-After of a request told not to wait for a build (seconds).
@@ -48,7 +48,7 @@ class Lookup:
     retry_after: int = 0
 
 
-class SitemapCache(SharedSide):
+class SitemapCache(SharedRefresh):
     """The files of one app's sitemap, refreshed by one background thread.
 
     :param build: makes the files; an exception is a failed build.

@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 
 from flask_marmeon import SitemapEntry, everyone
-from flask_marmeon.sitemap.serving.cache_shared import PROBE
+from flask_marmeon.sitemap.serving.shared_refresh import PROBE
 from flask_marmeon.sitemap.state import sitemap_of
 
 ORIGIN = "https://shop.example"

@@ -1,6 +1,6 @@
-"""The shared store's side of :class:`~.cache.SitemapCache`: a refresh
-through the store (the one process that takes the lock builds, under a
-heartbeat, in one of its places for builds; the others take its build),
+"""A :class:`~.cache.SitemapCache`'s refresh through its shared store (the
+one process that takes the lock builds, under a heartbeat, in one of its
+places for builds; the others take its build),
 the look at the store's newest build, and the log of its outages."""
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ PROBE = 5.0
 CLOCK_SKEW = 60
 
 
-class SharedSide:
-    """What :class:`~.cache.SitemapCache` does with its shared store."""
+class SharedRefresh:
+    """What :class:`~.cache.SitemapCache` does with its shared store: its
+    refresh there, the look at the newest build, the outages said once."""
 
     name: str
     health: Health
