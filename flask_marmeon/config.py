@@ -22,6 +22,7 @@ from .config_images import (
     read_memory,
 )
 from .errors import StartupError
+from .locale_tags import LocaleTags, hyphenated
 
 #: Defaults that :func:`apply_defaults` writes into ``app.config`` so that
 #: users can see them.
@@ -183,25 +184,26 @@ def parse_locales(value: object) -> tuple[str, ...]:
             "APP_LOCALES must be a list of BCP 47 tags such as ['en', 'de-AT'] or"
             f" a comma-separated string, not {type(value).__name__}."
         )
-    seen: dict[str, str] = {}
+    tags: list[str] = []
     for tag in items:
         if not isinstance(tag, str) or not _BCP47.match(tag):
             hint = ""
             if isinstance(tag, str) and "_" in tag:
-                hint = f" Did you mean {tag.replace('_', '-')!r}?"
+                hint = f" Did you mean {hyphenated(tag)!r}?"
             raise ValueError(
                 f"APP_LOCALES holds {tag!r}, which is not a BCP 47 tag such as"
                 f" 'en' or 'de-AT'.{hint}"
             )
         # Locales are spelled in lower case in URLs, so two tags that differ
         # only in case would share one address.
-        if tag.lower() in seen:
+        same = LocaleTags(tags).find(tag)
+        if same is not None:
             raise ValueError(
-                f"APP_LOCALES holds {seen[tag.lower()]!r} and {tag!r}, which name"
+                f"APP_LOCALES holds {same!r} and {tag!r}, which name"
                 " the same locale. Keep one of them."
             )
-        seen[tag.lower()] = tag
-    return tuple(seen.values())
+        tags.append(tag)
+    return tuple(tags)
 
 
 # A mount path is plain path segments: nothing a browser would read as

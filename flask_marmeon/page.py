@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-#: The hreflang value of the address without a locale (the last of
-#: :attr:`Page.hreflang_paths`).
-X_DEFAULT = "x-default"
+# The last hreflang of Page.hreflang_paths; locale_tags.py owns it.
+from .locale_tags import X_DEFAULT as X_DEFAULT
 
 
 class Alternate(TypedDict):

@@ -23,6 +23,7 @@ MEMBERS = {
         "_state",
         "_context",
         "shared_lock",
+        "locale_tags",
     },
     "edge": {"_edge"},
     "og_images": {"og_images"},

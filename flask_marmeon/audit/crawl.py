@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from urllib.parse import urljoin
 
-from ..page import X_DEFAULT
+from ..locale_tags import X_DEFAULT
 from .document import Document, parse
 from .fetch import Fetched, Fetcher
 from .findings import Finding, finding, quoted

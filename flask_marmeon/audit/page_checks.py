@@ -13,7 +13,7 @@ from typing import Any
 
 from werkzeug.datastructures import Headers
 
-from ..page import X_DEFAULT
+from ..locale_tags import X_DEFAULT
 from .document import Document
 from .fetch import Fetched
 from .findings import Finding, excerpt, finding, option, quoted, shorten
@@ -162,9 +162,9 @@ def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
         yield finding(
             "hreflang-no-x-default",
             listed.url,
-            "The page names its languages but no x-default: add"
-            ' <link rel="alternate" hreflang="x-default"> for visitors of other'
-            " languages.",
+            f"The page names its languages but no {X_DEFAULT}: add"
+            f' <link rel="alternate" hreflang="{X_DEFAULT}"> for visitors of'
+            " other languages.",
         )
 
 

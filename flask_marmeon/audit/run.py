@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from flask import Flask
 
-from ..page import X_DEFAULT
+from ..locale_tags import X_DEFAULT
 from .crawl import Crawl, is_page
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root

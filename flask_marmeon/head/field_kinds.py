@@ -18,7 +18,7 @@ from datetime import date, datetime
 from typing import Any, Literal, NamedTuple, Union
 
 from .mistakes import hint
-from .text import _plain, clean_text, clean_url
+from .text import _plain, clean_text, clean_url, is_text
 from .types import Text
 
 
@@ -49,12 +49,6 @@ class Media(NamedTuple):
 
 def kind_of(value: object) -> str:
     return f"{type(value).__name__} {value!r}"
-
-
-def _is_text(value: object) -> bool:
-    return isinstance(value, str) or (
-        not isinstance(value, type) and hasattr(type(value), "__html__")
-    )
 
 
 #: How a field takes a value without calling its check() (Field.fast).
@@ -88,7 +82,7 @@ class TextField(Field):
     expected = "text (a str or a lazy string)"
 
     def check(self, value: object, path: str) -> str:
-        if not _is_text(value):
+        if not is_text(value):
             raise self.wrong(value, path)
         return clean_text(str(value))
 
@@ -97,7 +91,7 @@ class UrlField(TextField):
     expected = "a URL as text, such as '/notes/1' or 'https://cdn.example/a.png'"
 
     def check(self, value: object, path: str) -> str:
-        if not _is_text(value):
+        if not is_text(value):
             raise self.wrong(value, path)
         return clean_url(str(value))
 
@@ -201,7 +195,7 @@ class ChoiceField(Field):
     def check(self, value: object, path: str) -> str:
         if not isinstance(value, str):
             # A lazy string is text like any other (lazy_gettext("article")).
-            if not _is_text(value):
+            if not is_text(value):
                 raise self.wrong(value, path)
             value = str(value)
         if value not in self.choices:
@@ -221,7 +215,7 @@ class DateField(Field):
             return moment(value, path)  # a naive one is refused
         if isinstance(value, date):
             return clean_text(str(value.isoformat()))
-        if _is_text(value):
+        if is_text(value):
             return clean_text(str(value))
         raise self.wrong(value, path)
 
@@ -339,7 +333,7 @@ class RecordField(Field):
             # tuple.__new__ itself: the named tuple's __new__ with keywords
             # costs a third of the image's checks.
             return tuple.__new__(self.record, map(got.get, self.keys))
-        if _is_text(value):
+        if is_text(value):
             return tuple.__new__(
                 self.record, (clean_url(str(value)),) + (None,) * (len(self.keys) - 1)
             )

@@ -10,15 +10,9 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from .text import is_text
+
 _NAMES = ("title", "description", "subtitle", "alt")
-
-
-def _is_text(value: object) -> bool:
-    """A str, or a lazy string (Flask-Babel's ``lazy_gettext``, anything
-    with ``__html__``), as the head takes text everywhere."""
-    return isinstance(value, str) or (
-        not isinstance(value, type) and hasattr(type(value), "__html__")
-    )
 
 
 @dataclass(frozen=True)
@@ -46,7 +40,7 @@ class OgImage:
     def __post_init__(self) -> None:
         for name in _NAMES:
             value = getattr(self, name)
-            if value is not None and not _is_text(value):
+            if value is not None and not is_text(value):
                 raise TypeError(
                     f"OgImage({name}=...) takes text (a str or a lazy string)"
                     f" or None, not {type(value).__name__} {value!r}."

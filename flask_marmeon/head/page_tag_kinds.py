@@ -21,10 +21,9 @@ from .field_kinds import (
     ObjectField,
     RecordField,
     TextField,
-    _is_text,
     kind_of,
 )
-from .text import _plain
+from .text import _plain, is_text
 from .types import Text
 
 #: A line break or a control character: what a name or a one-line value of a
@@ -53,7 +52,7 @@ class LineField(TextField):
     expected = "text on one line (a str or a lazy string)"
 
     def check(self, value: object, path: str) -> str:
-        if not _is_text(value):
+        if not is_text(value):
             raise self.wrong(value, path)
         return one_line(str(value), path)
 
@@ -65,7 +64,7 @@ class LinesField(Field):
     expected = "text on one line, or a list of them"
 
     def check(self, value: object, path: str) -> tuple[str, ...]:
-        if _is_text(value):
+        if is_text(value):
             return (one_line(str(value), path),)
         if not isinstance(value, (list, tuple)):
             raise self.wrong(value, path)
@@ -96,7 +95,7 @@ class AmountField(Field):
             raise self.wrong(value, path)
         if isinstance(value, int):
             return str(int(value))
-        if _is_text(value):
+        if is_text(value):
             text = one_line(str(value), path).strip()
             try:
                 number = Decimal(text)
@@ -164,7 +163,7 @@ class NamesField(Field):
             raise self.wrong(value, path)
         out: dict[str, tuple[str, ...]] = {}
         for name, texts in value.items():
-            if not _is_text(name):
+            if not is_text(name):
                 raise TypeError(
                     f"{path} has the name {kind_of(name)}: a meta name is text."
                 )
@@ -209,7 +208,7 @@ class ItemsField(RecordField):
             )
 
     def one(self, value: object, path: str) -> Any:
-        if self.text is not None and _is_text(value):
+        if self.text is not None and is_text(value):
             first = self.text.check(value, path)
             return tuple.__new__(self.record, (first,) + (None,) * (len(self.keys) - 1))
         if self.text is None and not isinstance(value, Mapping):

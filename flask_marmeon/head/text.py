@@ -32,6 +32,14 @@ def _plain(value: str) -> str:
     return value if type(value) is str else str.__str__(value)
 
 
+def is_text(value: object) -> bool:
+    """A str, or a lazy string (Flask-Babel's ``lazy_gettext``, anything
+    with ``__html__``), as the head takes text everywhere."""
+    return isinstance(value, str) or (
+        not isinstance(value, type) and hasattr(type(value), "__html__")
+    )
+
+
 def clean_text(value: str) -> str:
     """Return ``value`` as HTML can carry it, as a plain ``str``: what a
     parser cannot give back as written (see the module) becomes U+FFFD, as

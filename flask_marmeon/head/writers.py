@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..page import X_DEFAULT
+from ..locale_tags import X_DEFAULT
 from .elements import (
     CANONICAL,
     CANONICAL_PAGE,

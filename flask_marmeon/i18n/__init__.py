@@ -5,7 +5,8 @@ A localized blueprint's routes answer at ``/<locale>/...`` for each locale of
 its page exists in fewer. The package is an edge: it is the part that reads
 the request.
 
-- :mod:`.tags`: a locale tag's URL spelling, any-case lookup, ``x-default``;
+- :mod:`flask_marmeon.locale_tags` (the foundation's): a locale tag's URL
+  spelling, any-case lookup, ``x-default``;
 - :mod:`.urls`: the locale converter, the rule mark, paths under the mount;
 - :mod:`.availability`: :func:`available_locales`, the ``locales=`` option;
 - :mod:`.negotiate`: the visitor's locale from ``Accept-Language``;
@@ -21,6 +22,7 @@ from flask import Flask
 from werkzeug.local import LocalProxy
 
 from .._state import MarmeonState
+from ..locale_tags import X_DEFAULT
 from .availability import LocalesOption, available_locales, locales_problems
 from .blueprint import localized
 from .negotiate import best_locale
@@ -33,7 +35,6 @@ from .pages import (
     template_page,
 )
 from .state import I18nState
-from .tags import X_DEFAULT
 from .urls import (
     CONVERTER,
     LOCALE_ARG,

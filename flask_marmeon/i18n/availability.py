@@ -25,7 +25,7 @@ from werkzeug.routing import Rule
 from .._log import first_time, logger
 from .._state import MarmeonState
 from ..checks import Problem
-from .tags import LocaleTags
+from ..locale_tags import LocaleTags
 from .urls import LOCALE_ARG, is_localized_rule
 
 #: What ``locales=`` takes: tags, or a callable of the view's arguments

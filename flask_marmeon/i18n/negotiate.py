@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from werkzeug.datastructures import LanguageAccept
 
-from .tags import LocaleTags, hyphenated, spelling
+from ..locale_tags import LocaleTags, hyphenated, spelling
 
 
 def best_locale(

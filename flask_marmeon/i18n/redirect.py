@@ -25,11 +25,11 @@ from werkzeug.routing import MapAdapter, RequestRedirect, Rule
 from werkzeug.wrappers import Response
 
 from .._state import MarmeonState, get_state
+from ..locale_tags import spelling
 from .availability import available_locales
 from .errors import wrap_error_handlers
 from .negotiate import best_locale, fallback_locale
 from .pages import QUERY_SAFE
-from .tags import spelling
 from .urls import LOCALE_ARG, build_path, is_localized_rule, root_adapter
 
 

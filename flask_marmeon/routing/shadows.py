@@ -27,8 +27,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, MapAdapter, RequestRedirect, Rule
 from werkzeug.routing.converters import NumberConverter, ValidationError
 
-from ..i18n.tags import LocaleTags, spelling
 from ..i18n.urls import LOCALE_ARG, is_localized_rule
+from ..locale_tags import LocaleTags, spelling
 from ..sitemap.rule_parts import rule_parts
 
 _PLACEHOLDER = re.compile(r"<(?:[^<>]*:)?([^<>:]+)>")

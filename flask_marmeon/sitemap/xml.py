@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from ..i18n.tags import X_DEFAULT
+from ..locale_tags import X_DEFAULT
 from .addresses import Addresses
 from .shortcut import Shortcut
 

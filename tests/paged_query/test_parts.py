@@ -26,7 +26,7 @@ from sqlalchemy.pool import NullPool
 
 from flask_marmeon import Marmeon, SitemapEntry, StartupError, everyone, localized
 from flask_marmeon.sqlalchemy import paged
-from tests.documents import strict_schema
+from tests.documents import locs, strict_schema
 
 SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 ORIGIN = "https://shop.example"
@@ -41,10 +41,6 @@ class Product(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     listed: Mapped[bool]
     updated: Mapped[date]
-
-
-def locs(body: bytes) -> list[str]:
-    return [loc.text or "" for loc in etree.fromstring(body).iter(f"{SM}loc")]
 
 
 @pytest.fixture

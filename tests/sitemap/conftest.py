@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
 from lxml import etree
 
+from tests.documents import locs as locs  # for the tests of this folder
 from tests.documents import strict_schema
 
 from .servers import Gunicorn
@@ -43,11 +45,6 @@ def read_sitemap(
         return root
 
     return read
-
-
-def locs(root: etree._Element) -> list[str]:
-    """The <loc> texts in file order."""
-    return [loc.text or "" for loc in root.iter(f"{SM}loc")]
 
 
 def lastmods(root: etree._Element) -> dict[str, str | None]:
@@ -94,3 +91,17 @@ def start(tmp_path: Path) -> Iterator[Start]:
     yield run
     for server in servers:
         server.stop()
+
+
+@pytest.fixture
+def start_sync(start: Start, redis_server: Any) -> Start:
+    """Start gunicorn as issue 27's team ran it: four sync workers (one
+    request at a time each) sharing one real Redis, the paged route on;
+    keyword arguments as for ``start``."""
+
+    def run(**env: object) -> Gunicorn:
+        return start(
+            workers=4, worker_class="sync", redis=redis_server.url, paged=1, **env
+        )
+
+    return run

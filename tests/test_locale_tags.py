@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask_marmeon.i18n.tags import (
+from flask_marmeon.locale_tags import (
     X_DEFAULT,
     LocaleTags,
     babel_spelling,

@@ -3,8 +3,10 @@
 BCP 47 tags are case-insensitive (``de-AT`` and ``de-at`` name one locale),
 so a tag is written in lower case in a URL and looked up by that spelling
 everywhere: the converter, the redirect, the page, the sitemap and the
-start-up checks. :class:`LocaleTags` holds the tags as configured and
-finds them by any spelling.
+start-up checks, and APP_LOCALES' own check. :class:`LocaleTags` holds the
+tags as configured and finds them by any spelling; :data:`X_DEFAULT` is the
+hreflang of the address without a locale. In the foundation, so that the
+configuration, the head and the audit read them here too.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Iterator, Sequence
 
-# The Page, which the foundation holds, names the address without a locale;
-# the head and the audit, which may not import i18n, read it there too.
-from ..page import X_DEFAULT as X_DEFAULT
+#: The hreflang value of the address without a locale (the last of
+#: :attr:`~flask_marmeon.page.Page.hreflang_paths`).
+X_DEFAULT = "x-default"
 
 
 def spelling(tag: str) -> str:
