@@ -15,7 +15,7 @@ from .._state import MarmeonState
 from ..locale_tags import X_DEFAULT, babel_spelling, spelling
 from ..page import Alternate, Page
 from .availability import available_locales
-from .own_address import dot_segment, warn_dot_segment
+from .own_address import dot_segment, no_own_address, warn_dot_segment
 from .urls import LOCALE_ARG, build_path, redirects_by_language, root_adapter
 
 # Characters a query string may keep as they are; everything else (spaces,
@@ -92,6 +92,8 @@ def page_for(
     if dotted is not None:
         # Its addresses would name another page (flask_marmeon.i18n.own_address).
         warn_dot_segment(app, state, endpoint, dotted, values[dotted])
+        return Page(locale=locale)
+    if no_own_address(app, state, rule):
         return Page(locale=locale)
     root = state.settings.root
     adapter = root_adapter(app, root)
