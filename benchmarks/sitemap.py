@@ -61,6 +61,22 @@ _HREFLANG = re.compile(rb'\bhreflang="([^"]*)"')
 _HREF = re.compile(rb'\bhref="([^"]*)"')
 
 
+#: Django's settings for its sitemaps, in every Django app measured here.
+DJANGO: dict[str, object] = {
+    "DEBUG": False,
+    "ALLOWED_HOSTS": ["notes.example"],
+    "INSTALLED_APPS": ["django.contrib.sitemaps"],
+    "TEMPLATES": [
+        {
+            "BACKEND": "django.template.backends.django.DjangoTemplates",
+            "APP_DIRS": True,
+        }
+    ],
+    "USE_TZ": True,
+    "DATABASES": {},
+}
+
+
 def note_dates(count: int) -> list[date]:
     start = date(2024, 1, 1)
     return [start + timedelta(days=n % 700) for n in range(count)]
@@ -249,20 +265,7 @@ def django_sitemaps(count: int, dates: list[date]) -> Callable[[], bytes]:
     ]
     sys.modules[urls.__name__] = urls
     if not settings.configured:
-        settings.configure(
-            DEBUG=False,
-            ALLOWED_HOSTS=["notes.example"],
-            ROOT_URLCONF=urls.__name__,
-            INSTALLED_APPS=["django.contrib.sitemaps"],
-            TEMPLATES=[
-                {
-                    "BACKEND": "django.template.backends.django.DjangoTemplates",
-                    "APP_DIRS": True,
-                }
-            ],
-            USE_TZ=True,
-            DATABASES={},
-        )
+        settings.configure(**DJANGO, ROOT_URLCONF=urls.__name__)
         django.setup()
     client = Client(HTTP_HOST="notes.example")
     return lambda: client.get("/sitemap.xml").content
@@ -528,21 +531,11 @@ def django_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
     sys.modules[urls.__name__] = urls
     # i18n_patterns reads the settings, so they come first.
     settings.configure(
-        DEBUG=False,
-        ALLOWED_HOSTS=["notes.example"],
+        **DJANGO,
         ROOT_URLCONF=urls.__name__,
-        INSTALLED_APPS=["django.contrib.sitemaps"],
-        TEMPLATES=[
-            {
-                "BACKEND": "django.template.backends.django.DjangoTemplates",
-                "APP_DIRS": True,
-            }
-        ],
-        USE_TZ=True,
         USE_I18N=True,
         LANGUAGE_CODE="en",
         LANGUAGES=[(locale.lower(), locale) for locale in LOCALES],
-        DATABASES={},
     )
     django.setup()
     urls.urlpatterns = [  # type: ignore[attr-defined]
