@@ -77,6 +77,21 @@ DJANGO: dict[str, object] = {
 }
 
 
+def cold_sitemap(app: Flask) -> Callable[[], bytes]:
+    """GET /sitemap.xml through the test client with the sitemap's cache
+    emptied first: a build each call (the start-up checks done once before,
+    as in production)."""
+    client = app.test_client()
+    client.get("/robots.txt")
+    cache = sitemap_of(app).cache
+
+    def run() -> bytes:
+        cache.clear()
+        return client.get("/sitemap.xml").data
+
+    return run
+
+
 def note_dates(count: int) -> list[date]:
     start = date(2024, 1, 1)
     return [start + timedelta(days=n % 700) for n in range(count)]
@@ -142,15 +157,7 @@ def marmeon(
     def show(note_id: int) -> str:
         return f"note {note_id}"
 
-    client = app.test_client()
-    client.get("/robots.txt")  # the start-up checks, once, as in production
-    cache = sitemap_of(app).cache
-
-    def run() -> bytes:
-        cache.clear()
-        return client.get("/sitemap.xml").data
-
-    return run, app
+    return cold_sitemap(app), app
 
 
 #: flask_marmeon again, its provider's entries made once, beforehand.
@@ -486,15 +493,7 @@ def marmeon_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
         return f"note {note_id}"
 
     app.register_blueprint(notes)
-    client = app.test_client()
-    client.get("/robots.txt")  # the start-up checks, once, as in production
-    cache = sitemap_of(app).cache
-
-    def run() -> bytes:
-        cache.clear()
-        return client.get("/sitemap.xml").data
-
-    return run
+    return cold_sitemap(app)
 
 
 def django_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
