@@ -105,7 +105,7 @@ def submit_changed(
         endpoint=settings.indexnow_endpoint,
         host=str(origin.hostname) if origin is not None else "",
         key=key,
-        key_location=settings.app_url + settings.root + key_path(key),
+        key_location=settings.site_base + key_path(key),
         sleep=sleep,
         now=now,
     )

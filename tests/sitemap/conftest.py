@@ -11,6 +11,7 @@ import pytest
 from flask import Flask
 from lxml import etree
 
+from flask_marmeon import SitemapEntry
 from tests.documents import locs as locs  # for the tests of this folder
 from tests.documents import strict_schema
 
@@ -65,6 +66,21 @@ def crawl(app: Flask, addresses: list[str], origin: str) -> dict[str, int]:
         assert not parts.query and not parts.fragment, address
         statuses[address] = client.get(parts.path).status_code
     return statuses
+
+
+def show(**values: Any) -> str:
+    """A view that shows the values it was given."""
+    return "page " + repr(sorted(values.items()))
+
+
+def provide(*params: dict[str, Any]) -> Callable[[], Iterator[SitemapEntry]]:
+    """A sitemap provider of one entry per ``params``."""
+
+    def entries() -> Iterator[SitemapEntry]:
+        for values in params:
+            yield SitemapEntry(params=values)
+
+    return entries
 
 
 #: Starts gunicorn serving tests/sitemap/gunicorn_app.py; keyword arguments
