@@ -21,17 +21,20 @@ from collections.abc import Callable
 from typing import Any
 
 from ..page import Page
+from . import roles
 from .elements import PageAddress
 from .merge import MergedHead
 from .robots import noindex
 from .stages import StageContext, Step
-from .table import HEAD, Table
+from .table import HEAD, ROBOTS, Table
 from .text import clean_url
 from .writers import Canonical, Robots
 
 #: head()'s key of the canonical and of robots (the table's, by their writers).
 _CANONICAL = next(n for n, k in HEAD.keys.items() if isinstance(k.write, Canonical))
 _ROBOTS = next(n for n, k in HEAD.keys.items() if isinstance(k.write, Robots))
+#: robots' key of index (the table's role).
+_INDEX = ROBOTS.named(roles.INDEX)
 
 
 def _without(table: Table, values: MergedHead) -> MergedHead:
@@ -70,7 +73,7 @@ def default_canonical(own: Callable[[], Page | None]) -> Step:
             return merged
         state = context.state
         indexable = state is None or state.settings.indexable
-        if not noindex(merged.get(_ROBOTS), indexable=indexable):
+        if not noindex(merged.get(_ROBOTS), _INDEX, indexable=indexable):
             context.page = own()
         return merged
 

@@ -9,13 +9,15 @@ from typing import Any
 def robots_content(
     robots: Mapping[str, Any] | None,
     directives: tuple[tuple[str, str], ...],
+    index_follow: tuple[str, str],
     *,
     indexable: bool = True,
 ) -> str | None:
     """``index``/``noindex``, ``follow``/``nofollow``, then Google's directives.
 
     ``directives`` are ``(key, form)`` in output order (the robots table's,
-    :mod:`flask_marmeon.head.table`), the form ``"max-snippet:{}"`` or a word.
+    :mod:`flask_marmeon.head.table`), the form ``"max-snippet:{}"`` or a word;
+    ``index_follow`` the keys of index and follow (the table's roles).
 
     Only what is set is written; a boolean directive only when True. When
     the site is not ``indexable`` (MARMEON_INDEXABLE), it starts with
@@ -23,17 +25,18 @@ def robots_content(
     """
     if robots is None:
         return None if indexable else "noindex, nofollow"
+    index_key, follow_key = index_follow
     if indexable:
         parts = []
-        index = robots.get("index")
+        index = robots.get(index_key)
         if index is not None:
             parts.append("index" if index else "noindex")
-        follow = robots.get("follow")
+        follow = robots.get(follow_key)
         if follow is not None:
             parts.append("follow" if follow else "nofollow")
     else:
         parts = ["noindex", "nofollow"]
-    if len(robots) > ("index" in robots) + ("follow" in robots):
+    if len(robots) > (index_key in robots) + (follow_key in robots):
         # Google's directives, when any is set (most pages set none).
         for key, form in directives:
             value = robots.get(key)
@@ -42,6 +45,9 @@ def robots_content(
     return ", ".join(parts) if parts else None
 
 
-def noindex(robots: Mapping[str, Any] | None, *, indexable: bool = True) -> bool:
-    """Whether the robots meta says ``noindex`` (the page's or the site's)."""
-    return not indexable or (robots is not None and robots.get("index") is False)
+def noindex(
+    robots: Mapping[str, Any] | None, index_key: str, *, indexable: bool = True
+) -> bool:
+    """Whether the robots meta says ``noindex`` (the page's or the site's);
+    ``index_key``: the key of index (the table's role)."""
+    return not indexable or (robots is not None and robots.get(index_key) is False)

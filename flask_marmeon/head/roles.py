@@ -22,5 +22,8 @@ IMAGE = "image"
 SITE_NAME = "site_name"
 #: A card's locale (og:locale): the page's by default.
 LOCALE = "locale"
+#: Robots' index and follow (a page's ``noindex``, ``nofollow``).
+INDEX = "index"
+FOLLOW = "follow"
 #: A card's kind: a ``summary`` card gets a square generated image.
 CARD_KIND = "card_kind"

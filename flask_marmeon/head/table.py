@@ -178,8 +178,8 @@ def _unknown_robots_key(path: str, key: object) -> TypeError:
 ROBOTS = Table(
     Robots,
     {
-        "index": Row(BoolField()),
-        "follow": Row(BoolField()),
+        "index": Row(BoolField(), role=roles.INDEX),
+        "follow": Row(BoolField(), role=roles.FOLLOW),
         "max_image_preview": Row(
             ChoiceField("none", "standard", "large"), Directive("max-image-preview:{}")
         ),

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..locale_tags import X_DEFAULT
+from . import roles
 from .elements import (
     CANONICAL,
     CANONICAL_PAGE,
@@ -217,6 +218,8 @@ class RobotsKeys(Protocol):
     @property
     def keys(self) -> Mapping[str, _Row]: ...
 
+    def named(self, role: str) -> str: ...
+
 
 class Robots(Writer):
     """``<meta name="robots">``: index/follow, then the table's directives;
@@ -231,9 +234,12 @@ class Robots(Writer):
             for name, key in table.keys.items()
             if isinstance(key.write, Directive)
         )
+        self.index_follow = (table.named(roles.INDEX), table.named(roles.FOLLOW))
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        content = robots_content(value, self.directives, indexable=out.indexable)
+        content = robots_content(
+            value, self.directives, self.index_follow, indexable=out.indexable
+        )
         if content is not None:
             out.elements.append((ROBOTS, content, None))
 
