@@ -24,7 +24,7 @@ from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.layout import fit
 from flask_marmeon.og_images.state import og_images_of
 
-from .test_head import image_of, page
+from .conftest import image_of, page
 
 TITLES = {
     "arabic": "كيف خفضنا وقت البناء إلى النصف",

@@ -20,8 +20,8 @@ from lxml import etree
 from flask_marmeon import SitemapEntry, everyone
 from flask_marmeon.sitemap.export import export_sitemap
 
-from .conftest import SM
-from .test_paged import Keys, locs
+from .conftest import SM, locs
+from .paged_keys import Keys
 
 ORIGIN = "https://shop.example"
 
