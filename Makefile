@@ -62,8 +62,8 @@ test: $(STAMP) browser-deps server-deps font-deps html-checker $(HTMX)
 	$(BIN)/python -m pytest
 
 ## The tests again on the oldest and the newest versions claimed
-## (noxfile.py: Python 3.10 with every lower bound of pyproject.toml, 3.13
-## with the newest releases; pyenv's Pythons). The browser's tests run once,
+## (noxfile.py: Python 3.10 with every lower bound of pyproject.toml, 3.12
+## and 3.13 with the newest releases; pyenv's Pythons). The browser's tests run once,
 ## in `make test`.
 versions: $(STAMP) server-deps font-deps html-checker $(HTMX)
 	$(BIN)/nox --error-on-missing-interpreters

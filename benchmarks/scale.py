@@ -72,19 +72,20 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import scale_two_languages as two_languages  # noqa: E402
 from benchmarks.scale_django import django_app  # noqa: E402
 from benchmarks.scale_measure import (  # noqa: E402
+    ORIGIN,
+    PER_PART,
     START,
     Clock,
     boundaries_plan,
     load,
     memory,
     reset_peak,
+    table_app,
 )
 from benchmarks.scale_report import listings_table, table  # noqa: E402
 from tests.postgres import PostgresServer  # noqa: E402
 from tests.sitemap.servers import RedisServer  # noqa: E402
 
-ORIGIN = "https://shop.example"
-PER_PART = 50_000
 #: Rows of one of flask_marmeon's parts: ranges are decided with room for
 #: one row in twenty more (docs/large-sites.rst), Django's hold PER_PART.
 OURS = PER_PART - PER_PART // 20
@@ -139,43 +140,12 @@ def part_range(rows: int, number: int, size: int = OURS) -> tuple[int, int]:
 
 
 def marmeon_app(url: str, redis: str | None = None) -> Callable[[str], bytes]:
-    from flask import Flask
-    from flask_sqlalchemy import SQLAlchemy
-    from sqlalchemy import BigInteger, DateTime, select
-    from sqlalchemy.orm import DeclarativeBase, mapped_column
+    from sqlalchemy import select
 
-    from flask_marmeon import Marmeon, SitemapEntry, everyone
+    from flask_marmeon import SitemapEntry, everyone
     from flask_marmeon import sqlalchemy as marmeon_sqlalchemy
 
-    class Base(DeclarativeBase):
-        pass
-
-    db = SQLAlchemy(model_class=Base)
-
-    class Product(db.Model):  # type: ignore[name-defined,misc]
-        __tablename__ = "product"
-        # Columns without annotations: this module's annotations are strings
-        # that SQLAlchemy would look up among its globals.
-        id = mapped_column(BigInteger, primary_key=True)
-        updated_at = mapped_column(DateTime(timezone=True), nullable=False)
-
-    app = Flask("scale_bench")
-    app.config["APP_URL"] = ORIGIN
-    app.config["SQLALCHEMY_DATABASE_URI"] = url
-    app.config["MARMEON_SITEMAP_MAX_URLS"] = PER_PART
-    # The benchmark measures how long a part takes, however long: a 503 after
-    # the usual wait (20 s, on a loaded machine) would hide the figure.
-    app.config["MARMEON_SITEMAP_WAIT"] = 600
-    db.init_app(app)
-    if redis is None:
-        Marmeon(app)
-    else:
-        from flask_caching import Cache
-
-        shared = Cache(
-            app, config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis}
-        )
-        Marmeon(app, sitemap_cache=shared)
+    app, Product = table_app("scale_bench", "product", url, redis)
 
     def product_entry(row: Any) -> SitemapEntry:
         # As docs/large-sites.rst shows: a row unpacked, not read by its

@@ -3,6 +3,8 @@ loads: a worker's memory, the CPU time it and PostgreSQL take, and a
 table of keys and dates made by ``generate_series`` and vacuumed as a
 live table is.
 
+Also the Flask app both measure, over such a table (``table_app``).
+
 Not a benchmark of its own: ``scale.py`` and ``scale_two_languages.py``
 import it (the project root on the path, as ``benchmarks.scale_measure``).
 """
@@ -27,6 +29,8 @@ MiB = 2**20
 T = TypeVar("T")
 #: The listings app's origin (scale_two_languages.py), which its index names.
 ORIGIN = "https://shop.example"
+#: URLs a part of flask_marmeon's sitemap holds (MARMEON_SITEMAP_MAX_URLS).
+PER_PART = 50_000
 _LOC = re.compile(rb"<loc>\s*([^<\s]+)\s*</loc>")
 
 
@@ -187,3 +191,53 @@ def locals_of(index: bytes) -> list[str]:
     if index[:2] == b"\x1f\x8b":
         index = gzip.decompress(index)
     return [loc.decode().removeprefix(ORIGIN) for loc in _LOC.findall(index)]
+
+
+def table_app(
+    name: str, table: str, url: str, redis: str | None, **config: object
+) -> tuple[Any, Any]:
+    """A Flask app ``name`` with flask_marmeon over the table ``table`` (id,
+    updated_at: see :func:`load`) of the database at ``url``: the app (its
+    sitemap shared through ``redis`` when given; ``config`` added to its
+    own) and the table's Flask-SQLAlchemy model, for its paged route.
+
+    A part is waited for however long it takes (``MARMEON_SITEMAP_WAIT``
+    600 s): the benchmarks measure how long a part takes, and a 503 after
+    the usual wait (20 s, on a loaded machine) would hide the figure.
+    """
+    from flask import Flask
+    from flask_sqlalchemy import SQLAlchemy
+    from sqlalchemy import BigInteger, DateTime
+    from sqlalchemy.orm import DeclarativeBase, mapped_column
+
+    from flask_marmeon import Marmeon
+
+    class Base(DeclarativeBase):
+        pass
+
+    db = SQLAlchemy(model_class=Base)
+
+    class Row(db.Model):  # type: ignore[name-defined,misc]
+        __tablename__ = table
+        # Columns without annotations: this module's annotations are strings
+        # that SQLAlchemy would look up among its globals.
+        id = mapped_column(BigInteger, primary_key=True)
+        updated_at = mapped_column(DateTime(timezone=True), nullable=False)
+
+    app = Flask(name)
+    app.config["APP_URL"] = ORIGIN
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    app.config["MARMEON_SITEMAP_MAX_URLS"] = PER_PART
+    app.config["MARMEON_SITEMAP_WAIT"] = 600
+    app.config.update(config)
+    db.init_app(app)
+    if redis is None:
+        Marmeon(app)
+    else:
+        from flask_caching import Cache
+
+        shared = Cache(
+            app, config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis}
+        )
+        Marmeon(app, sitemap_cache=shared)
+    return app, Row

@@ -51,10 +51,16 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from benchmarks.scale_django import django_app
-from benchmarks.scale_measure import ORIGIN, Clock, locals_of, memory, reset_peak
+from benchmarks.scale_measure import (  # noqa: E402
+    ORIGIN,
+    Clock,
+    locals_of,
+    memory,
+    reset_peak,
+    table_app,
+)
 
 LOCALES = ["en", "de"]
-PER_PART = 50_000
 #: glibc's default threshold, fixed (MALLOC_MMAP_THRESHOLD_): see run().
 MMAP_THRESHOLD = 128 * 1024
 _EN = re.compile(rb"<loc>https://shop\.example/en/listings/(\d+)</loc>")
@@ -70,41 +76,16 @@ _HEAD = (
 
 def listing_app(url: str, redis: str | None = None) -> Flask:
     """flask_marmeon's app: a ``localized()`` ``paged()`` route of listings."""
-    from flask_sqlalchemy import SQLAlchemy
-    from sqlalchemy import BigInteger, DateTime, select
-    from sqlalchemy.orm import DeclarativeBase, mapped_column
+    from sqlalchemy import select
 
-    from flask_marmeon import Marmeon, SitemapEntry, everyone, localized
+    from flask_marmeon import SitemapEntry, everyone, localized
     from flask_marmeon import sqlalchemy as marmeon_sqlalchemy
 
-    class Base(DeclarativeBase):
-        pass
-
-    db = SQLAlchemy(model_class=Base)
-
-    class Listing(db.Model):  # type: ignore[name-defined,misc]
-        __tablename__ = "listing"
-        id = mapped_column(BigInteger, primary_key=True)
-        updated_at = mapped_column(DateTime(timezone=True), nullable=False)
-
-    app = Flask("scale_listings")
-    app.config["APP_URL"] = ORIGIN
-    app.config["APP_LOCALES"] = LOCALES
-    app.config["SQLALCHEMY_DATABASE_URI"] = url
-    app.config["MARMEON_SITEMAP_MAX_URLS"] = PER_PART
     # A test client's request waits for the build: it measures how long a
     # part takes, however long (gunicorn's sync workers answer 503 at once).
-    app.config["MARMEON_SITEMAP_WAIT"] = 600
-    db.init_app(app)
-    if redis is None:
-        Marmeon(app)
-    else:
-        from flask_caching import Cache
-
-        shared = Cache(
-            app, config={"CACHE_TYPE": "RedisCache", "CACHE_REDIS_URL": redis}
-        )
-        Marmeon(app, sitemap_cache=shared)
+    app, Listing = table_app(
+        "scale_listings", "listing", url, redis, APP_LOCALES=LOCALES
+    )
     shop = localized(Blueprint("shop", __name__))
 
     def listing_entry(row: Any) -> SitemapEntry:

@@ -27,7 +27,7 @@ class RequestState:
     #: The request this state belongs to.
     request: Request
     #: head() calls in call order: layouts (before_request hooks) first;
-    #: each a ``head.fields.HeadFragment`` (the head's type: the state
+    #: each a ``head.fragment.HeadFragment`` (the head's type: the state
     #: imports nothing above it).
     fragments: list[dict[str, Any]] = field(default_factory=list)
     #: Set by the i18n module on a localized route.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ._state import get_state
 from .head.state import head_state
+from .head.text import is_text
 from .head.urls import explain
 
 
@@ -27,7 +28,7 @@ def absolute_url(url: str) -> str:
     (``None``, say: a page without a canonical address).
     """
     # A str, or a lazy string (Flask-Babel's), as the head takes text.
-    if not isinstance(url, str) and not hasattr(type(url), "__html__"):
+    if not is_text(url):
         raise TypeError(
             f"absolute_url() takes an address as text, such as '/notes/1',"
             f" not {type(url).__name__}."

@@ -120,11 +120,18 @@ class Settings:
     #: MARMEON_OG_IMAGES_MEMORY: bytes of PNG a process keeps.
     og_images_memory: int = 32 * 1024 * 1024
 
+    @property
+    def site_base(self) -> str:
+        """What every address the extension writes starts with: APP_URL's
+        origin and the mount path (``"https://notes.example/blog"``), the
+        mount path alone without APP_URL."""
+        return f"{self.app_url or ''}{self.root}"
+
     def store_name(self, import_name: str) -> str:
         """What the shared cache's keys of the app name, hashed to a fixed
         length: MARMEON_CACHE_PREFIX, else APP_URL, the mount path and the
         app's import name (production and staging on one store apart)."""
-        name = self.cache_prefix or f"{self.app_url or ''}{self.root} {import_name}"
+        name = self.cache_prefix or f"{self.site_base} {import_name}"
         return hashlib.sha256(name.encode()).hexdigest()[:16]
 
 

@@ -119,3 +119,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'test.db'}"
     return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def redis_server(tmp_path: Any) -> Iterator[Any]:
+    """One real redis-server for this test (``tests.sitemap.servers``), in
+    memory only, on a free port of 127.0.0.1, stopped by its pid."""
+    from tests.sitemap.servers import RedisServer
+
+    server = RedisServer(tmp_path)
+    yield server
+    server.stop()

@@ -54,6 +54,13 @@ def strict_schema(name: str) -> etree.XMLSchema:
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 
 
+def locs(xml: etree._Element | bytes) -> list[str]:
+    """The sitemap's <loc> texts in file order (of a parsed root or of a
+    file's bytes)."""
+    root = etree.fromstring(xml) if isinstance(xml, bytes) else xml
+    return [loc.text or "" for loc in root.iter(f"{SITEMAP}loc")]
+
+
 def sitemap_files(get: Callable[[str], bytes], origin: str) -> list[etree._Element]:
     """The ``<urlset>`` roots of the sitemap, each read with ``get`` (an
     absolute URL -> the body): /sitemap.xml itself, or every file its index

@@ -11,7 +11,10 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +23,59 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+#: An HTTP answer: status, headers, body.
+Response = tuple[int, dict[str, str], bytes]
+
+
+def http_get(
+    url: str, headers: dict[str, str] | None = None, timeout: float = 10
+) -> Response:
+    """GET ``url`` (an error status is an answer too)."""
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def at_once(
+    fetch: Callable[[], Response], count: int, wait: float = 30
+) -> list[Response]:
+    """``count`` calls of ``fetch``, each in its own thread, let go together
+    (a barrier); every answer, in the order they came."""
+    barrier = threading.Barrier(count)
+    results: list[Response] = []
+    lock = threading.Lock()
+
+    def call() -> None:
+        barrier.wait()
+        got = fetch()
+        with lock:
+            results.append(got)
+
+    threads = [threading.Thread(target=call) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(wait)
+    assert len(results) == count
+    return results
+
+
+def wait_until(
+    check: Callable[[], object],
+    timeout: float = 10,
+    what: object = "timed out",
+    every: float = 0.05,
+) -> None:
+    """Ask ``check`` every ``every`` s until it is true; fail with ``what``
+    (called if it is a function) after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, what() if callable(what) else what
+        time.sleep(every)
 
 
 def free_port() -> int:

@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import get_type_hints
+from typing import get_type_hints, is_typeddict
 
+import flask_marmeon
 from flask_marmeon import Robots
+from flask_marmeon.config import DEFAULTS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -31,6 +33,34 @@ def test_the_api_page_lists_every_robots_key() -> None:
     block = block.split(".. autoclass::", 1)[0]
     for key in get_type_hints(Robots):
         assert f"``{key}``" in block, key
+
+
+def test_the_api_page_lists_every_key_of_every_head_dict() -> None:
+    # A new head field (ARCHITECTURE.md, "Adding a head field") is a key of
+    # one of these TypedDicts; its "Keys:" line in docs/api.rst names it.
+    api = (DOCS / "api.rst").read_text(encoding="utf-8")
+    dicts = [
+        name
+        for name in flask_marmeon.__all__
+        if is_typeddict(value := getattr(flask_marmeon, name))
+        and value.__module__ == "flask_marmeon.head.types"
+    ]
+    assert "HeadFields" in dicts and "OpenGraph" in dicts
+    for name in dicts:
+        block = api.split(f".. autoclass:: flask_marmeon.{name}\n", 1)[1]
+        block = block.split(".. auto", 1)[0]
+        for key in get_type_hints(getattr(flask_marmeon, name)):
+            assert f"``{key}``" in block, f"docs/api.rst, {name}: {key}"
+
+
+def test_the_configuration_page_has_a_row_for_every_key() -> None:
+    # A new key (ARCHITECTURE.md, "Where to change what") gets its default
+    # in DEFAULTS and its row in docs/config.rst's table.
+    table = (DOCS / "config.rst").read_text(encoding="utf-8")
+    rows = re.findall(r"^   \* - ``([A-Z_]+)``", table, re.MULTILINE)
+    assert sorted(rows) == sorted(
+        {*DEFAULTS, "APP_URL", "APP_LOCALES", "APPLICATION_ROOT"}
+    )
 
 
 def test_the_quickstart_agrees_with_the_readme_on_when_the_app_stops() -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import free_port
+from tests.processes import free_port, wait_until
 
 TESTS = Path(__file__).parent
 
@@ -33,25 +33,24 @@ def environ() -> dict[str, str]:
     return env
 
 
-def flask_run(app: str, port: int, *options: str) -> subprocess.Popen[str]:
+def python_m(*arguments: str) -> subprocess.Popen[str]:
+    """``python -m arguments`` in tests/, its output read as text."""
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "flask",
-            "--app",
-            app,
-            *options,
-            "run",
-            "--port",
-            str(port),
-        ],
+        [sys.executable, "-m", *arguments],
         env=environ(),
         cwd=TESTS,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
+
+
+def flask_run(app: str, port: int, *options: str) -> subprocess.Popen[str]:
+    return python_m("flask", "--app", app, *options, "run", "--port", str(port))
+
+
+def gunicorn_at_any_port(*arguments: str) -> subprocess.Popen[str]:
+    return python_m("gunicorn", "--bind", f"127.0.0.1:{free_port()}", *arguments)
 
 
 def finish(process: subprocess.Popen[str], timeout: float = 60) -> tuple[int, str]:
@@ -75,45 +74,14 @@ def test_flask_run_stops_at_start(options: tuple[str, ...]) -> None:
 
 
 def test_gunicorn_stops_at_start() -> None:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--bind",
-            f"127.0.0.1:{free_port()}",
-            "--workers",
-            "2",
-            "startup_site:create_app()",
-        ],
-        env=environ(),
-        cwd=TESTS,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    process = gunicorn_at_any_port("--workers", "2", "startup_site:create_app()")
     code, output = finish(process)
     assert code != 0
     assert "StartupError" in output and "'/contact'" in output
 
 
 def test_gunicorn_preload_stops_in_the_master() -> None:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--preload",
-            "--bind",
-            f"127.0.0.1:{free_port()}",
-            "startup_site:create_app()",
-        ],
-        env=environ(),
-        cwd=TESTS,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    process = gunicorn_at_any_port("--preload", "startup_site:create_app()")
     code, output = finish(process)
     assert code != 0
     # gunicorn prints the error's message in the master ("Error: [H10] ...").
@@ -143,10 +111,10 @@ def test_without_the_call_the_first_request_is_refused() -> None:
             else:
                 pytest.fail("the app answered despite its H10 problem")
         # The server logs the error after it has answered.
-        deadline = time.monotonic() + 10
-        while not any("StartupError" in line for line in lines):
-            assert time.monotonic() < deadline, "".join(lines)
-            time.sleep(0.05)
+        wait_until(
+            lambda: any("StartupError" in line for line in lines),
+            what=lambda: "".join(lines),
+        )
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -165,22 +133,8 @@ def test_a_gunicorn_on_starting_hook_stops_at_start(tmp_path: Path) -> None:
         "    from flask_marmeon.routing.problems import raise_on_problems\n\n"
         "    raise_on_problems(create_app(check=False))\n"
     )
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--config",
-            str(config),
-            "--bind",
-            f"127.0.0.1:{free_port()}",
-            "startup_site:create_app(check=False)",
-        ],
-        env=environ(),
-        cwd=TESTS,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+    process = gunicorn_at_any_port(
+        "--config", str(config), "startup_site:create_app(check=False)"
     )
     code, output = finish(process)
     assert code != 0

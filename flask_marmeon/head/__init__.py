@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .api import head as head
 from .api import render_head as render_head
-from .fields import HeadFragment as HeadFragment
+from .fragment import HeadFragment as HeadFragment
 from .types import Facebook as Facebook
 from .types import Feed as Feed
 from .types import HeadFields as HeadFields

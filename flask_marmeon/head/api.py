@@ -18,7 +18,7 @@ from .._state import MarmeonState, get_state
 from ..page import Page
 from . import jsonld, roles
 from .elements import Slot
-from .fields import build_fragment
+from .fragment import build_fragment
 from .html import nonce_attribute, write_head
 from .late import late_call
 from .memo import HeadMemo

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeAlias
 
-from .fields import HeadFragment
+from .fragment import HeadFragment
 from .table import HEAD, Table
 
 #: The head of one page: every fragment merged, in the fragments' form (a

@@ -5,7 +5,9 @@ a page no address of its own (a ``.`` or ``..`` path segment).
 A path value such as ``x/../../admin`` (``/en/d/x%2F..%2F..%2Fadmin``)
 builds an address that a browser or a crawler resolves to another page
 (``/admin``): such a page gets no default canonical and no hreflang, as it
-gets no sitemap entry.
+gets no sitemap entry. So does a page of a route on another host than
+APP_URL's (a blueprint's subdomain, a host rule): APP_URL + its path is not
+that page.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, current_app, request
-from werkzeug.routing import BuildError
+from werkzeug.routing import BuildError, Rule
 
 from .._log import warn_once
 from .._state import MarmeonState, get_state
+from ..config import origin_host
 from ..page import Page
 from .urls import build_path, is_localized_rule, root_adapter
 
@@ -57,6 +60,38 @@ def warn_dot_segment(
     )
 
 
+def elsewhere(rule: Rule, origin: str) -> bool:
+    """Whether ``rule`` answers on another host than APP_URL's (``origin``):
+    a blueprint's subdomain, a host rule. APP_URL + its path would be
+    another page, or a 404."""
+    if rule.map.host_matching:
+        return bool(rule.host) and rule.host != origin_host(origin)
+    return bool(rule.subdomain) and rule.subdomain != rule.map.default_subdomain
+
+
+def no_own_address(app: Flask, state: MarmeonState, rule: Rule) -> bool:
+    """Whether the page of ``rule`` is on another host than APP_URL's, so
+    that its head names no default canonical and no hreflang (development
+    says so once per endpoint)."""
+    origin = state.settings.app_url
+    if origin is None or not elsewhere(rule, origin):
+        return False
+    if app.debug:
+        warn_once(
+            state,
+            ("head.elsewhere", str(rule.endpoint)),
+            "The route %r (endpoint %r) answers on the host %r, not at APP_URL"
+            " %r: its head has no default canonical and no hreflang, as the"
+            " sitemap leaves it out. Give a canonical with head(canonical=...).",
+            rule.rule,
+            rule.endpoint,
+            rule.host
+            or f"{rule.subdomain}.{app.config.get('SERVER_NAME') or '<server name>'}",
+            origin,
+        )
+    return True
+
+
 def own_page() -> Page | None:
     """The Page of the current request on a route that is not localized:
     its own address (the rule built with the request's view arguments,
@@ -75,6 +110,8 @@ def own_page() -> Page | None:
     name = dot_segment(values)
     if name is not None:
         warn_dot_segment(app, state, endpoint, name, values[name])
+        return None
+    if no_own_address(app, state, rule):
         return None
     try:
         path = build_path(app, root_adapter(app, state.settings.root), endpoint, values)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from flask import Flask, current_app, request
 from werkzeug.routing import Rule
@@ -15,8 +15,8 @@ from .._state import MarmeonState
 from ..locale_tags import X_DEFAULT, babel_spelling, spelling
 from ..page import Alternate, Page
 from .availability import available_locales
-from .own_address import dot_segment, warn_dot_segment
-from .urls import LOCALE_ARG, build_path, root_adapter
+from .own_address import dot_segment, no_own_address, warn_dot_segment
+from .urls import LOCALE_ARG, build_path, redirects_by_language, root_adapter
 
 # Characters a query string may keep as they are; everything else (spaces,
 # quotes, angle brackets, bytes beyond ASCII) is percent-encoded, and "%" is
@@ -28,26 +28,29 @@ def make_page(
     locales: Sequence[str],
     locale: str,
     paths: Mapping[str, str],
-    x_default: str,
+    x_default: str | None,
     query: str = "",
 ) -> Page:
     """The page object of a localized page.
 
     ``locales`` are the locales the page exists in, ``paths`` maps each to
     the page's path in it (no query); ``x_default`` is the path without a
-    locale; ``query`` is the request's query string (already URL-safe), kept
-    in the alternates only.
+    locale (None where that is not the redirect: no ``x-default`` then);
+    ``query`` is the request's query string (already URL-safe), kept in the
+    alternates only.
     """
     suffix = f"?{query}" if query else ""
     alternates = [
         Alternate(locale=tag, hreflang=tag, href=paths[tag] + suffix) for tag in locales
     ]
     hreflang = tuple((tag, paths[tag]) for tag in locales)
+    if x_default is not None:
+        hreflang += ((X_DEFAULT, x_default),)
     return Page(
         locale=locale,
         alternates=alternates,
         canonical_path=paths[locale],
-        hreflang_paths=(*hreflang, (X_DEFAULT, x_default)),
+        hreflang_paths=hreflang,
     )
 
 
@@ -90,6 +93,8 @@ def page_for(
         # Its addresses would name another page (flask_marmeon.i18n.own_address).
         warn_dot_segment(app, state, endpoint, dotted, values[dotted])
         return Page(locale=locale)
+    if no_own_address(app, state, rule):
+        return Page(locale=locale)
     root = state.settings.root
     adapter = root_adapter(app, root)
     # Built like url_for, so each address is the canonical spelling of the
@@ -98,7 +103,13 @@ def page_for(
         tag: build_path(app, adapter, endpoint, {**values, LOCALE_ARG: tag})
         for tag in available
     }
-    x_default = strip_locale(paths[locale], locale, root)
+    default = strip_locale(paths[locale], locale, root)
+    # None where the address is another route's page, not the redirect.
+    x_default = (
+        default
+        if redirects_by_language(adapter, unquote(default[len(root) :]))
+        else None
+    )
     query = quote(request.query_string, safe=QUERY_SAFE)
     return make_page(available, locale, paths, x_default, query)
 

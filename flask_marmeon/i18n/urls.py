@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Flask
 from flask.globals import request_ctx
+from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import BaseConverter, Map, MapAdapter, Rule
 
 from ..locale_tags import LocaleTags, spelling
@@ -139,3 +140,22 @@ def build_path(
     values = dict(values)
     app.inject_url_defaults(endpoint, values)
     return adapter.build(endpoint, values)
+
+
+def redirects_by_language(adapter: MapAdapter, path: str) -> bool:
+    """Whether the address without a locale ``path`` (percent-decoded,
+    under the mount path that ``adapter`` is bound to) is the redirect to
+    the visitor's locale: no route of the app takes it, as the redirect
+    acts only where routing ends in 404 (i18n.redirect).
+
+    A page's values can make it another one's: a route of the app
+    (``/contact``), robots.txt, another locale's page (``/en/x`` of
+    ``/de/en/x``). Its x-default is then not named.
+    """
+    try:
+        adapter.match(path, method="GET")
+    except NotFound:
+        return True
+    except HTTPException:  # another route's redirect or 405
+        return False
+    return False

@@ -6,12 +6,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from urllib.parse import urlsplit
 
 from flask import Flask
 
 from .._edge import raise_on_problems
 from .._state import get_state
+from ..config import web_url
 from ..sitemap.changes import FindingFailed, changed_addresses, utc
 from .key_file import key_path
 from .send import MAX_URLS, Answer, Sender
@@ -98,11 +98,14 @@ def submit_changed(
     if dry_run:
         return Submission(urls, since, dry_run=True)
     assert key is not None
+    # APP_URL's origin, read by config.py's rule (an H10 check made sure
+    # there is one); IndexNow takes its host name, without the port.
+    origin = web_url(settings.app_url)
     sender = Sender(
         endpoint=settings.indexnow_endpoint,
-        host=urlsplit(settings.app_url).hostname or "",
+        host=str(origin.hostname) if origin is not None else "",
         key=key,
-        key_location=settings.app_url + settings.root + key_path(key),
+        key_location=settings.site_base + key_path(key),
         sleep=sleep,
         now=now,
     )

@@ -90,7 +90,7 @@ def fitted_path(
 
 
 def _shorter(texts: Texts) -> Texts:
-    from .text import clusters
+    from .clusters import clusters
 
     fields = {
         "description": texts.description,

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw, ImageFont
 
 from .canvas import HEIGHT, RGB, SQUARE_SIZE, WIDTH, Colors
+from .clusters import clusters, is_rtl
 from .fonts import FontSet
 from .layout import Block, Line, Run, fit
-from .text import clusters, is_rtl
 
 MARGIN = 80
 #: The width a text may take.

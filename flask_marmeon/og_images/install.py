@@ -29,7 +29,7 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
     look = look_of(settings, app.root_path, app.static_folder)
     # The shared store only when asked: images of pages without end (a
     # search page's titles) would crowd the sitemap's files out of it.
-    scope = f"{settings.app_url or ''}{settings.root}"
+    scope = settings.site_base
     store = ImageStore(
         shared if look.shared else None,
         settings.store_name(app.import_name),

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 
+from .clusters import clean_prefix, clusters, is_rtl, is_strong, is_wide, no_line_start
 from .face import REFERENCE_SIZE
 from .fonts import FontSet
-from .text import clean_prefix, clusters, is_rtl, is_strong, is_wide, no_line_start
 
 ELLIPSIS = "\u2026"
 

@@ -29,7 +29,12 @@ from werkzeug.routing.exceptions import RequestRedirect
 from ..config import origin_host
 from ..i18n.availability import stranger_tag, tags_from
 from ..i18n.pages import strip_locale
-from ..i18n.urls import LOCALE_ARG, is_localized_rule
+from ..i18n.urls import (
+    LOCALE_ARG,
+    RULE_PREFIX,
+    is_localized_rule,
+    redirects_by_language,
+)
 from ..locale_tags import X_DEFAULT, LocaleTags, spelling
 from .arguments import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 from .entries import route_arguments
@@ -76,6 +81,9 @@ class CompiledRule:
     #: For a localized rule, the rivals of each locale's addresses, which
     #: start with the locale: usually none.
     locale_rivals: Mapping[str, Rivals] = field(default_factory=dict)
+    #: For a localized rule, the rivals of its addresses without a locale
+    #: (x-default), or None when no route could take one.
+    default_rivals: Rivals | None = None
 
     def path(self, params: Mapping[str, Any]) -> str:
         """The encoded path of ``params`` (a localized rule's locale among
@@ -150,6 +158,19 @@ class CompiledRule:
         }
         if {name: matched.get(name) for name in expected} != expected:
             raise Refused(f"the router reads the address as {matched!r}", "other route")
+
+    def redirects_by_language(self, default: str) -> bool:
+        """Whether the x-default address ``default`` (a full address) is
+        the redirect to the visitor's locale, not a page of another route."""
+        if self.default_rivals is None:
+            return True
+        decoded = unquote(default[len(self.base) :])
+        static, pattern = self.default_rivals
+        if decoded not in static and not (pattern and pattern.fullmatch(decoded)):
+            return True
+        host = own_host(self.url_map, self.base)
+        adapter = self.url_map.bind(host, self.base_path or "/")
+        return redirects_by_language(adapter, decoded)
 
     @property
     def base_path(self) -> str:
@@ -247,11 +268,12 @@ def addresses(
     base = compiled.base
     locs = [base + compiled.path({**params, LOCALE_ARG: tag}) for tag in locales]
     # Every version's path is "/" + its locale + the same rest: x-default is
-    # that rest, as the page's own (i18n.pages.strip_locale) is.
-    alternates = (
-        *zip(locales, locs, strict=True),
-        (X_DEFAULT, strip_locale(locs[0], locales[0], base)),
-    )
+    # that rest, as the page's own (i18n.pages.strip_locale) is, where it is
+    # the redirect (no other route takes it).
+    alternates: tuple[tuple[str, str], ...] = tuple(zip(locales, locs, strict=True))
+    default = strip_locale(locs[0], locales[0], base)
+    if compiled.redirects_by_language(default):
+        alternates += ((X_DEFAULT, default),)
     return Addresses(tuple(locs), alternates)
 
 
@@ -315,4 +337,23 @@ def compile_rule(
             tag: rivals_of(rule, candidates, {LOCALE_ARG: spelling(tag)})
             for tag in (locales if localized else ())
         },
+        default_rivals=_default_rivals(rule, candidates) if localized else None,
     )
+
+
+def _default_rivals(rule: Rule, candidates: list[Rule]) -> Rivals | None:
+    """The rivals of a localized rule's addresses without their locale, or
+    None when no route could take one."""
+    if not rule.rule.startswith(RULE_PREFIX):
+        return None
+    url_map = rule.map
+    # The rule of those addresses, bound to a map of its own.
+    default = Rule(rule.rule[len(RULE_PREFIX) :] or "/", endpoint=rule.endpoint)
+    Map(
+        [default],
+        converters=url_map.converters,
+        strict_slashes=url_map.strict_slashes,
+        merge_slashes=url_map.merge_slashes,
+    )
+    static, pattern = rivals_of(default, candidates)
+    return (static, pattern) if static or pattern is not None else None

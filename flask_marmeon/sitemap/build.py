@@ -25,8 +25,8 @@ from werkzeug.routing import Rule
 
 from .._log import logger
 from .._state import get_state
-from ..config import origin_host
 from ..head.urls import UrlPolicy
+from ..i18n.own_address import elsewhere as _elsewhere
 from ..i18n.urls import LOCALE_ARG
 from ..routing.marks import is_marked
 from .addresses import CompiledRule, compile_rule
@@ -165,14 +165,6 @@ class _Build:
         if left_out is None or writer.written() > before:
             return None
         return EmptyRoute(rule.rule, str(rule.endpoint), left_out)
-
-
-def _elsewhere(rule: Rule, origin: str) -> bool:
-    """Whether the rule answers on another host than APP_URL's (a blueprint's
-    subdomain, a host rule): APP_URL + its path would be a 404."""
-    if rule.map.host_matching:
-        return bool(rule.host) and rule.host != origin_host(origin)
-    return bool(rule.subdomain) and rule.subdomain != rule.map.default_subdomain
 
 
 def _on_own_host(rule: Rule, origin: str) -> bool:

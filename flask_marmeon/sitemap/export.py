@@ -150,7 +150,7 @@ def _export(
 ) -> list[str]:
     if base is None:
         settings = get_state(app).settings
-        base = f"{settings.app_url or ''}{settings.root}"
+        base = settings.site_base
     starts: dict[str, tuple[Any, ...]] = {}
 
     def where(route: PagedRoute) -> tuple[Any, ...]:

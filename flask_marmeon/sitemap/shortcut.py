@@ -76,8 +76,8 @@ def shortcut_of(compiled: CompiledRule) -> Shortcut | None:
         return None
     if compiled.locales:
         option = compiled.locale_option
-        if callable(option):
-            return None
+        if callable(option) or compiled.default_rivals is not None:
+            return None  # per entry: its locales, or whether x-default redirects
         tags = compiled.locales if option is None else option
         rivals = [compiled.locale_rivals[tag] for tag in tags]
         if (

@@ -11,22 +11,17 @@ from .conftest import ORIGIN, Site, codes, urlset
 
 ROBOTS = f"{ORIGIN}/robots.txt"
 SITEMAP = f"{ORIGIN}/sitemap.xml"
+#: Every file of the clean site: robots, sitemap, pages, the cover, and the
+#: home page, where the crawl starts.
+EVERY_FILE = {"/robots.txt", "/sitemap.xml", "/a", "/b", "/cover.png", "/"}
 
 
 def test_a_clean_site_has_no_finding(site: Site) -> None:
     report = site.audit()
     assert report.findings == ()
     assert report.pages == 2
-    # Every file was read through the app: robots, sitemap, pages, the cover,
-    # and the home page, where the crawl starts.
-    assert set(site.hits) == {
-        "/robots.txt",
-        "/sitemap.xml",
-        "/a",
-        "/b",
-        "/cover.png",
-        "/",
-    }
+    # Every file was read through the app.
+    assert set(site.hits) == EVERY_FILE
 
 
 def test_robots_txt_that_does_not_answer_is_an_error(site: Site) -> None:
@@ -185,14 +180,7 @@ def test_entities_in_a_sitemap_are_not_read(site: Site, tmp_path: Path) -> None:
     assert codes(report) == [("sitemap-invalid", SITEMAP)]
     assert "SECRET" not in report.findings[0].message
     assert report.pages == 2
-    assert set(site.hits) == {
-        "/robots.txt",
-        "/sitemap.xml",
-        "/a",
-        "/b",
-        "/cover.png",
-        "/",
-    }
+    assert set(site.hits) == EVERY_FILE
 
 
 @pytest.mark.parametrize("bad", ["https://[::1/", "http://[notes.example]/a"])

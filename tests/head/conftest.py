@@ -8,11 +8,14 @@ from typing import Any
 
 import html5lib
 import pytest
-from flask import Flask
+from flask import Flask, render_template
+from jinja2 import DictLoader
 
 from flask_marmeon import head, render_head
 from flask_marmeon._context import request_state
 from flask_marmeon.page import Page
+
+from .template_site import TEMPLATES
 
 
 def parse_head(html: str) -> ET.Element:
@@ -96,3 +99,25 @@ def head_of(render_calls: Callable[..., str]) -> RenderFn:
         return parse_head(render_calls(app, *calls, **kwargs))
 
     return run
+
+
+@pytest.fixture
+def site(make_app: Callable[..., Flask]) -> Callable[..., Flask]:
+    """An app with the templates of template_site.py, a layout and one view
+    per template."""
+
+    def make(**config: Any) -> Flask:
+        app = make_app(APP_URL="https://notes.example", **config)
+        app.jinja_loader = DictLoader(TEMPLATES)
+
+        @app.before_request
+        def layout() -> None:
+            head(title_template="%s · Notes", twitter={"site": "@notes"})
+
+        @app.get("/t/<name>")
+        def page(name: str) -> str:
+            return render_template(f"{name}.html")
+
+        return app
+
+    return make

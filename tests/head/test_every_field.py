@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from flask_marmeon import Marmeon, head, render_head
 from flask_marmeon.head import field_kinds, page_tag_kinds, table
-from flask_marmeon.head.fields import build_fragment
+from flask_marmeon.head.fragment import build_fragment
 from flask_marmeon.head.memo import head_key
 from flask_marmeon.head.merge import merge
 

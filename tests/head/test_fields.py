@@ -1,4 +1,5 @@
-"""head(): every argument and key is checked at the call (fields.py, field_kinds.py)."""
+"""head(): every argument and key is checked at the call (fragment.py,
+field_kinds.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from flask_babel import Babel, lazy_gettext
 from flask_marmeon import HeadFragment, head
 from flask_marmeon._context import request_state
 from flask_marmeon.head.field_kinds import Image
-from flask_marmeon.head.fields import build_fragment
+from flask_marmeon.head.fragment import build_fragment
 
 
 def fragment(app: Flask, **kwargs: Any) -> HeadFragment:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from flask_marmeon.head.field_kinds import Image
-from flask_marmeon.head.fields import build_fragment
+from flask_marmeon.head.fragment import build_fragment
 from flask_marmeon.head.merge import MergedHead, merge
 
 from .conftest import RenderFn, links, meta, title

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Blueprint, Flask, abort
 
-from flask_marmeon import head, localized, render_head
+from flask_marmeon import Marmeon, head, localized, render_head
 from tests.documents import parse_head
 
 LOCALES = ["en", "de"]
@@ -218,3 +218,57 @@ def test_a_plain_dot_free_path_keeps_its_addresses(
         "https://notes.example/de/d/a..b/c.txt",
         "https://notes.example/d/a..b/c.txt",
     ]
+
+
+@pytest.mark.parametrize("host_matching", [False, True])
+def test_a_route_on_another_host_gets_no_default_canonical_and_no_hreflang(
+    caplog: pytest.LogCaptureFixture, host_matching: bool
+) -> None:
+    # Its page is at blog.notes.example, never at APP_URL + its path (which
+    # answers 404): the sitemap leaves such a route out, and the head names
+    # neither address. A canonical the view gives is kept.
+    if host_matching:
+        app = Flask("hosts", host_matching=True, static_host="notes.example")
+        where: dict[str, str] = {"host": "blog.notes.example"}
+        own = {"host": "notes.example"}
+    else:
+        app = Flask("subdomains", subdomain_matching=True)
+        app.config["SERVER_NAME"] = "notes.example"
+        where, own = {"subdomain": "blog"}, {}
+    app.config.update(
+        APP_URL="https://notes.example",
+        APP_LOCALES=LOCALES,
+        MARMEON_DEFAULT_CANONICAL=True,
+    )
+    Marmeon(app)
+    app.debug = True
+    blog = Blueprint("blog", __name__)
+    blog.get("/posts", endpoint="posts", **where)(
+        lambda: head(title="Posts") or _page()
+    )
+    blog.get("/given", endpoint="given", **where)(
+        lambda: head(canonical="/given") or _page()
+    )
+    app.register_blueprint(blog)
+    docs = localized(Blueprint("docs", __name__))
+    docs.get("/about", endpoint="about", **where)(
+        lambda: head(title="About") or _page()
+    )
+    app.register_blueprint(docs)
+    app.get("/home", endpoint="home", **own)(lambda: head(title="Home") or _page())
+    client = app.test_client()
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        posts = client.get("https://blog.notes.example/posts")
+        about = client.get("https://blog.notes.example/de/about")
+        client.get("https://blog.notes.example/de/about")
+    assert posts.status_code == 200 and about.status_code == 200
+    assert _addresses(posts.text) == {"canonical": [], "hreflang": [], "og:url": []}
+    assert _addresses(about.text) == {"canonical": [], "hreflang": [], "og:url": []}
+    said = [
+        r.getMessage() for r in caplog.records if "blog.notes.example" in r.getMessage()
+    ]
+    assert len(said) == 2, said  # development says why, once per endpoint
+    given = client.get("https://blog.notes.example/given")
+    assert _addresses(given.text)["canonical"] == ["https://notes.example/given"]
+    home = client.get("https://notes.example/home")
+    assert _addresses(home.text)["canonical"] == ["https://notes.example/home"]

@@ -3,26 +3,21 @@
 Each placement (top of a child template, a block after ``<head>``, an
 include, a macro, an imported template, a template rendered inside the
 page), the order layouts -> view -> templates, ``{{ head() }}`` writing
-nothing, an htmx fragment, calls made after the head was written
-(development raises, production logs once per endpoint), a page rendered
-twice and ``stream_template``. Pages are parsed as a browser does (html5lib).
+nothing, an htmx fragment, a page rendered twice and ``stream_template``
+(calls made after the head was written: test_template_late_calls.py).
+Pages are parsed as a browser does (html5lib).
 """
 
 from __future__ import annotations
 
-import logging
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
-from typing import Any
 
-import html5lib
 import pytest
 from flask import (
     Flask,
-    Response,
     render_template,
     render_template_string,
-    stream_template,
 )
 from jinja2 import DictLoader, Template
 
@@ -31,93 +26,7 @@ from flask_marmeon._state import get_state
 from flask_marmeon.head.state import head_state
 
 from .conftest import meta, title
-
-BASE = """<!DOCTYPE html>
-<html lang="en">
-<head>{{ render_head() }}</head>
-<body>{% block content %}{% endblock %}</body>
-</html>"""
-
-TEMPLATES = {
-    "base.html": BASE,
-    # Top of a child template, then a block that renders after <head>.
-    "article.html": """{% extends "base.html" %}
-{% do head(title="Top of the child", description="from the top") %}
-{% block content %}
-  {% do head(description="from the block", open_graph={"type": "article"}) %}
-  <h1>Article</h1>
-{% endblock %}""",
-    "with_include.html": """{% extends "base.html" %}
-{% block content %}<main>{% include "card.html" %}</main>{% endblock %}""",
-    "card.html": """{% do head(title="From the include") %}<p>card</p>""",
-    "with_macro.html": """{% extends "base.html" %}
-{% macro seo(name) %}{% do head(title=name) %}<b>{{ name }}</b>{% endmacro %}
-{% block content %}{{ seo("From the macro") }}{% endblock %}""",
-    "macros.html": """{% macro seo(name, text) -%}
-{% do head(title=name, description=text) %}
-{%- endmacro %}""",
-    "with_import.html": """{% extends "base.html" %}
-{% import "macros.html" as m %}
-{% block content %}{{ m.seo("From the import", "imported") }}{% endblock %}""",
-    "with_from_import.html": """{% extends "base.html" %}
-{% from "macros.html" import seo %}
-{% block content %}{{ seo("From from-import", "imported") }}{% endblock %}""",
-    "writes_nothing.html": """{% extends "base.html" %}
-{% block content %}<p id="out">{{ head(title="Echo") }}</p>{% endblock %}""",
-    "fragment.html": """{% do head(title="Fragment") %}<li>an htmx fragment</li>""",
-    "nested.html": """{% extends "base.html" %}
-{% block content %}{{ render_card() }}{% endblock %}""",
-    "late.html": """{% extends "base.html" %}
-{% block content %}
-<p>before</p>
-{% do head(title="Late") %}
-{% endblock %}""",
-    "streamed.html": """{% extends "base.html" %}
-{% do head(title="Streamed") %}
-{% block content %}<p>body</p>
-{% do head(description="past the head") %}{% endblock %}""",
-    "streamed_ok.html": """{% extends "base.html" %}
-{% do head(title="Streamed", description="before the head") %}
-{% block content %}<p>body</p>{% endblock %}""",
-}
-
-
-def parse(document: str) -> ET.Element:
-    """The whole page as a browser reads it; it must parse without an error."""
-    assert "\x00" not in document  # no mark of render_head() is left
-    parser = html5lib.HTMLParser(
-        tree=html5lib.getTreeBuilder("etree", ET), namespaceHTMLElements=False
-    )
-    root = parser.parse(document)
-    assert parser.errors == [], parser.errors
-    return root
-
-
-def head_el(document: str) -> ET.Element:
-    found = parse(document).find("head")
-    assert found is not None
-    return found
-
-
-@pytest.fixture
-def site(make_app: Callable[..., Flask]) -> Callable[..., Flask]:
-    """An app with the templates above, a layout and one view per template."""
-
-    def make(**config: Any) -> Flask:
-        app = make_app(APP_URL="https://notes.example", **config)
-        app.jinja_loader = DictLoader(TEMPLATES)
-
-        @app.before_request
-        def layout() -> None:
-            head(title_template="%s · Notes", twitter={"site": "@notes"})
-
-        @app.get("/t/<name>")
-        def page(name: str) -> str:
-            return render_template(f"{name}.html")
-
-        return app
-
-    return make
+from .template_site import TEMPLATES, head_el, parse
 
 
 @pytest.mark.parametrize(
@@ -309,138 +218,6 @@ def test_a_page_rendered_twice_has_its_head_both_times(
     # with_macro's call came in the first render; the second render (no
     # call of its own) writes the same head.
     assert [title(head_el(page)) for page in pages] == ["From the macro · Notes"] * 2
-
-
-def test_a_call_in_a_second_render_raises_in_development(
-    site: Callable[..., Flask],
-) -> None:
-    app = site(DEBUG=True)
-    app.debug = True
-
-    @app.get("/twice")
-    def twice() -> str:
-        render_template("article.html")
-        return render_template("article.html")
-
-    with pytest.raises(RuntimeError) as caught:
-        app.test_client().get("/twice")
-    message = str(caught.value)
-    # The child's top-level call, line 2, is the first call of the second render.
-    assert "the template 'article.html', line 2" in message
-    assert "after the page's head was written" in message
-
-
-def test_the_error_names_the_line_of_the_call(site: Callable[..., Flask]) -> None:
-    app = site()
-    app.debug = True
-
-    @app.get("/late")
-    def late() -> str:
-        render_template("base.html")
-        return render_template("late.html")
-
-    with pytest.raises(RuntimeError, match=r"'late\.html', line 4 "):
-        app.test_client().get("/late")
-
-
-def test_a_call_in_after_request_raises_naming_the_hook(
-    site: Callable[..., Flask],
-) -> None:
-    app = site()
-    app.debug = True
-
-    @app.after_request
-    def too_late(response: Response) -> Response:
-        head(title="After")
-        return response
-
-    with pytest.raises(RuntimeError, match=r"too_late\(\) \(.*test_templates\.py"):
-        app.test_client().get("/t/article")
-
-
-def test_late_calls_in_production_keep_the_page_and_log_once_per_endpoint(
-    site: Callable[..., Flask], caplog: pytest.LogCaptureFixture
-) -> None:
-    app = site()
-    assert not app.debug
-
-    @app.get("/twice")
-    def twice() -> str:
-        render_template("base.html")
-        return render_template("article.html")
-
-    @app.get("/again")
-    def again() -> str:
-        render_template("base.html")
-        return render_template("late.html")
-
-    client = app.test_client()
-    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
-        for _ in range(3):
-            response = client.get("/twice")
-            assert response.status_code == 200
-            # The head as it was first written: the layout's alone.
-            el = head_el(response.text)
-            assert title(el) is None
-            assert meta(el, "twitter:site") == ["@notes"]
-        assert client.get("/again").status_code == 200
-        assert client.get("/again").status_code == 200
-    late = [r for r in caplog.records if "after the page's head" in r.getMessage()]
-    assert len(late) == 2
-    assert "'article.html', line 2" in late[0].getMessage()
-    assert "'twice'" in late[0].getMessage()
-    assert "'late.html', line 4" in late[1].getMessage()
-    assert "'again'" in late[1].getMessage()
-
-
-def test_a_call_after_render_head_from_python_is_late(
-    site: Callable[..., Flask],
-) -> None:
-    app = site()
-    app.debug = True
-
-    @app.get("/python-late")
-    def python_late() -> str:
-        written = str(render_head())
-        head(title="Late")
-        return written
-
-    with pytest.raises(RuntimeError, match=r"python_late\(\)"):
-        app.test_client().get("/python-late")
-
-
-def test_stream_template_counts_calls_before_the_head(
-    site: Callable[..., Flask],
-) -> None:
-    app = site()
-
-    @app.get("/stream")
-    def stream() -> Any:
-        return stream_template("streamed_ok.html")
-
-    el = head_el(app.test_client().get("/stream").text)
-    assert title(el) == "Streamed · Notes"
-    assert meta(el, "description") == ["before the head"]
-
-
-def test_stream_template_past_the_head_is_late(
-    site: Callable[..., Flask], caplog: pytest.LogCaptureFixture
-) -> None:
-    app = site()
-
-    @app.get("/stream")
-    def stream() -> Any:
-        return stream_template("streamed.html")
-
-    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
-        el = head_el(app.test_client().get("/stream").text)
-    assert title(el) == "Streamed · Notes"
-    assert meta(el, "description") == []
-    [record] = [r for r in caplog.records if "after the page's head" in r.message]
-    assert "'streamed.html', line 4" in record.getMessage()
-    app.debug = True
-    with pytest.raises(RuntimeError, match=r"'streamed\.html', line 4"):
-        app.test_client().get("/stream").get_data()
 
 
 def test_the_nonce_and_the_memo(site: Callable[..., Flask]) -> None:

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flask_marmeon.og_images.address import texts_of, token_of
+from flask_marmeon.og_images.clusters import MAX_MARKS, clusters
 from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.state import og_images_of
-from flask_marmeon.og_images.text import MAX_MARKS, clusters
 
 from .test_head import page
 

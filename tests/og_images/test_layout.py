@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from flask_marmeon.og_images.clusters import clusters
 from flask_marmeon.og_images.draw import TEXT_WIDTH, TITLE_LINES, TITLE_SIZES
 from flask_marmeon.og_images.fonts import Fonts, FontSet, raqm_available
 from flask_marmeon.og_images.layout import ELLIPSIS, fit
 from flask_marmeon.og_images.settings import FontFile
-from flask_marmeon.og_images.text import clusters
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +19,10 @@ from flask import Flask
 from flask_marmeon import Marmeon
 from flask_marmeon.og_images.generator import image_path
 from flask_marmeon.og_images.state import og_images_of
-from tests.processes import ROOT, gunicorn
+from tests.processes import ROOT, Response, at_once, gunicorn, http_get, wait_until
 from tests.sitemap.servers import RedisServer
 
 from .gunicorn_app import config
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    yield server
-    server.stop()
 
 
 def addresses(directory: Path, count: int) -> list[str]:
@@ -52,21 +46,31 @@ def addresses(directory: Path, count: int) -> list[str]:
         del os.environ["MARMEON_TEST_DIR"]
 
 
-def fetch_together(port: int, path: str, count: int) -> list[tuple[int, bytes]]:
-    barrier = threading.Barrier(count)
-    results: list[tuple[int, bytes]] = []
+def fetch_together(port: int, path: str, count: int) -> list[Response]:
+    return at_once(
+        lambda: http_get(f"http://127.0.0.1:{port}{path}", timeout=30), count
+    )
 
-    def fetch() -> None:
-        barrier.wait()
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as r:
-            results.append((r.status, r.read()))
 
-    threads = [threading.Thread(target=fetch) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+@contextmanager
+def served(
+    directory: Path,
+    workers: int,
+    redis: RedisServer | None = None,
+    shared: bool = False,
+) -> Iterator[int]:
+    """tests/og_images/gunicorn_app.py under gunicorn, writing into
+    ``directory``, with ``redis`` as its store (shared by the workers when
+    ``shared``); yields its port."""
+    env = {**os.environ, "MARMEON_TEST_DIR": str(directory), "PYTHONPATH": str(ROOT)}
+    if redis is not None:
+        env["MARMEON_TEST_REDIS"] = redis.url
+    if shared:
+        env["MARMEON_TEST_SHARED"] = "1"
+    with gunicorn(
+        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=workers
+    ) as port:
+        yield port
 
 
 def draws(directory: Path) -> list[str]:
@@ -77,10 +81,7 @@ def draws(directory: Path) -> list[str]:
 def test_any_worker_draws_any_image_from_its_address(tmp_path: Path) -> None:
     paths = addresses(tmp_path, 3)
     written = len(draws(tmp_path))  # the writer drew each once
-    env = {**os.environ, "MARMEON_TEST_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    with gunicorn(
-        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=4
-    ) as port:
+    with served(tmp_path, 4) as port:
         for path in paths:
             bodies = set()
             for _ in range(6):
@@ -96,19 +97,10 @@ def test_with_a_shared_store_requests_together_draw_once(
 ) -> None:
     [path] = addresses(tmp_path, 1)
     written = len(draws(tmp_path))
-    env = {
-        **os.environ,
-        "MARMEON_TEST_DIR": str(tmp_path),
-        "MARMEON_TEST_REDIS": redis_server.url,
-        "MARMEON_TEST_SHARED": "1",
-        "PYTHONPATH": str(ROOT),
-    }
-    with gunicorn(
-        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=4
-    ) as port:
+    with served(tmp_path, 4, redis_server, shared=True) as port:
         results = fetch_together(port, path, 12)
-        assert [status for status, _ in results] == [200] * 12
-        assert len({body for _, body in results}) == 1
+        assert [status for status, _, _ in results] == [200] * 12
+        assert len({body for _, _, body in results}) == 1
         assert len(draws(tmp_path)) - written == 1
         # Kept in the store: later requests to any worker draw nothing.
         fetch_together(port, path, 8)
@@ -124,17 +116,8 @@ def test_a_killed_drawer_s_image_is_drawn_by_another_worker_within_seconds(
 ) -> None:
     [path] = addresses(tmp_path, 1)
     written = len(draws(tmp_path))
-    env = {
-        **os.environ,
-        "MARMEON_TEST_DIR": str(tmp_path),
-        "MARMEON_TEST_REDIS": redis_server.url,
-        "MARMEON_TEST_SHARED": "1",
-        "PYTHONPATH": str(ROOT),
-    }
     (tmp_path / "draw_mode").write_text("hang")
-    with gunicorn(
-        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=3
-    ) as port:
+    with served(tmp_path, 3, redis_server, shared=True) as port:
         url = f"http://127.0.0.1:{port}{path}"
 
         def ask() -> None:
@@ -145,10 +128,8 @@ def test_a_killed_drawer_s_image_is_drawn_by_another_worker_within_seconds(
 
         first = threading.Thread(target=ask)
         first.start()
-        deadline = time.monotonic() + 10
-        while len(draws(tmp_path)) == written:  # the drawer holds the lock
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        # The drawer holds the lock.
+        wait_until(lambda: len(draws(tmp_path)) != written)
         [drawer] = draws(tmp_path)[written:]
         os.kill(int(drawer), signal.SIGKILL)
         (tmp_path / "draw_mode").write_text("ok")
@@ -166,18 +147,10 @@ def test_without_the_setting_no_image_goes_into_the_shared_store(
     tmp_path: Path, redis_server: RedisServer
 ) -> None:
     paths = addresses(tmp_path, 3)
-    env = {
-        **os.environ,
-        "MARMEON_TEST_DIR": str(tmp_path),
-        "MARMEON_TEST_REDIS": redis_server.url,
-        "PYTHONPATH": str(ROOT),
-    }
-    with gunicorn(
-        "tests.og_images.gunicorn_app:create()", ROOT, env, workers=2
-    ) as port:
+    with served(tmp_path, 2, redis_server) as port:
         for path in paths:
             results = fetch_together(port, path, 4)
-            assert [status for status, _ in results] == [200] * 4
+            assert [status for status, _, _ in results] == [200] * 4
     client: Any = redis_server.client()
     assert [k for k in client.keys("*") if b"/og/" in k] == []
 

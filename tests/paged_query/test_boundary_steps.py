@@ -29,13 +29,6 @@ from tests.paged_query.items import (
 )
 
 
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    """A database of each kind (SQLite, PostgreSQL: ``database_url``), with
-    the tables and no rows."""
-    yield from tables(database_url)
-
-
 @contextmanager
 def asking(
     engine: Engine, then: Callable[[list[str]], None] = lambda asked: None

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -39,15 +38,7 @@ from tests.paged_query.items import (
     every_key,
     fill,
     provider,
-    tables,
 )
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    """A database of each kind (SQLite, PostgreSQL: ``database_url``), with
-    the tables and no rows."""
-    yield from tables(database_url)
 
 
 @pytest.mark.parametrize(

@@ -5,142 +5,23 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from datetime import date
 from typing import Any
 
 import pytest
 from flask import Blueprint, Flask
 from flask_sqlalchemy import SQLAlchemy
 from lxml import etree
-from sqlalchemy import create_engine, event, func, select, text
+from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import (
-    DeclarativeBase,
-    Mapped,
     Session,
-    mapped_column,
-    scoped_session,
-    sessionmaker,
 )
 from sqlalchemy.pool import NullPool
 
 from flask_marmeon import Marmeon, SitemapEntry, StartupError, everyone, localized
 from flask_marmeon.sqlalchemy import paged
-from tests.documents import strict_schema
+from tests.documents import locs, strict_schema
 
-SM = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-ORIGIN = "https://shop.example"
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class Product(Base):
-    __tablename__ = "product"
-    id: Mapped[int] = mapped_column(primary_key=True)
-    listed: Mapped[bool]
-    updated: Mapped[date]
-
-
-def locs(body: bytes) -> list[str]:
-    return [loc.text or "" for loc in etree.fromstring(body).iter(f"{SM}loc")]
-
-
-@pytest.fixture
-def database(database_url: str) -> Iterator[tuple[str, list[str]]]:
-    """A database of each kind (SQLite, PostgreSQL) with products 1..100
-    (every 7th unlisted); the queries it was asked, in order."""
-    url = database_url
-    engine = create_engine(url, poolclass=NullPool)
-    Base.metadata.create_all(engine)
-    with Session(engine) as session:
-        session.add_all(
-            Product(id=n, listed=n % 7 != 0, updated=date(2024, 1, 1 + n % 28))
-            for n in range(1, 101)
-        )
-        session.commit()
-    engine.dispose()
-    yield url, []
-
-
-def listed() -> list[int]:
-    return [n for n in range(1, 101) if n % 7 != 0]
-
-
-def change(url: str, sql: str) -> None:
-    """Change the database behind the app's back, as another program would."""
-    engine = create_engine(url, poolclass=NullPool)
-    with Session(engine) as session:
-        session.execute(text(sql))
-        session.commit()
-    engine.dispose()
-
-
-def make_shop(
-    url: str,
-    queries: list[str],
-    *,
-    session: str = "flask_sqlalchemy",
-    max_urls: int = 10,
-    **options: Any,
-) -> Flask:
-    app = Flask("shop")
-    app.config.update(
-        TESTING=True,
-        APP_URL=ORIGIN,
-        SQLALCHEMY_DATABASE_URI=url,
-        MARMEON_SITEMAP_MAX_URLS=max_urls,
-    )
-    source: Any = None
-    # No pool: a connection is closed when its session is (PostgreSQL's
-    # driver warns of one left open).
-    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"poolclass": NullPool}
-    if session == "flask_sqlalchemy":
-        db = SQLAlchemy(app, model_class=Base)
-        with app.app_context():
-            engine = db.engine
-    else:
-        engine = create_engine(url, poolclass=NullPool)
-        maker = sessionmaker(engine)
-        source = {
-            "session": maker(),
-            "sessionmaker": maker,
-            "scoped_session": scoped_session(maker),
-            "callable": lambda: maker(),
-        }[session]
-        app.extensions["shop_session"] = source
-
-    @event.listens_for(engine, "before_cursor_execute")
-    def count(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        # The product table's queries (not a driver's own on connecting).
-        if "product" in statement:
-            queries.append(statement)
-
-    Marmeon(app)
-    statement = options.pop(
-        "statement", select(Product.id, Product.updated).where(Product.listed)
-    )
-    provider = paged(
-        statement,
-        key=options.pop("key", Product.id),
-        entry=options.pop(
-            "entry",
-            lambda row: SitemapEntry({"product_id": row.id}, row.updated),
-        ),
-        session=source,
-    )
-    app.add_url_rule(
-        "/products/<int:product_id>",
-        "product",
-        lambda product_id: "product",
-        sitemap=provider,
-        authorize=everyone,
-    )
-    app.add_url_rule(
-        "/about", "about", lambda: "about", sitemap=True, authorize=everyone
-    )
-    return app
+from .shop import ORIGIN, Base, Product, change, listed, make_shop
 
 
 @pytest.mark.parametrize(

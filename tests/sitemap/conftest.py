@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
 from lxml import etree
 
+from flask_marmeon import SitemapEntry
+from tests.documents import locs as locs  # for the tests of this folder
 from tests.documents import strict_schema
 
 from .servers import Gunicorn
@@ -45,11 +48,6 @@ def read_sitemap(
     return read
 
 
-def locs(root: etree._Element) -> list[str]:
-    """The <loc> texts in file order."""
-    return [loc.text or "" for loc in root.iter(f"{SM}loc")]
-
-
 def lastmods(root: etree._Element) -> dict[str, str | None]:
     """loc -> lastmod text (None when there is none)."""
     return {
@@ -68,6 +66,21 @@ def crawl(app: Flask, addresses: list[str], origin: str) -> dict[str, int]:
         assert not parts.query and not parts.fragment, address
         statuses[address] = client.get(parts.path).status_code
     return statuses
+
+
+def show(**values: Any) -> str:
+    """A view that shows the values it was given."""
+    return "page " + repr(sorted(values.items()))
+
+
+def provide(*params: dict[str, Any]) -> Callable[[], Iterator[SitemapEntry]]:
+    """A sitemap provider of one entry per ``params``."""
+
+    def entries() -> Iterator[SitemapEntry]:
+        for values in params:
+            yield SitemapEntry(params=values)
+
+    return entries
 
 
 #: Starts gunicorn serving tests/sitemap/gunicorn_app.py; keyword arguments
@@ -94,3 +107,17 @@ def start(tmp_path: Path) -> Iterator[Start]:
     yield run
     for server in servers:
         server.stop()
+
+
+@pytest.fixture
+def start_sync(start: Start, redis_server: Any) -> Start:
+    """Start gunicorn as issue 27's team ran it: four sync workers (one
+    request at a time each) sharing one real Redis, the paged route on;
+    keyword arguments as for ``start``."""
+
+    def run(**env: object) -> Gunicorn:
+        return start(
+            workers=4, worker_class="sync", redis=redis_server.url, paged=1, **env
+        )
+
+    return run

@@ -59,6 +59,25 @@ def _hangs(path: Path) -> bool:
         return False
 
 
+def make_table(directory: Path, rows: int, url: str | None = None) -> None:
+    """The paged route's table ``p`` of ids 1 to ``rows``: in ``shop.db`` in
+    ``directory``, or in the database at ``url`` (``MARMEON_TEST_DATABASE``:
+    SQLite, or the real PostgreSQL as issue 27's team ran it)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    engine = create_engine(
+        url or f"sqlite:///{directory / 'shop.db'}", poolclass=NullPool
+    )
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE p (id INTEGER PRIMARY KEY)"))
+        connection.execute(
+            text("INSERT INTO p (id) VALUES (:n)"),
+            [{"n": n} for n in range(1, rows + 1)],
+        )
+    engine.dispose()
+
+
 def advance(directory: Path, seconds: float) -> None:
     """Move the sitemap's clock ``seconds`` on, in every worker."""
     path = directory / "clock"

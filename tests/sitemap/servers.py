@@ -12,22 +12,30 @@ import os
 import shutil
 import signal
 import subprocess
-import urllib.error
-import urllib.request
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from tests.processes import (
+    Response,
+    at_once,
     gunicorn_command,
+    http_get,
     listening_socket,
     start_on_free_port,
     wait_for_workers,
+    wait_until,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 MEMCACHED = shutil.which("memcached") or "/usr/bin/memcached"
+#: Sixteen of the test app's paged route's parts (``paged=1``).
+PARTS = [f"/sitemap-p-{number}.xml" for number in range(1, 17)]
 
 
 def need(program: str) -> None:
@@ -155,13 +163,20 @@ class Gunicorn:
 
     def get(
         self, path: str, headers: dict[str, str] | None = None, timeout: float = 10
-    ) -> tuple[int, dict[str, str], bytes]:
-        request = urllib.request.Request(self.base + path, headers=headers or {})
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                return response.status, dict(response.headers), response.read()
-        except urllib.error.HTTPError as error:
-            return error.code, dict(error.headers), error.read()
+    ) -> Response:
+        return http_get(self.base + path, headers, timeout)
+
+    def wait_for_parts(self, numbers: Iterable[int], timeout: float = 30) -> None:
+        """Until each of the paged route's parts ``numbers`` is a 200."""
+        deadline = time.monotonic() + timeout
+        for number in numbers:
+            path = f"/sitemap-p-{number}.xml"
+            wait_until(
+                lambda path=path: self.get(path)[0] == 200,
+                deadline - time.monotonic(),
+                path,
+                every=0.2,
+            )
 
     def text(self) -> str:
         return self.log.read_text(errors="replace")
@@ -169,3 +184,68 @@ class Gunicorn:
     def stop(self) -> None:
         stop(self.process, wait=10)
         self._log_file.close()
+
+
+def together(
+    server: Gunicorn, count: int, path: str = "/sitemap.xml"
+) -> list[Response]:
+    """``count`` requests of ``path`` let go at once."""
+    return at_once(lambda: server.get(path), count)
+
+
+def on_both(one: Gunicorn, two: Gunicorn, count: int) -> list[Response]:
+    """``together()`` on two servers at once: both sets of answers."""
+    results: list[Response] = []
+    threads = [
+        threading.Thread(target=lambda s=s: results.extend(together(s, count)))
+        for s in (one, two)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return results
+
+
+@contextmanager
+def asked_meanwhile(
+    server: Gunicorn, paths: list[str], wait: float = 10
+) -> Iterator[list[Response]]:
+    """Each of ``paths`` asked in its own thread while the block runs; the
+    answers (in the order they came) are complete once it ends (each thread
+    waited for ``wait`` s at most)."""
+    answers: list[Response] = []
+    threads = [
+        threading.Thread(target=lambda p=p: answers.append(server.get(p)))
+        for p in paths
+    ]
+    for thread in threads:
+        thread.start()
+    yield answers
+    for thread in threads:
+        thread.join(wait)
+
+
+def answer_times(server: Gunicorn, paths: list[str], times: int = 20) -> list[float]:
+    """How long ``paths`` took, one after another, each a 200, ``times``
+    times (0.05 s apart): seconds each time."""
+    took: list[float] = []
+    for _ in range(times):
+        started = time.monotonic()
+        for path in paths:
+            assert server.get(path)[0] == 200, path
+        took.append(time.monotonic() - started)
+        time.sleep(0.05)
+    return took
+
+
+def builds(directory: Path) -> int:
+    """Calls of the test app's provider (in any worker)."""
+    path = directory / "builds"
+    return len(path.read_text().split()) if path.exists() else 0
+
+
+def done(directory: Path) -> int:
+    """Builds of the test app's provider that gave their entries."""
+    path = directory / "done"
+    return len(path.read_text().split()) if path.exists() else 0

@@ -10,27 +10,18 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from sqlalchemy import Integer, create_engine, text
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from flask_marmeon import Marmeon, SitemapEntry, everyone
+from flask_marmeon import SitemapEntry, everyone
 from flask_marmeon.sitemap.export import ExportError, export_sitemap
-from flask_marmeon.sqlalchemy import paged
 
+from .conftest import locs
+from .paged_keys import Keys
+from .tables import Items, items_app
 from .test_export import unhashed
-from .test_paged import Keys, locs
 
 ORIGIN = "https://shop.example"
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class Item(Base):
-    __tablename__ = "item"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
 
 
 def listed(directory: Path) -> list[str]:
@@ -45,7 +36,7 @@ def test_every_part_is_read_in_one_database_snapshot(
     postgres_url: str, tmp_path: Path
 ) -> None:
     engine = create_engine(postgres_url, poolclass=NullPool)
-    Base.metadata.create_all(engine)
+    Items.metadata.create_all(engine)
     with engine.begin() as connection:
         connection.execute(text("INSERT INTO item SELECT generate_series(1, 100)"))
     changed = False
@@ -65,22 +56,7 @@ def test_every_part_is_read_in_one_database_snapshot(
                 connection.execute(text("DELETE FROM item WHERE id <= 20"))
         return SitemapEntry({"n": row.id})  # type: ignore[attr-defined]
 
-    app = Flask("shop")
-    app.config.update(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=10)
-    Marmeon(app)
-    app.add_url_rule(
-        "/items/<int:n>",
-        "items",
-        str,
-        authorize=everyone,
-        sitemap=paged(
-            Item.__table__.select(),
-            key=Item.id,
-            entry=entry,
-            session=sessionmaker(engine),
-        ),
-    )
-    export_sitemap(app, tmp_path)
+    export_sitemap(items_app(engine, entry), tmp_path)
     assert changed
     # The rows as they were when the export began, each once.
     assert listed(tmp_path) == [f"{ORIGIN}/items/{n}" for n in range(1, 101)]

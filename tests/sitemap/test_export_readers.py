@@ -11,47 +11,15 @@ import random
 import threading
 from pathlib import Path
 
-from flask import Flask
-from sqlalchemy import Integer, create_engine, text
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from flask_marmeon import Marmeon, SitemapEntry, everyone
 from flask_marmeon.sitemap.export import export_sitemap
-from flask_marmeon.sqlalchemy import paged
 
-from .test_paged import locs
+from .conftest import locs
+from .tables import Items, items_app
 
 ORIGIN = "https://shop.example"
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class Item(Base):
-    __tablename__ = "item"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-
-
-def shop(url: str) -> Flask:
-    engine = create_engine(url, poolclass=NullPool)
-    app = Flask("shop")
-    app.config.update(APP_URL=ORIGIN, MARMEON_SITEMAP_MAX_URLS=10)
-    Marmeon(app)
-    app.add_url_rule(
-        "/items/<int:n>",
-        "items",
-        str,
-        authorize=everyone,
-        sitemap=paged(
-            Item.__table__.select(),
-            key=Item.id,
-            entry=lambda row: SitemapEntry({"n": row.id}),
-            session=sessionmaker(engine),
-        ),
-    )
-    return app
 
 
 def read_export(directory: Path, zipped: bool) -> tuple[int, ...]:
@@ -75,11 +43,11 @@ def test_a_reader_gets_one_whole_export_at_any_instant(
     postgres_url: str, tmp_path: Path
 ) -> None:
     engine = create_engine(postgres_url, poolclass=NullPool)
-    Base.metadata.create_all(engine)
+    Items.metadata.create_all(engine)
     with engine.begin() as connection:
         connection.execute(text("INSERT INTO item SELECT generate_series(1, 300)"))
     rows = set(range(1, 301))
-    app = shop(postgres_url)
+    app = items_app(create_engine(postgres_url, poolclass=NullPool))
     target = tmp_path / "maps"
     export_sitemap(app, target)
     # What each export lists: the rows when it ran, in key order.

@@ -7,8 +7,7 @@ from __future__ import annotations
 import logging
 import time
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,17 +18,10 @@ from sqlalchemy import event, text
 from flask_marmeon import everyone
 from flask_marmeon.sitemap.state import sitemap_of
 
-from .conftest import SM
+from .conftest import SM, locs
+from .paged_keys import Keys
 from .servers import RedisServer
-from .test_consistent_parts import ORIGIN, Table, ids_of, make_app
-from .test_paged import Keys, locs
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    yield server
-    server.stop()
+from .tables import ORIGIN, Table, ads_app, ids_of
 
 
 def reads_of(app: Flask) -> list[tuple[Any, Any]]:
@@ -73,7 +65,7 @@ def test_only_the_part_that_outgrows_its_range_is_split(
     postgres_url: str, redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     table = Table(postgres_url)  # ids 10, 20, ... 20,000
-    apps = [make_app(postgres_url, redis_server.url, ttl=300) for _ in range(2)]
+    apps = [ads_app(postgres_url, redis_server.url, ttl=300) for _ in range(2)]
     reads = [reads_of(app) for app in apps]
     # 2,000 rows, 95 a part: 22 parts. Every one but the third is built
     # (one app or the other) and kept in the store.
@@ -141,7 +133,7 @@ def test_rows_below_the_first_range_join_the_first_part(
 ) -> None:
     table = Table(postgres_url)  # ids 10, 20, ... 20,000
     # A TTL of one second: the ranges are looked at again each second.
-    apps = [make_app(postgres_url, redis_server.url, ttl=1) for _ in range(2)]
+    apps = [ads_app(postgres_url, redis_server.url, ttl=1) for _ in range(2)]
     assert parts_of(apps)[0][:2] == [10, 20]
     with table.engine.begin() as connection:
         connection.execute(text("INSERT INTO ad VALUES (3), (7)"))

@@ -1,27 +1,19 @@
-"""A rule's parts read two ways: Werkzeug's private attributes only where
-the start-up probe found them as expected, the public API otherwise; both
-give the same parts and the same sitemap."""
+"""A rule's parts, read from its text by the public API: the same as
+Werkzeug's compiled rule holds (read here, in the test, as the reference),
+read once per rule, and the sitemap and route checks made of them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from flask import Blueprint, Flask
 from lxml import etree
 from werkzeug.routing import BaseConverter, Map, Rule
 
 from flask_marmeon import SitemapEntry, everyone, localized
 from flask_marmeon.routing.problems import check_routes
-from flask_marmeon.sitemap import rule_parts
-from flask_marmeon.sitemap.rule_parts import (
-    RuleParts,
-    private_parts,
-    probe,
-    public_parts,
-    same,
-)
+from flask_marmeon.sitemap.rule_parts import RuleParts, public_parts, rule_parts
 
 from .conftest import locs
 
@@ -46,7 +38,36 @@ RULES = [
 ]
 
 
-def test_both_readings_agree_on_every_shape() -> None:
+def compiled_parts(rule: Rule) -> RuleParts:
+    """The parts as Werkzeug compiled them (its private attributes): the
+    reference the public reading is held against."""
+    trace = list(rule._trace)
+    for position, (dynamic, data) in enumerate(trace):
+        if not dynamic and data == "|":
+            trace = trace[position + 1 :]
+            break
+    merged: list[tuple[bool, str]] = []
+    for dynamic, data in trace:
+        if not dynamic and merged and not merged[-1][0]:
+            merged[-1] = (False, merged[-1][1] + data)
+        elif dynamic or data:
+            merged.append((dynamic, data))
+    return RuleParts(tuple(merged), dict(rule._converters))
+
+
+def same(one: RuleParts, two: RuleParts) -> bool:
+    """Whether two readings of a rule agree (converters by kind and pattern)."""
+
+    def kinds(parts: RuleParts) -> dict[str, tuple[type, str, bool]]:
+        return {
+            name: (type(c), c.regex, c.part_isolating)
+            for name, c in parts.converters.items()
+        }
+
+    return one.trace == two.trace and kinds(one) == kinds(two)
+
+
+def test_the_public_reading_agrees_with_werkzeugs_compiled_rule() -> None:
     url_map = Map(converters={"two": TwoLetters})
     for n, text in enumerate(RULES):
         url_map.add(Rule(text, endpoint=f"e{n}"))
@@ -59,7 +80,7 @@ def test_both_readings_agree_on_every_shape() -> None:
         host_matching=True,
     )
     for rule in [*url_map.iter_rules(), *hosts.iter_rules()]:
-        public, private = public_parts(rule), private_parts(rule)
+        public, private = public_parts(rule), compiled_parts(rule)
         assert same(public, private), rule.rule
         assert set(public.converters) == rule.arguments - set(rule.defaults or ())
 
@@ -79,27 +100,12 @@ def test_the_public_reading_of_a_rule() -> None:
     assert not parts.converters["rest"].part_isolating
 
 
-def test_the_probe_refuses_attributes_gone_or_changed() -> None:
-    assert probe() is True  # this Werkzeug's, as expected
-    assert rule_parts.PRIVATE_OK is True
-
-    def gone(rule: Rule) -> RuleParts:
-        raise AttributeError("_trace")
-
-    def changed(rule: Rule) -> RuleParts:
-        parts = private_parts(rule)
-        return RuleParts(tuple(reversed(parts.trace)), parts.converters)
-
-    assert probe(gone) is False
-    assert probe(changed) is False
-
-
-@pytest.fixture(params=["private", "public"])
-def reading(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test below runs with Werkzeug's private attributes and without."""
-    if request.param == "public":
-        monkeypatch.setattr(rule_parts, "PRIVATE_OK", False)
-    return str(request.param)
+def test_a_rule_is_read_once() -> None:
+    url_map = Map([Rule("/notes/<int:note_id>", endpoint="note")])
+    (rule,) = url_map.iter_rules()
+    first = rule_parts(rule)
+    assert same(first, compiled_parts(rule))
+    assert rule_parts(rule) is first
 
 
 def site(make_app: Callable[..., Flask]) -> Flask:
@@ -133,9 +139,7 @@ def site(make_app: Callable[..., Flask]) -> Flask:
     return app
 
 
-def test_the_sitemap_is_the_same_both_ways(
-    reading: str, make_app: Callable[..., Flask]
-) -> None:
+def test_the_sitemap_of_every_shape(make_app: Callable[..., Flask]) -> None:
     app = site(make_app)
     answer = app.test_client().get("/sitemap.xml")
     assert answer.status_code == 200
@@ -149,9 +153,7 @@ def test_the_sitemap_is_the_same_both_ways(
     ]
 
 
-def test_the_checks_are_the_same_both_ways(
-    reading: str, make_app: Callable[..., Flask]
-) -> None:
+def test_the_route_checks_of_every_shape(make_app: Callable[..., Flask]) -> None:
     app = site(make_app)
     app.get("/n/<int:n>", endpoint="n", sitemap=True, authorize=everyone)(lambda n: "n")
     app.get("/de/guide", endpoint="shadow")(lambda: "plain")

@@ -81,7 +81,7 @@ class FileCaches:
         self.files_listed = True
         settings = state.settings
         #: What the app's caches said in the log (once per route and cause).
-        self.health = Health(f"{settings.app_url or ''}{settings.root}")
+        self.health = Health(settings.site_base)
         self.site = self._cache(
             "sitemap",
             lambda: build_sitemap(
@@ -357,7 +357,7 @@ class FileCaches:
         if self.backend is None:
             return None
         settings = self.state.settings
-        scope = f"{settings.app_url or ''}{settings.root}"
+        scope = settings.site_base
         name = settings.store_name(self.app.import_name)
         return SharedFiles(self.backend, scope, self.app.app_context, slot, name=name)
 

@@ -7,32 +7,18 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
-import pytest
-from lxml import etree
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
-from ..conftest import SM, Start
-from ..servers import Gunicorn, RedisServer
-from ..test_consistent_parts import Table
-from .test_part_builds import table_of
+from ..conftest import Start, locs
+from ..gunicorn_app import make_table
+from ..servers import PARTS, Gunicorn, answer_times, asked_meanwhile
+from ..tables import Table
 
 ORIGIN = "https://notes.example"  # tests/sitemap/gunicorn_app.py's APP_URL
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    yield server
-    server.stop()
-
-
-def locs(body: bytes) -> list[str]:
-    return [loc.text or "" for loc in etree.fromstring(body).iter(f"{SM}loc")]
 
 
 def crawl(server: Gunicorn) -> tuple[list[int], float, float]:
@@ -58,16 +44,12 @@ def crawl(server: Gunicorn) -> tuple[list[int], float, float]:
 
 
 def test_every_crawl_of_four_sync_workers_lists_each_row_once(
-    postgres_url: str, redis_server: RedisServer, start: Start
+    postgres_url: str, start_sync: Start
 ) -> None:
     table = Table(postgres_url)  # 2,000 rows: 22 parts of 100 URLs
     # A TTL of one second: ranges, parts and the index are built again and
     # again, by whichever worker a request finds them stale in.
-    server = start(
-        workers=4,
-        worker_class="sync",
-        redis=redis_server.url,
-        paged=1,
+    server = start_sync(
         database=postgres_url,
         table="ad",
         part_urls=100,
@@ -82,20 +64,7 @@ def test_every_crawl_of_four_sync_workers_lists_each_row_once(
         while time.monotonic() < deadline or crawls < 3:
             ids, oldest, ended = crawl(server)
             crawls += 1
-            twice = sorted({key for key in ids if ids.count(key) > 1})
-            assert not twice, f"crawl {crawls}: rows listed twice: {twice[:10]}"
-            # A row there from before the oldest part was read (one second
-            # for Last-Modified's whole seconds, one for the build) until the
-            # crawl ended is listed.
-            since = oldest - 2
-            added, gone = table.added.copy(), table.gone.copy()
-            expected = {
-                key
-                for key, came in added.items()
-                if came < since and gone.get(key, ended + 1) > ended
-            }
-            missing = sorted(expected - set(ids))
-            assert not missing, f"crawl {crawls}: rows missing: {missing[:10]}"
+            table.check_crawl(crawls, ids, oldest, ended)
     finally:
         table.stop.set()
         changer.join(5)
@@ -104,17 +73,13 @@ def test_every_crawl_of_four_sync_workers_lists_each_row_once(
 
 
 def test_pages_are_answered_while_a_table_lock_holds_every_build(
-    postgres_url: str, redis_server: RedisServer, start: Start
+    postgres_url: str, start_sync: Start, tmp_path: Path
 ) -> None:
     """Issue 27: a health check that never touches the database took 39 s
     while a table lock held one build. Here a lock holds every build of
     16 parts asked at once, on four sync workers."""
-    table_of(postgres_url, 200)  # 20 parts of 10
-    server = start(
-        workers=4,
-        worker_class="sync",
-        redis=redis_server.url,
-        paged=1,
+    make_table(tmp_path, 200, postgres_url)  # 20 parts of 10
+    server = start_sync(
         database=postgres_url,
         build_delay=0,
     )
@@ -123,26 +88,11 @@ def test_pages_are_answered_while_a_table_lock_holds_every_build(
     holder = engine.connect()
     transaction = holder.begin()
     holder.execute(text("LOCK TABLE p IN ACCESS EXCLUSIVE MODE"))
-    parts: dict[int, int] = {}
     try:
-
-        def ask(number: int) -> None:
-            parts[number] = server.get(f"/sitemap-p-{number}.xml")[0]
-
-        threads = [threading.Thread(target=ask, args=(n,)) for n in range(1, 17)]
-        for thread in threads:
-            thread.start()
-        took: list[float] = []
-        for _ in range(20):
-            started = time.monotonic()
-            assert server.get("/n/1")[0] == 200
-            assert server.get("/sitemap.xml")[0] == 200
-            took.append(time.monotonic() - started)
-            time.sleep(0.05)
-        for thread in threads:
-            thread.join(10)
+        with asked_meanwhile(server, PARTS) as parts:
+            took = answer_times(server, ["/n/1", "/sitemap.xml"])
         # Nobody waited for a build: each part asked is a 503 at once.
-        assert parts == dict.fromkeys(range(1, 17), 503)
+        assert [status for status, _, _ in parts] == [503] * 16
         assert max(took) <= 1, sorted(took)[-3:]
         # The builds are still held by the lock, seconds on.
         assert server.get("/sitemap-p-1.xml")[0] == 503
@@ -150,8 +100,4 @@ def test_pages_are_answered_while_a_table_lock_holds_every_build(
         transaction.rollback()
         holder.close()
         engine.dispose()
-    deadline = time.monotonic() + 30
-    for number in range(1, 17):
-        while server.get(f"/sitemap-p-{number}.xml")[0] != 200:
-            assert time.monotonic() < deadline
-            time.sleep(0.2)
+    server.wait_for_parts(range(1, 17))

@@ -7,25 +7,16 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from lxml import etree
 
+from tests.processes import wait_until
+
 from ..conftest import SM, Start
-from ..gunicorn_app import advance
-from ..servers import Gunicorn, RedisServer
-from .test_part_builds import shop
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    yield server
-    server.stop()
+from ..gunicorn_app import advance, make_table
+from ..servers import Gunicorn, together
 
 
 def dates(body: bytes) -> dict[str, str | None]:
@@ -43,30 +34,17 @@ def dates(body: bytes) -> dict[str, str | None]:
 def indexes(server: Gunicorn, count: int) -> list[tuple[str, dict[str, str | None]]]:
     """``count`` indexes asked at once (so that every worker answers some):
     who answered, and the dates."""
-    found: list[tuple[str, dict[str, str | None]]] = []
-
-    def ask() -> None:
-        status, headers, body = server.get("/sitemap.xml")
-        assert status == 200
-        found.append((headers["X-Test-Worker"], dates(body)))
-
-    threads = [threading.Thread(target=ask) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(15)
-    return found
+    found = together(server, count)
+    assert {status for status, _, _ in found} == {200}
+    return [(headers["X-Test-Worker"], dates(body)) for _, headers, body in found]
 
 
 def test_a_part_built_by_one_worker_has_its_lastmod_in_every_worker_s_index(
-    redis_server: RedisServer, start: Start, tmp_path: Path
+    start_sync: Start, tmp_path: Path
 ) -> None:
-    shop(tmp_path, 50)  # 5 parts of 10 ids; id n last modified 2026-01-01 + n days
-    server = start(
-        workers=4,
-        worker_class="sync",
-        redis=redis_server.url,
-        paged=1,
+    # 5 parts of 10 ids; id n last modified 2026-01-01 + n days
+    make_table(tmp_path, 50)
+    server = start_sync(
         lastmod=1,
         build_delay=0,
         clock=1,
@@ -76,10 +54,7 @@ def test_a_part_built_by_one_worker_has_its_lastmod_in_every_worker_s_index(
     assert {tuple(found.items()) for _, found in before} == {
         tuple(dict.fromkeys(parts).items())  # nothing built yet, in any worker
     }
-    deadline = time.monotonic() + 15
-    while server.get("/sitemap-p-2.xml")[0] != 200:
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    wait_until(lambda: server.get("/sitemap-p-2.xml")[0] == 200, 15, every=0.1)
     (builder,) = set((tmp_path / "part_reads").read_text().split())
     os.kill(int(builder), signal.SIGKILL)
     server.wait_for_workers(5)  # gunicorn starts a fifth in its place

@@ -14,8 +14,7 @@ from lxml import etree
 from flask_marmeon.sitemap.serving.shared_store import CHUNK
 
 from ..conftest import Start
-from ..servers import MemcachedServer
-from .test_shared_store import builds, on_both
+from ..servers import MemcachedServer, builds, on_both
 
 
 @pytest.fixture

@@ -5,8 +5,6 @@ from __future__ import annotations
 import logging
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -15,6 +13,7 @@ from werkzeug.serving import make_server
 
 from flask_marmeon import SitemapEntry, everyone
 from flask_marmeon.sitemap.state import sitemap_of
+from tests.processes import Response, at_once, http_get
 
 Serve = Callable[[Flask], str]
 
@@ -35,28 +34,8 @@ def serve() -> Iterator[Serve]:
         server.server_close()
 
 
-def fetch_together(url: str, count: int = 8) -> list[tuple[int, dict[str, str], bytes]]:
-    barrier = threading.Barrier(count)
-    results: list[tuple[int, dict[str, str], bytes]] = []
-    lock = threading.Lock()
-
-    def fetch() -> None:
-        barrier.wait()
-        try:
-            with urllib.request.urlopen(url, timeout=10) as response:
-                got = (response.status, dict(response.headers), response.read())
-        except urllib.error.HTTPError as error:
-            got = (error.code, dict(error.headers), error.read())
-        with lock:
-            results.append(got)
-
-    threads = [threading.Thread(target=fetch) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(20)
-    assert len(results) == count
-    return results
+def fetch_together(url: str, count: int = 8) -> list[Response]:
+    return at_once(lambda: http_get(url), count, wait=20)
 
 
 class Provider:

@@ -6,9 +6,8 @@ from __future__ import annotations
 import gzip
 import logging
 import socket
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,19 +19,19 @@ from flask_marmeon.sitemap.serving.cache import SitemapCache
 from flask_marmeon.sitemap.serving.shared_refresh import GIVE_UP
 from flask_marmeon.sitemap.serving.shared_store import SharedFiles, Stamp
 from flask_marmeon.sitemap.state import sitemap_of
+from tests.processes import Response, wait_until
 
 from ..conftest import SM, Start
-from ..gunicorn_app import advance
-from ..servers import Gunicorn, MemcachedServer, RedisServer
-
-Response = tuple[int, dict[str, str], bytes]
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    yield server
-    server.stop()
+from ..gunicorn_app import advance, make_table
+from ..servers import (
+    MemcachedServer,
+    RedisServer,
+    asked_meanwhile,
+    builds,
+    done,
+    on_both,
+    together,
+)
 
 
 @pytest.fixture(params=["redis", "memcached"])
@@ -48,64 +47,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, 
     server.stop()
 
 
-def builds(directory: Path) -> int:
-    """Calls of the provider (in any worker)."""
-    path = directory / "builds"
-    return len(path.read_text().split()) if path.exists() else 0
-
-
-def done(directory: Path) -> int:
-    """Builds that gave their entries."""
-    path = directory / "done"
-    return len(path.read_text().split()) if path.exists() else 0
-
-
-def together(
-    server: Gunicorn, count: int, path: str = "/sitemap.xml"
-) -> list[Response]:
-    barrier = threading.Barrier(count)
-    results: list[Response] = []
-    lock = threading.Lock()
-
-    def fetch() -> None:
-        barrier.wait()
-        got = server.get(path)
-        with lock:
-            results.append(got)
-
-    threads = [threading.Thread(target=fetch) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    assert len(results) == count
-    return results
-
-
-def on_both(one: Gunicorn, two: Gunicorn, count: int) -> list[Response]:
-    """``together()`` on two servers at once: both sets of answers."""
-    results: list[Response] = []
-    threads = [
-        threading.Thread(target=lambda s=s: results.extend(together(s, count)))
-        for s in (one, two)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    return results
-
-
 def only_good(results: list[Response], good: bytes) -> None:
     assert {status for status, _, _ in results} == {200}
     assert {body for _, _, body in results} == {good}
-
-
-def wait_for(check: Callable[[], bool], timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 def test_four_workers_build_once_for_concurrent_cold_requests(
@@ -123,14 +67,7 @@ def test_four_workers_build_once_for_concurrent_cold_requests(
 def test_four_workers_read_a_part_s_range_once(
     redis_server: RedisServer, start: Start, tmp_path: Path
 ) -> None:
-    import sqlite3
-    from contextlib import closing
-
-    # A connection's own "with" commits but does not close it (Python 3.13
-    # warns of each one the garbage collector closes).
-    with closing(sqlite3.connect(tmp_path / "shop.db")) as database, database:
-        database.execute("CREATE TABLE p (id INTEGER PRIMARY KEY)")
-        database.executemany("INSERT INTO p VALUES (?)", [(n,) for n in range(1, 51)])
+    make_table(tmp_path, 50)
     server = start(redis=redis_server.url, paged=1)
     # Nobody has built the index nor this part: 100 requests at once.
     results = together(server, 100, "/sitemap-p-3.xml")
@@ -171,10 +108,10 @@ def test_after_the_ttl_one_rebuild_and_meanwhile_the_last_file_at_once(
     advance(tmp_path, 301)  # past the TTL of 300 s
     # Every answer while the one rebuild hangs: the last file, at once.
     only_good(together(server, 32), good)
-    wait_for(lambda: builds(tmp_path) == 2)
+    wait_until(lambda: builds(tmp_path) == 2)
     assert done(tmp_path) == 1  # all answered while it hangs
     (tmp_path / "mode").write_text("ok")
-    wait_for(lambda: done(tmp_path) == 2)
+    wait_until(lambda: done(tmp_path) == 2)
     only_good(together(server, 32), good)  # the same URLs, the same bytes
     time.sleep(0.3)  # the workers' refreshes end
     assert builds(tmp_path) == 2
@@ -205,7 +142,7 @@ def test_redis_flushed_mid_run_is_rebuilt_once(
     redis_server.flush()
     advance(tmp_path, 301)  # past the TTL
     only_good(together(server, 32), good)
-    wait_for(lambda: builds(tmp_path) == 2)
+    wait_until(lambda: builds(tmp_path) == 2)
     time.sleep(0.5)
     assert builds(tmp_path) == 2
     assert "gone from the shared cache" in server.text()
@@ -227,7 +164,7 @@ def test_redis_that_hangs_mid_run_never_holds_a_request(
         time.sleep(0.8)  # past Redis' timeout: the refresh gives up on it
     finally:
         redis_server.resume()
-    wait_for(lambda: "cannot be reached" in server.text())
+    wait_until(lambda: "cannot be reached" in server.text())
 
 
 def test_a_failure_pauses_every_process_and_is_logged_once(
@@ -251,18 +188,10 @@ def test_a_cold_start_with_a_hanging_provider_answers_503_and_pages(
 ) -> None:
     (tmp_path / "mode").write_text("hang")
     server = start(workers=1, redis=redis_server.url, wait=0.5)
-    results: list[Response] = []
-    threads = [
-        threading.Thread(target=lambda: results.append(server.get("/sitemap.xml")))
-        for _ in range(24)
-    ]
-    for thread in threads:
-        thread.start()
-    started = time.monotonic()
-    pages = [server.get("/n/1")[0] for _ in range(5)]
-    took = time.monotonic() - started
-    for thread in threads:
-        thread.join(30)
+    with asked_meanwhile(server, ["/sitemap.xml"] * 24, wait=30) as results:
+        started = time.monotonic()
+        pages = [server.get("/n/1")[0] for _ in range(5)]
+        took = time.monotonic() - started
     (tmp_path / "mode").write_text("ok")
     assert pages == [200] * 5
     assert took < 3  # at most the waits ahead of them, never the provider's hang
@@ -270,7 +199,7 @@ def test_a_cold_start_with_a_hanging_provider_answers_503_and_pages(
     assert all(int(headers["Retry-After"]) >= 1 for _, headers, _ in results)
     assert all(headers["Cache-Control"] == "no-store" for _, headers, _ in results)
     assert builds(tmp_path) == 1
-    wait_for(lambda: server.get("/sitemap.xml")[0] == 200)
+    wait_until(lambda: server.get("/sitemap.xml")[0] == 200)
 
 
 def test_a_client_that_disconnects_mid_body_tears_nothing(
@@ -310,6 +239,17 @@ class Clock:
         return self.now
 
 
+class Build:
+    """A sitemap's build that counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self) -> tuple[bytes, ...]:
+        self.calls += 1
+        return (b"<urlset/>",)
+
+
 def shared_app(url: str) -> tuple[Flask, SharedFiles]:
     from flask_caching import Cache
 
@@ -326,24 +266,18 @@ def test_a_dead_holders_lock_is_taken_over_after_its_deadline(
     # whose deadline is 1006 on the caches' clock.
     assert shared.build_lock.take("dead", 6, now=1000)
     redis_server.client().persist(shared.prefix.encode() + b"lock")  # type: ignore[attr-defined]
-    calls = 0
-
-    def build() -> tuple[bytes, ...]:
-        nonlocal calls
-        calls += 1
-        return (b"<urlset/>",)
-
+    build = Build()
     clock = Clock()
     cache = SitemapCache(
         build, ttl=300, retry_after=30, shared=shared, lock_timeout=6, clock=clock
     )
     # Before its deadline the lock holds: the refresh waits for the store.
     assert cache.get(wait=0).value is None
-    assert cache.busy and calls == 0
+    assert cache.busy and build.calls == 0
     clock.now = 1006.5
     # Its next look takes the lock over and builds.
     assert cache.join(5)
-    assert calls == 1
+    assert build.calls == 1
     lookup = cache.get()
     assert lookup.value is not None and lookup.value.bodies == (b"<urlset/>",)
     # Released after the build was stored.
@@ -365,24 +299,18 @@ def test_a_holder_that_never_finishes_is_waited_for_give_up_seconds(
         return stamp()
 
     shared.stamp = look  # type: ignore[method-assign]
-    calls = 0
-
-    def build() -> tuple[bytes, ...]:
-        nonlocal calls
-        calls += 1
-        return (b"<urlset/>",)
-
+    build = Build()
     clock = Clock()
     cache = SitemapCache(
         build, ttl=300, retry_after=30, shared=shared, clock=clock, poll=0.01
     )
     assert cache.get(wait=0).value is None
-    wait_for(lambda: looks >= 5)  # it looks for the other's build, again
-    assert cache.busy and calls == 0
+    wait_until(lambda: looks >= 5)  # it looks for the other's build, again
+    assert cache.busy and build.calls == 0
     clock.now += GIVE_UP + 1
     # Then it builds on its own.
     assert cache.join(5)
-    assert calls == 1
+    assert build.calls == 1
     lookup = cache.get()
     assert lookup.value is not None and lookup.value.bodies == (b"<urlset/>",)
 
@@ -422,19 +350,23 @@ def test_keys_come_from_configuration_only(redis_server: RedisServer) -> None:
 
 
 def test_a_cache_that_is_never_reached_falls_back_to_memory_and_says_so_once(
-    caplog: pytest.LogCaptureFixture, tmp_path: Path
+    caplog: pytest.LogCaptureFixture, request: pytest.FixtureRequest
 ) -> None:
     from flask_caching import Cache
 
-    from tests.processes import free_port
-
+    # A port bound here and never listened on: nobody answers there, and no
+    # other test run's server can take it meanwhile (a port merely free
+    # when chosen could be another run's Redis by the time it is asked).
+    nobody = socket.socket()
+    nobody.bind(("127.0.0.1", 0))
+    request.addfinalizer(nobody.close)
     app = Flask("down")
     app.config["APP_URL"] = "https://down.example"
     cache = Cache(
         app,
         config={
             "CACHE_TYPE": "RedisCache",
-            "CACHE_REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",  # nobody there
+            "CACHE_REDIS_URL": f"redis://127.0.0.1:{nobody.getsockname()[1]}/0",
             "CACHE_OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
         },
     )

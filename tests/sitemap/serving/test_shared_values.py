@@ -7,40 +7,18 @@ from __future__ import annotations
 import gzip
 import pickle
 import time
-from collections.abc import Iterator
 from email.utils import parsedate_to_datetime
-from pathlib import Path
 
 import pytest
 from flask import Flask
-from lxml import etree
 
 from flask_marmeon import Marmeon, SitemapEntry, everyone
 
-from ..conftest import SM
+from ..conftest import locs
+from ..paged_keys import Keys
 from ..servers import RedisServer
 
 ORIGIN = "https://shop.example"
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path)
-    yield server
-    server.stop()
-
-
-class Keys:
-    def __init__(self, keys: list[int]) -> None:
-        self.keys = keys
-
-    def boundaries(self, size: int) -> list[int]:
-        return self.keys[::size]
-
-    def entries(self, start: int, stop: int | None, limit: int) -> Iterator[object]:
-        end = len(self.keys) if stop is None else self.keys.index(stop)
-        for key in self.keys[self.keys.index(start) : end][:limit]:
-            yield SitemapEntry({"n": key})
 
 
 def site(
@@ -63,10 +41,6 @@ def site(
         "/p/<int:n>", "p", str, authorize=everyone, sitemap=Keys(list(range(1, 31)))
     )
     return app
-
-
-def locs(body: bytes) -> list[str]:
-    return [loc.text or "" for loc in etree.fromstring(body).iter(f"{SM}loc")]
 
 
 def crawl(app: Flask) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask_marmeon.og_images.text import clean, clusters
+from flask_marmeon.og_images.clusters import clean, clusters
 
 
 def test_control_characters_and_odd_spaces_become_one_space() -> None:
