@@ -145,6 +145,36 @@ def json_ld(note: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def layout() -> None:
+    """The layout's head() call, before every view of flask_marmeon's apps."""
+    head(
+        title_template="%s · Notes",
+        robots={"index": True, "follow": True},
+        twitter={"card": "summary_large_image", "site": "@notes"},
+    )
+
+
+def note_head(note_id: int) -> dict[str, Any]:
+    """A note's head() call in its view; the note."""
+    note = note_for(note_id)
+    head(
+        title=note["title"],
+        description=note["summary"],
+        canonical=f"/notes/{note_id}",
+        open_graph={
+            "title": note["title"],
+            "image": {
+                "url": note["cover"],
+                "width": 1200,
+                "height": 630,
+                "alt": note["cover_alt"],
+            },
+        },
+        json_ld=json_ld(note),
+    )
+    return note
+
+
 def marmeon_app(**config: Any) -> Flask:
     app = Flask("bench_marmeon")
     app.config["APP_URL"] = "https://notes.example"
@@ -152,32 +182,11 @@ def marmeon_app(**config: Any) -> Flask:
     app.jinja_loader = DictLoader({"note.html": MARMEON_PAGE})
     Marmeon(app)
 
-    @app.before_request
-    def layout() -> None:
-        head(
-            title_template="%s · Notes",
-            robots={"index": True, "follow": True},
-            twitter={"card": "summary_large_image", "site": "@notes"},
-        )
+    app.before_request(layout)
 
     @app.get("/notes/<int:note_id>")
     def show(note_id: int) -> str:
-        note = note_for(note_id)
-        head(
-            title=note["title"],
-            description=note["summary"],
-            canonical=f"/notes/{note_id}",
-            open_graph={
-                "title": note["title"],
-                "image": {
-                    "url": note["cover"],
-                    "width": 1200,
-                    "height": 630,
-                    "alt": note["cover_alt"],
-                },
-            },
-            json_ld=json_ld(note),
-        )
+        note = note_head(note_id)
         return render_template("note.html", note=note)
 
     return app
@@ -411,32 +420,11 @@ def big_app() -> Flask:
         for i in range(1_300)
     ]
 
-    @app.before_request
-    def layout() -> None:
-        head(
-            title_template="%s · Notes",
-            robots={"index": True, "follow": True},
-            twitter={"card": "summary_large_image", "site": "@notes"},
-        )
+    app.before_request(layout)
 
     @app.get("/view/<int:note_id>")
     def in_view(note_id: int) -> str:
-        note = note_for(note_id)
-        head(
-            title=note["title"],
-            description=note["summary"],
-            canonical=f"/notes/{note_id}",
-            open_graph={
-                "title": note["title"],
-                "image": {
-                    "url": note["cover"],
-                    "width": 1200,
-                    "height": 630,
-                    "alt": note["cover_alt"],
-                },
-            },
-            json_ld=json_ld(note),
-        )
+        note = note_head(note_id)
         return render_template("view_page.html", note=note, paragraphs=paragraphs)
 
     @app.get("/template/<int:note_id>")

@@ -61,6 +61,37 @@ _HREFLANG = re.compile(rb'\bhreflang="([^"]*)"')
 _HREF = re.compile(rb'\bhref="([^"]*)"')
 
 
+#: Django's settings for its sitemaps, in every Django app measured here.
+DJANGO: dict[str, object] = {
+    "DEBUG": False,
+    "ALLOWED_HOSTS": ["notes.example"],
+    "INSTALLED_APPS": ["django.contrib.sitemaps"],
+    "TEMPLATES": [
+        {
+            "BACKEND": "django.template.backends.django.DjangoTemplates",
+            "APP_DIRS": True,
+        }
+    ],
+    "USE_TZ": True,
+    "DATABASES": {},
+}
+
+
+def cold_sitemap(app: Flask) -> Callable[[], bytes]:
+    """GET /sitemap.xml through the test client with the sitemap's cache
+    emptied first: a build each call (the start-up checks done once before,
+    as in production)."""
+    client = app.test_client()
+    client.get("/robots.txt")
+    cache = sitemap_of(app).cache
+
+    def run() -> bytes:
+        cache.clear()
+        return client.get("/sitemap.xml").data
+
+    return run
+
+
 def note_dates(count: int) -> list[date]:
     start = date(2024, 1, 1)
     return [start + timedelta(days=n % 700) for n in range(count)]
@@ -126,15 +157,7 @@ def marmeon(
     def show(note_id: int) -> str:
         return f"note {note_id}"
 
-    client = app.test_client()
-    client.get("/robots.txt")  # the start-up checks, once, as in production
-    cache = sitemap_of(app).cache
-
-    def run() -> bytes:
-        cache.clear()
-        return client.get("/sitemap.xml").data
-
-    return run, app
+    return cold_sitemap(app), app
 
 
 #: flask_marmeon again, its provider's entries made once, beforehand.
@@ -249,20 +272,7 @@ def django_sitemaps(count: int, dates: list[date]) -> Callable[[], bytes]:
     ]
     sys.modules[urls.__name__] = urls
     if not settings.configured:
-        settings.configure(
-            DEBUG=False,
-            ALLOWED_HOSTS=["notes.example"],
-            ROOT_URLCONF=urls.__name__,
-            INSTALLED_APPS=["django.contrib.sitemaps"],
-            TEMPLATES=[
-                {
-                    "BACKEND": "django.template.backends.django.DjangoTemplates",
-                    "APP_DIRS": True,
-                }
-            ],
-            USE_TZ=True,
-            DATABASES={},
-        )
+        settings.configure(**DJANGO, ROOT_URLCONF=urls.__name__)
         django.setup()
     client = Client(HTTP_HOST="notes.example")
     return lambda: client.get("/sitemap.xml").content
@@ -483,15 +493,7 @@ def marmeon_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
         return f"note {note_id}"
 
     app.register_blueprint(notes)
-    client = app.test_client()
-    client.get("/robots.txt")  # the start-up checks, once, as in production
-    cache = sitemap_of(app).cache
-
-    def run() -> bytes:
-        cache.clear()
-        return client.get("/sitemap.xml").data
-
-    return run
+    return cold_sitemap(app)
 
 
 def django_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
@@ -528,21 +530,11 @@ def django_localized(count: int, dates: list[date]) -> Callable[[], bytes]:
     sys.modules[urls.__name__] = urls
     # i18n_patterns reads the settings, so they come first.
     settings.configure(
-        DEBUG=False,
-        ALLOWED_HOSTS=["notes.example"],
+        **DJANGO,
         ROOT_URLCONF=urls.__name__,
-        INSTALLED_APPS=["django.contrib.sitemaps"],
-        TEMPLATES=[
-            {
-                "BACKEND": "django.template.backends.django.DjangoTemplates",
-                "APP_DIRS": True,
-            }
-        ],
-        USE_TZ=True,
         USE_I18N=True,
         LANGUAGE_CODE="en",
         LANGUAGES=[(locale.lower(), locale) for locale in LOCALES],
-        DATABASES={},
     )
     django.setup()
     urls.urlpatterns = [  # type: ignore[attr-defined]

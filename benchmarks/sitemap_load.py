@@ -39,6 +39,18 @@ from tests.sitemap.servers import Gunicorn, RedisServer  # noqa: E402
 Timing = list[float]
 
 
+def serve(
+    directory: Path, redis: RedisServer, urls: int, workers: int = 4, **env: object
+) -> Gunicorn:
+    """gunicorn serving tests/sitemap/gunicorn_app.py's ``urls`` URLs from
+    ``directory``, sharing ``redis``; ``env``: its other MARMEON_TEST_*
+    settings (lower case, without the prefix)."""
+    values = {f"MARMEON_TEST_{k.upper()}": str(v) for k, v in env.items()}
+    settings = {"MARMEON_TEST_DIR": str(directory), "MARMEON_TEST_REDIS": redis.url}
+    settings["MARMEON_TEST_URLS"] = str(urls)
+    return Gunicorn(directory, {**settings, **values}, workers=workers)
+
+
 def builds(directory: Path) -> list[str]:
     path = directory / "builds"
     return path.read_text().split() if path.exists() else []
@@ -90,17 +102,7 @@ def p99(values: Timing) -> float:
 def cold_and_cached(
     directory: Path, redis: RedisServer, urls: int, requests: int
 ) -> None:
-    server = Gunicorn(
-        directory,
-        {
-            "MARMEON_TEST_DIR": str(directory),
-            "MARMEON_TEST_REDIS": redis.url,
-            "MARMEON_TEST_URLS": str(urls),
-            "MARMEON_TEST_BUILD_DELAY": "0",
-            "MARMEON_TEST_TTL": "300",
-        },
-        workers=4,
-    )
+    server = serve(directory, redis, urls, build_delay=0, ttl=300)
     try:
         started = time.perf_counter()
         cold = concurrently(server.base, 200, 200, gzip=True)
@@ -129,17 +131,7 @@ def cold_and_cached(
 def during_rebuild(directory: Path, redis: RedisServer, urls: int) -> None:
     redis.flush()
     (directory / "builds").unlink(missing_ok=True)
-    server = Gunicorn(
-        directory,
-        {
-            "MARMEON_TEST_DIR": str(directory),
-            "MARMEON_TEST_REDIS": redis.url,
-            "MARMEON_TEST_URLS": str(urls),
-            "MARMEON_TEST_BUILD_DELAY": "2",
-            "MARMEON_TEST_TTL": "3",
-        },
-        workers=4,
-    )
+    server = serve(directory, redis, urls, build_delay=2, ttl=3)
     try:
         concurrently(server.base, 64, 32, gzip=True)  # every worker warm
         time.sleep(3.1)  # past the TTL: the next request starts a 2 s rebuild
@@ -159,18 +151,7 @@ def during_rebuild(directory: Path, redis: RedisServer, urls: int) -> None:
 def memory(directory: Path, redis: RedisServer, urls: int) -> None:
     redis.flush()
     (directory / "builds").unlink(missing_ok=True)
-    server = Gunicorn(
-        directory,
-        {
-            "MARMEON_TEST_DIR": str(directory),
-            "MARMEON_TEST_REDIS": redis.url,
-            "MARMEON_TEST_URLS": str(urls),
-            "MARMEON_TEST_BUILD_DELAY": "0",
-            "MARMEON_TEST_INDEX": "1",
-            "MARMEON_TEST_WAIT": "120",
-        },
-        workers=1,
-    )
+    server = serve(directory, redis, urls, workers=1, build_delay=0, index=1, wait=120)
     try:
         started = time.perf_counter()
         status, _, _ = fetch(server.base, "/sitemap.xml", gzip=False)

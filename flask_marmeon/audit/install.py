@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from flask import Flask
 
-from . import devwarn, preview
+from . import noindex_warning, preview
 
 if TYPE_CHECKING:
     from .._state import MarmeonState
@@ -23,6 +23,6 @@ def development_hook(app: Flask, state: MarmeonState) -> Callable[[], None] | No
     """What to run at the first request handled in development (the edge's
     ``on_development``): the noindex warning's hook, when wanted. Production
     requests then pass no hook of the audit."""
-    if not devwarn.wanted(state):
+    if not noindex_warning.wanted(state):
         return None
-    return lambda: devwarn.install(app, state)
+    return lambda: noindex_warning.install(app, state)

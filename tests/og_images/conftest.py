@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import html5lib
 import pytest
 from flask import Flask
 from PIL import Image
@@ -76,3 +77,15 @@ def png(data: bytes) -> Image.Image:
     assert image.format == "PNG"
     image.load()
     return image
+
+
+def metas_of(html: str) -> dict[str, list[str]]:
+    """The page's meta tags (name or property -> contents), parsed as a
+    browser does."""
+    document = html5lib.parse(html, namespaceHTMLElements=False)
+    metas: dict[str, list[str]] = {}
+    for meta in document.iter("meta"):
+        key = meta.get("property") or meta.get("name")
+        if key:
+            metas.setdefault(key, []).append(meta.get("content") or "")
+    return metas

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import html5lib
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,6 +16,8 @@ from flask_marmeon import Marmeon, head, render_head
 from flask_marmeon.og_images.address import texts_of, token_of
 from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.state import og_images_of
+
+from .conftest import metas_of
 
 #: Characters the image code removes: a break, NUL, ZWSP, a soft hyphen,
 #: an unassigned code point, a private-use one.
@@ -43,13 +44,7 @@ def _head(title: str, description: str) -> dict[str, list[str]]:
     with APP.test_request_context("/page"):
         head(title=title, description=description, open_graph={"type": "article"})
         written = str(render_head())
-    document = html5lib.parse(f"<head>{written}</head>", namespaceHTMLElements=False)
-    metas: dict[str, list[str]] = {}
-    for meta in document.iter("meta"):
-        key = meta.get("property") or meta.get("name")
-        if key:
-            metas.setdefault(key, []).append(meta.get("content") or "")
-    return metas
+    return metas_of(f"<head>{written}</head>")
 
 
 def _drawn(metas: dict[str, list[str]]) -> Any:

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import html5lib
 import pytest
 from flask import Flask, render_template_string
 
 from flask_marmeon import OgImage, OgImageCard, head
 
-from .conftest import png
+from .conftest import metas_of, png
 
 PAGE = "<!doctype html><html><head>{{ render_head() }}</head><body></body></html>"
 
@@ -26,13 +25,7 @@ def page(app: Flask, path: str = "/page", **fields: Any) -> dict[str, list[str]]
 
     response = app.test_client().get(path)
     assert response.status_code == 200
-    document = html5lib.parse(response.text, namespaceHTMLElements=False)
-    metas: dict[str, list[str]] = {}
-    for meta in document.iter("meta"):
-        key = meta.get("property") or meta.get("name")
-        if key:
-            metas.setdefault(key, []).append(meta.get("content") or "")
-    return metas
+    return metas_of(response.text)
 
 
 def image_of(app: Flask, metas: dict[str, list[str]], key: str = "og:image") -> Any:

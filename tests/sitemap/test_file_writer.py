@@ -119,29 +119,31 @@ def test_split_starts_a_new_file_with_its_own_latest_lastmod(
     ]
 
 
+#: 1,500 plain <url>s (more than a batch), and one with a language link.
+PLAIN = [
+    url_elements(Addresses((f"https://n.example/{n}",)), "2024-01-02")
+    for n in range(1500)
+]
+LINKED = url_elements(
+    Addresses(("https://n.example/en/a",), (("en", "https://n.example/en/a"),)), None
+)
+
+
 def test_a_namespace_first_needed_after_the_first_batch_is_declared(
     urlset_schema: etree.XMLSchema,
 ) -> None:
     # The file's opening is written with its first batch of entries (a few
     # hundred); an entry after that which needs another namespace still
     # gets it declared, and nothing else of the file changes.
-    plain = [
-        url_elements(Addresses((f"https://n.example/{n}",)), "2024-01-02")
-        for n in range(1500)
-    ]
-    linked = url_elements(
-        Addresses(("https://n.example/en/a",), (("en", "https://n.example/en/a"),)),
-        None,
-    )
     pictured = url_elements(
         Addresses(("https://n.example/b",)), None, ["https://n.example/b.png"]
     )
-    for late, declared in ((linked, {"xhtml"}), (pictured, {"image"})):
-        (file,) = write([*plain, late], max_urls=5000, split=False).finish()
+    for late, declared in ((LINKED, {"xhtml"}), (pictured, {"image"})):
+        (file,) = write([*PLAIN, late], max_urls=5000, split=False).finish()
         root = etree.fromstring(file.body)
         assert set(root.nsmap) - {None} == declared
         urlset_schema.assertValid(root)
-        (alone,) = write(plain, max_urls=5000, split=False).finish()
+        (alone,) = write(PLAIN, max_urls=5000, split=False).finish()
         assert file.body.endswith(late.encode() + b"</urlset>\n")
         start = alone.body.index(b"<url>")
         assert file.body[file.body.index(b"<url>") :].startswith(
@@ -155,20 +157,12 @@ def test_a_packed_file_is_the_same_file_compressed_as_it_is_written() -> None:
     # encoded, and the file is the plain writer's, byte for byte, gzipped
     # as one gzip member at level 6, mtime 0; a namespace first needed
     # after the first batch rewrites the opening of the compressed file.
-    plain = [
-        url_elements(Addresses((f"https://n.example/{n}",)), "2024-01-02")
-        for n in range(1500)
-    ]
-    linked = url_elements(
-        Addresses(("https://n.example/en/a",), (("en", "https://n.example/en/a"),)),
-        None,
-    )
     for elements, limits in (
         ([], {}),
-        (plain, {}),
-        ([*plain, linked], {}),
-        ([linked, *plain], {}),
-        ([*plain, linked], {"max_urls": 700}),
+        (PLAIN, {}),
+        ([*PLAIN, LINKED], {}),
+        ([LINKED, *PLAIN], {}),
+        ([*PLAIN, LINKED], {"max_urls": 700}),
     ):
         kwargs: dict[str, object] = {"max_urls": 5000, "split": False, **limits}
         files = write(elements, **kwargs).finish()
