@@ -9,10 +9,10 @@ from ._state import MarmeonState, get_state
 from .audit import install as audit_install
 from .cli import marmeon_group
 from .config import apply_defaults, environ, load_settings
+from .head import install as head_install
 from .head import own_addresses, render_head
 from .head import templates as head_templates
 from .head.stages import MERGED
-from .head.state import HeadState, head_state
 from .i18n.errors import wrap_error_handlers
 from .i18n.own_address import own_page
 from .indexnow import key_file as indexnow_key_file
@@ -64,7 +64,8 @@ class Marmeon:
         apply_defaults(app.config, environ())
         settings = load_settings(app.config)
         state = MarmeonState(settings=settings, extension=self)
-        state.add(HeadState.for_settings(settings))
+        # The head's part, and its own steps at its stages (head/install.py).
+        head_part = head_install.init_app(state)
         app.extensions["marmeon"] = state
         app.jinja_env.globals["render_head"] = render_head
         head_templates.install(app)  # head() in templates, {% do %}
@@ -88,7 +89,7 @@ class Marmeon:
         # The head's steps at its ``merged`` stage (head/stages.py): an
         # error page names no address of its own; with
         # MARMEON_DEFAULT_CANONICAL a route that is not localized names its own.
-        stages = head_state(state).stages
+        stages = head_part.stages
         stages.add(MERGED, own_addresses.error_page)
         if settings.default_canonical:
             stages.add(MERGED, own_addresses.default_canonical(own_page))

@@ -7,7 +7,7 @@ and lives in the sibling modules.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flask import Request, current_app, has_app_context
 from markupsafe import Markup
@@ -20,12 +20,14 @@ from . import jsonld, roles
 from .elements import Slot
 from .fragment import build_fragment
 from .html import nonce_attribute, write_head
+from .json_ld_blocks import texts as _json_ld  # noqa: F401 (tests' name)
+from .json_ld_blocks import unwritable
 from .late import late_call
 from .memo import HeadMemo
 from .merge import EMPTY, MergedHead, merge
 from .resolve import resolve
 from .stages import StageContext
-from .state import JSON_LD_ERRORS_SIZE, HeadState, head_state
+from .state import HeadState, head_state
 from .table import HEAD
 from .types import HeadFields
 from .urls import explain
@@ -80,7 +82,7 @@ def head(**fields: Unpack[HeadFields]) -> None:
             try:
                 jsonld.dumps(block)
             except jsonld.JsonLdError as error:
-                raise _unwritable(block, error) from error
+                raise unwritable(block, error) from error
     state.fragments.append(fragment)
 
 
@@ -99,52 +101,6 @@ def _nonce(state: MarmeonState, req: Request | None) -> str | None:
             " return the nonce as a str, or None for no nonce attribute."
         )
     return nonce
-
-
-def _json_ld(blocks: tuple[Any, ...], state: MarmeonState, dev: bool) -> list[str]:
-    """Write each block's JSON; a block JSON cannot write is a bug in the app.
-
-    Development raises. Production leaves the block out and logs it once per
-    kind of block (its @type), for at most ``JSON_LD_ERRORS_SIZE`` kinds: the
-    memo and the log stay bounded whatever the blocks hold.
-    """
-    out: list[str] = []
-    for block in blocks:
-        try:
-            text = jsonld.dumps(block)
-        except jsonld.JsonLdError as error:
-            if dev:
-                raise _unwritable(block, error) from error
-            _log_json_ld_error(state, jsonld.describe(block), error)
-            continue
-        out.append(text)
-    return out
-
-
-def _unwritable(block: Any, error: jsonld.JsonLdError) -> ValueError:
-    """Development's error for a JSON-LD block JSON cannot write exactly."""
-    return ValueError(
-        f"The JSON-LD block with {jsonld.describe(block)} cannot be written as"
-        f" JSON exactly: {error}. Pass only str, int, float, bool, None, lists"
-        " and dicts with str keys (a date as its ISO string)."
-    )
-
-
-def _log_json_ld_error(state: MarmeonState, what: str, error: Exception) -> None:
-    seen = head_state(state).json_ld_errors
-    with state.lock:
-        if what in seen or len(seen) > JSON_LD_ERRORS_SIZE:
-            return
-        seen.add(what)
-        full = len(seen) > JSON_LD_ERRORS_SIZE
-    if full:
-        logger.error(
-            "More than %d kinds of JSON-LD block were left out of pages; the"
-            " next ones are left out without a log line.",
-            JSON_LD_ERRORS_SIZE,
-        )
-        return
-    logger.error("The JSON-LD block with %s is left out of the page: %s.", what, error)
 
 
 def _warn_left_out(slot: Slot, raw: str, state: MarmeonState) -> None:
@@ -171,23 +127,24 @@ def _write(
     state: MarmeonState,
     dev: bool = False,
 ) -> str:
-    """The ``before resolve`` steps, resolve, and write the head (what the
-    memo keeps, in production)."""
+    """The ``before resolve`` steps, resolve (with the ``resolve`` steps),
+    and write the head (what the memo keeps, in production)."""
     settings = state.settings
     head_part = head_state(state)
-    steps = head_part.stages.before_resolve
-    if steps:
-        context = StageContext(state, None, page)
-        for step in steps:
-            merged = step(merged, context)
-        page = context.page
+    stages = head_part.stages
+    context = StageContext(state, None, page, dev)
+    context.json_ld = json_ld
+    for step in stages.before_resolve:
+        merged = step(merged, context)
     resolved = resolve(
         merged,
-        page,
+        context.page,
         head_part.policy,
-        json_ld,
+        context.json_ld,
         indexable=settings.indexable,
         og_locales=head_part.og_locales,
+        steps=stages.resolve,
+        context=context,
     )
     if dev:
         # Development warns for each URL left out, on every page.
@@ -246,17 +203,13 @@ def written_head(req: Request | None, held: RequestState | None = None) -> str:
     json_ld: Sequence[str]
     if request_state_ is not None:
         merged = merge(request_state_.fragments)
-        blocks = merged.get(_JSON_LD)
-        json_ld = _json_ld(blocks, state, dev) if blocks else ()
-        page = request_state_.page
-        # The ``merged`` steps (flask_marmeon.head.stages): none, a tuple
-        # read and skipped, on an app without any.
-        steps = head_state(state).stages.merged
-        if steps:
-            context = StageContext(state, request_state_, page)
-            for step in steps:
-                merged = step(merged, context)
-            page = context.page
+        # The ``merged`` steps (flask_marmeon.head.stages): the JSON-LD
+        # blocks' texts, the page's own addresses; what they give keys the
+        # memo.
+        context = StageContext(state, request_state_, request_state_.page, dev)
+        for step in head_state(state).stages.merged:
+            merged = step(merged, context)
+        page, json_ld = context.page, context.json_ld
     else:
         merged, json_ld, page = EMPTY, (), None
     nonce_attr = nonce_attribute(_nonce(state, req))

@@ -12,7 +12,7 @@ resolve's), so that the writers and the table need not import resolve.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..page import Page
@@ -39,27 +39,21 @@ class Builder:
 
     __slots__ = (
         "carry",
-        "description",
         "elements",
         "group_number",
         "indexable",
-        "json_ld",
         "left_out",
         "localized",
         "missing",
         "og_locales",
         "own",
         "policy",
-        "title",
     )
 
     def __init__(
         self,
         policy: UrlPolicy,
-        title: str | None,
-        description: str | None,
         page: Page | None,
-        json_ld: Sequence[str],
         indexable: bool,
         og_locales: Callable[[str], str],
     ) -> None:
@@ -70,17 +64,12 @@ class Builder:
         self.group_number = 0
         #: _KEPT, _DROPPED, or the number of the group being carried.
         self.carry = _KEPT
-        #: The page's title and description, the defaults of og's and
-        #: twitter's.
-        self.title = title
-        self.description = description
         #: The page when it is localized; and ``own``, the page when it has
         #: its own addresses (an error page has no canonical_path, and no
         #: hreflang either; a route that is not localized has only the
         #: default canonical, with MARMEON_DEFAULT_CANONICAL).
         self.localized = page if page is not None and page.locale is not None else None
         self.own = page if page is not None and page.canonical_path else None
-        self.json_ld = json_ld
         self.indexable = indexable
         self.og_locales = og_locales
 

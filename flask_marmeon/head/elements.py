@@ -89,5 +89,14 @@ HREFLANG = Slot(
     from_page=True,
     extra_attr="hreflang",
 )
+
+
+class PageAddress(str):
+    """A canonical that is the page's own address (its Page's, the default
+    canonical), not the app's: written with :data:`CANONICAL_PAGE`."""
+
+    __slots__ = ()
+
+
 #: A JSON-LD block: the value is its JSON, safe inside <script> already.
 JSON_LD = Slot("script", (("type", "application/ld+json"),))

@@ -1,15 +1,18 @@
-"""The page's own addresses in its head: none on an error page, and the
-route's own address as the default canonical (MARMEON_DEFAULT_CANONICAL).
+"""The page's own addresses in its head: none on an error page, the
+route's own address as the default canonical (MARMEON_DEFAULT_CANONICAL),
+and the page's own address as its canonical when it sets none.
 
-Both are steps at the head's ``merged`` stage (:mod:`.stages`), which the
-wiring registers in ``Marmeon.init_app``. An error page (a 4xx or 5xx
-rendered by one of the app's error handlers, ``RequestState.error_page``)
-names no address of its own: a canonical, ``og:url``, hreflang or
-``og:locale:alternate`` there tells a search engine that the error is the
-page, whatever the view set before ``abort(404)`` or the layouts and the
-handler set. The keys dropped are the table's (``Row.address``); hreflang
-and the alternates come from the page's addresses, which an error page has
-none of.
+The first two are steps at the head's ``merged`` stage (:mod:`.stages`),
+which the wiring registers in ``Marmeon.init_app``; the last one a step at
+its ``resolve`` stage, which the head registers (:mod:`.install`).
+
+An error page (a 4xx or 5xx rendered by one of the app's error handlers,
+``RequestState.error_page``) names no address of its own: a canonical,
+``og:url``, hreflang or ``og:locale:alternate`` there tells a search
+engine that the error is the page, whatever the view set before
+``abort(404)`` or the layouts and the handler set. The keys dropped are
+the table's (``Row.address``); hreflang and the alternates come from the
+page's addresses, which an error page has none of.
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..page import Page
+from .elements import PageAddress
 from .merge import MergedHead
 from .robots import noindex
 from .stages import StageContext, Step
 from .table import HEAD, Table
+from .text import clean_url
 from .writers import Canonical, Robots
 
 #: head()'s key of the canonical and of robots (the table's, by their writers).
@@ -63,9 +68,20 @@ def default_canonical(own: Callable[[], Page | None]) -> Step:
             return merged
         if context.page is not None or _CANONICAL in merged:
             return merged
-        indexable = context.state.settings.indexable
+        state = context.state
+        indexable = state is None or state.settings.indexable
         if not noindex(merged.get(_ROBOTS), indexable=indexable):
             context.page = own()
         return merged
 
     return step
+
+
+def page_canonical(merged: MergedHead, context: StageContext) -> MergedHead:
+    """The ``resolve`` step of the page's own address: the canonical of a
+    page that sets none is its Page's (a localized page's, or the route's
+    with MARMEON_DEFAULT_CANONICAL), a :class:`~.elements.PageAddress`."""
+    page = context.page
+    if page is None or not page.canonical_path or merged.get(_CANONICAL) is not None:
+        return merged
+    return {**merged, _CANONICAL: PageAddress(clean_url(page.canonical_path))}

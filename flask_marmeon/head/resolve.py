@@ -1,14 +1,13 @@
 """From the merged head to the elements of the page, final, in output order.
 
-This step applies the defaults of the specification (og/twitter title and
-description from the page's, og:locale from the page's locale, the canonical
-and hreflang addresses of a localized page), orders the elements, and
-decides every URL with the app's policy (:mod:`flask_marmeon.head.urls`):
-the writer only writes.
-
-The elements are collected in a :class:`~flask_marmeon.head.builder.Builder`,
-which decides each URL and its group (left out, or carried to the browser
-module without APP_URL).
+Resolve runs the steps of the head's ``resolve`` stage (:mod:`.stages`),
+which give the values a page did not set (the og and twitter defaults, the
+page's own address as its canonical) and put the JSON-LD blocks' texts in
+place, then the table's writers, in the table's order. The elements are
+collected in a :class:`~flask_marmeon.head.builder.Builder`, which decides
+every URL with the app's policy (:mod:`flask_marmeon.head.urls`) and its
+group (left out, or carried to the browser module without APP_URL): the
+HTML writer only writes.
 """
 
 from __future__ import annotations
@@ -17,11 +16,12 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from ..page import Page
-from . import roles
+from . import defaults, json_ld_blocks, own_addresses
 from .builder import Builder, Missing
 from .elements import Element, Slot
 from .locales import og_locale
 from .merge import MergedHead
+from .stages import StageContext, Step
 from .table import HEAD
 from .urls import UrlPolicy
 from .write_order import write_keys
@@ -38,6 +38,18 @@ class ResolvedHead(NamedTuple):
     left_out: list[tuple[Slot, str]]
 
 
+def head_steps(og_locales: Callable[[str], str]) -> tuple[Step, ...]:
+    """The head's own steps at ``resolve``, in order (:mod:`.install`
+    registers them): the cards' title and description, og:locale, the
+    page's own canonical, the JSON-LD texts."""
+    return (
+        defaults.card_defaults,
+        defaults.og_locale_default(og_locales),
+        own_addresses.page_canonical,
+        json_ld_blocks.placed,
+    )
+
+
 def resolve(
     merged: MergedHead,
     page: Page | None,
@@ -46,29 +58,30 @@ def resolve(
     *,
     indexable: bool = True,
     og_locales: Callable[[str], str] = og_locale,
+    steps: tuple[Step, ...] | None = None,
+    context: StageContext | None = None,
 ) -> ResolvedHead:
     """Return the head's elements in output order, URLs decided.
 
-    Each field is written by its writer, in the table's order
+    ``steps`` are the app's at the ``resolve`` stage (the head's own,
+    :func:`head_steps`, when None), run with ``context`` (the one of
+    ``before resolve``, whose page and JSON-LD texts are then ``page``'s
+    and ``json_ld``'s; a new one when None). Then each
+    field is written by its writer, in the table's order
     (:mod:`flask_marmeon.head.table`). ``json_ld`` holds the JSON-LD
     blocks' texts as :func:`jsonld.dumps` writes them; they follow the other
     elements. When the site is not ``indexable``, robots says ``noindex,
     nofollow`` whatever the page set. ``og_locales`` is :func:`og_locale`
     or the app's table of it (:class:`~flask_marmeon.head.locales.OgLocales`).
     """
-    out = Builder(
-        policy,
-        merged.get(_TITLE),
-        merged.get(_DESCRIPTION),
-        page,
-        json_ld,
-        indexable,
-        og_locales,
-    )
+    if context is None:
+        context = StageContext(None, None, page)
+        context.json_ld = json_ld
+    for step in head_steps(og_locales) if steps is None else steps:
+        merged = step(merged, context)
+    out = Builder(policy, context.page, indexable, og_locales)
     write_keys(out, _WRITERS, merged)
     return ResolvedHead(out.elements, out.missing, out.left_out)
 
 
 _WRITERS = HEAD.writers
-#: The page's title and description: the cards' defaults.
-_TITLE, _DESCRIPTION = HEAD.named(roles.TITLE), HEAD.named(roles.DESCRIPTION)

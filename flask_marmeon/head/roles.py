@@ -20,5 +20,7 @@ CARD = "card"
 IMAGE = "image"
 #: The site's name, which a generated image shows.
 SITE_NAME = "site_name"
+#: A card's locale (og:locale): the page's by default.
+LOCALE = "locale"
 #: A card's kind: a ``summary`` card gets a square generated image.
 CARD_KIND = "card_kind"

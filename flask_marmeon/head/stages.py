@@ -18,15 +18,21 @@ their packages. The stages, in the order a head goes through them:
     Once per head written (the memo keeps the result, in production), just
     before resolve: the generated images (``og_images`` names an
     ``OgImage``'s address, size and alt), so that resolve sees plain images.
+``resolve`` (:data:`RESOLVE`)
+    Once per head written, in :func:`~.resolve.resolve`, right before the
+    table's writers: the values a page did not set, inferred from others.
+    The head registers the og and twitter defaults (:mod:`.defaults`) and
+    places the JSON-LD blocks' texts; the wiring the page's own address as
+    the default canonical (:mod:`.own_addresses`).
 
-Then resolve (the table's writers, in the table's order: the og and twitter
-defaults, the canonical and hreflang of a localized page, JSON-LD last) and
-the writing of the HTML, which are the table's and take no steps.
+Then the table's writers write each value in the table's order (the
+page's hreflang and og:locale:alternate links from its Page), and the
+HTML is written; they take no steps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .merge import MergedHead
@@ -40,25 +46,37 @@ if TYPE_CHECKING:
 MERGED = "merged"
 #: Once per head written, before resolve (see the module).
 BEFORE_RESOLVE = "before resolve"
+#: Once per head written, right before the writers (see the module).
+RESOLVE = "resolve"
 #: The stages in the order a head goes through them.
-STAGES = (MERGED, BEFORE_RESOLVE)
+STAGES = (MERGED, BEFORE_RESOLVE, RESOLVE)
 
 
 class StageContext:
-    """What a step reads besides the merged head: the app's state, the
-    request's (None outside a request, and at ``before resolve``) and the
-    page, which a step may replace."""
+    """What a step reads besides the merged head: the app's state (None
+    when :func:`~.resolve.resolve` runs alone, in a test), the request's
+    (None outside a request, and after ``merged``), whether the app is in
+    development, and what the steps hand on: the page, which a step may
+    replace, and the JSON-LD blocks' texts."""
 
-    __slots__ = ("page", "request", "state")
+    __slots__ = ("dev", "json_ld", "page", "request", "state")
 
     def __init__(
-        self, state: MarmeonState, request: RequestState | None, page: Page | None
+        self,
+        state: MarmeonState | None,
+        request: RequestState | None,
+        page: Page | None,
+        dev: bool = False,
     ) -> None:
         self.state = state
         self.request = request
         #: The page's addresses (a Page set by i18n on a localized route);
         #: what resolve receives after the stage.
         self.page = page
+        self.dev = dev
+        #: The JSON-LD blocks as JSON texts (:mod:`.json_ld_step`), written
+        #: at ``merged``: they key the memo, and are placed at ``resolve``.
+        self.json_ld: Sequence[str] = ()
 
 
 #: A step: the merged head -> the merged head (see the module).
@@ -69,13 +87,14 @@ class Stages:
     """The steps registered for one app, per stage, in registration order
     (the head's part of the app's state holds it)."""
 
-    __slots__ = ("before_resolve", "merged")
+    __slots__ = ("before_resolve", "merged", "resolve")
 
     def __init__(self) -> None:
         # A tuple per stage, made again on each add (at start-up): the head
         # reads it on every page, and an empty one is skipped at once.
         self.merged: tuple[Step, ...] = ()
         self.before_resolve: tuple[Step, ...] = ()
+        self.resolve: tuple[Step, ...] = ()
 
     def add(self, stage: str, step: Step) -> None:
         """Run ``step`` at ``stage`` (one of :data:`STAGES`), after the

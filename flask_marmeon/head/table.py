@@ -311,10 +311,10 @@ _TWITTER_IMAGE = _records(
 OPEN_GRAPH = Table(
     OpenGraph,
     {
-        "title": Row(TextField(), Text("og:title", default="title"), role=roles.TITLE),
+        "title": Row(TextField(), Text("og:title"), role=roles.TITLE),
         "description": Row(
             TextField(),
-            Text("og:description", default="description"),
+            Text("og:description"),
             role=roles.DESCRIPTION,
         ),
         "type": Row(
@@ -325,7 +325,7 @@ OPEN_GRAPH = Table(
             UrlField(), Href(meta("property", "og:url", "open_graph.url")), address=True
         ),
         "site_name": Row(TextField(), Text("og:site_name"), role=roles.SITE_NAME),
-        "locale": Row(TextField(), Locale()),
+        "locale": Row(TextField(), Locale(), role=roles.LOCALE),
         "image": Row(*_OG_IMAGE, role=roles.IMAGE),
         "video": Row(*_OG_VIDEO),
         "audio": Row(*_OG_AUDIO),
@@ -347,12 +347,12 @@ TWITTER = Table(
         "creator": Row(TextField(), Text("twitter:creator", "name")),
         "title": Row(
             TextField(),
-            Text("twitter:title", "name", default="title"),
+            Text("twitter:title", "name"),
             role=roles.TITLE,
         ),
         "description": Row(
             TextField(),
-            Text("twitter:description", "name", default="description"),
+            Text("twitter:description", "name"),
             role=roles.DESCRIPTION,
         ),
         "image": Row(*_TWITTER_IMAGE, role=roles.IMAGE),
@@ -369,7 +369,7 @@ def _unknown_argument(path: str, name: object) -> TypeError:
 HEAD = Table(
     HeadFields,
     {
-        "title": Row(TextField(), Title(), role=roles.TITLE),
+        "title": Row(TextField(), Title("title_template"), role=roles.TITLE),
         "title_template": Row(TemplateField(), WrittenByAnother()),
         "description": Row(
             TextField(), Text("description", "name"), role=roles.DESCRIPTION

@@ -7,7 +7,9 @@ collects the elements, the field's merged value and the mapping it is in
 (its siblings: an og:type decides whether ``article`` is written).
 
 A writer is called when its value is set, or always when ``always`` is true
-(a field with a default: og:title takes the page's title). ``slots`` lists
+(it writes from the page too: the hreflang links). The defaults (og:title
+takes the page's title) are steps at the head's ``resolve`` stage
+(:mod:`.stages`), which run before the writers. ``slots`` lists
 every :class:`~flask_marmeon.head.elements.Slot` it may write, so that the
 HTML writer prepares each one's constant text once.
 """
@@ -25,6 +27,7 @@ from .elements import (
     JSON_LD,
     ROBOTS,
     TITLE,
+    PageAddress,
     Slot,
     meta,
 )
@@ -39,7 +42,7 @@ if TYPE_CHECKING:
 class Writer:
     """Writes one field's elements (see the module's text)."""
 
-    #: Called when the value is None too (a default applies).
+    #: Called when the value is None too (it writes from the page as well).
     always = False
     slots: tuple[Slot, ...] = ()
 
@@ -48,22 +51,13 @@ class Writer:
 
 
 class Text(Writer):
-    """One ``<meta>`` holding the text; ``default`` names the Builder's
-    attribute that stands in when the key is unset (``"title"``)."""
+    """One ``<meta>`` holding the text."""
 
-    def __init__(
-        self, name: str, kind: str = "property", default: str | None = None
-    ) -> None:
+    def __init__(self, name: str, kind: str = "property") -> None:
         self.slot = meta(kind, name)
         self.slots = (self.slot,)
-        self.default = default
-        self.always = default is not None
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        if value is None:
-            value = getattr(out, self.default)  # type: ignore[arg-type]
-            if value is None:
-                return
         out.elements.append((self.slot, value, None))
 
 
@@ -163,12 +157,16 @@ class NestedTable(Writer):
 
 
 class Title(Writer):
-    """``<title>``, through the title template when one is set."""
+    """``<title>``, through the title template (the sibling key
+    ``template``'s value) when one is set."""
 
     slots = (TITLE,)
 
+    def __init__(self, template: str) -> None:
+        self.template = template
+
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        template = siblings.get("title_template")
+        template = siblings.get(self.template)
         if template is not None:
             value = template.replace("%s", value)
         out.elements.append((TITLE, value, None))
@@ -182,18 +180,19 @@ class WrittenByAnother(Writer):
 
 
 class Canonical(Writer):
-    """The canonical link (the page's own address by default on a localized
-    page), then the page's hreflang links."""
+    """The canonical link (the page's own address, a :class:`PageAddress`,
+    when the ``resolve`` stage gave it: own_addresses.page_canonical), then
+    the page's hreflang links."""
 
     always = True
     slots = (CANONICAL, CANONICAL_PAGE, HREFLANG)
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        own = out.own
-        if value is not None:
+        if type(value) is PageAddress:
+            out.url(CANONICAL_PAGE, str(value))
+        elif value is not None:
             out.url(CANONICAL, value)
-        elif own is not None and own.canonical_path is not None:
-            out.url(CANONICAL_PAGE, clean_url(own.canonical_path))
+        own = out.own
         if own is not None:
             for hreflang, path in own.hreflang_paths:
                 out.url(HREFLANG, clean_url(path), clean_text(hreflang))
@@ -240,8 +239,8 @@ class Robots(Writer):
 
 
 class Locale(Writer):
-    """og:locale (the page's by default) and og:locale:alternate for each of
-    the page's other languages."""
+    """og:locale (the page's by default: defaults.og_locale_default) and
+    og:locale:alternate for each of the page's other languages."""
 
     always = True
 
@@ -251,12 +250,10 @@ class Locale(Writer):
         self.slots = (self.slot, self.alternate)
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        localized = out.localized
-        if value is None and localized is not None and localized.locale is not None:
-            value = out.og_locales(localized.locale)
         elements = out.elements
         if value is not None:
             elements.append((self.slot, value, None))
+        localized = out.localized
         if localized is not None:
             og_locales = out.og_locales
             for hreflang, _ in localized.hreflang_paths:
@@ -265,15 +262,13 @@ class Locale(Writer):
 
 
 class JsonLd(Writer):
-    """The JSON-LD blocks' texts (written by render_head before resolve)."""
+    """The JSON-LD blocks' texts (written at the ``merged`` stage, put in
+    place of the blocks at ``resolve``: json_ld_blocks.py)."""
 
-    always = True
     slots = (JSON_LD,)
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        elements = out.elements
-        for text in out.json_ld:
-            elements.append((JSON_LD, text, None))
+        out.elements.extend([(JSON_LD, text, None) for text in value])
 
 
 class Href(Writer):

@@ -19,12 +19,6 @@ from .rule_parts import rule_parts
 Rivals = tuple[frozenset[str], "re.Pattern[str] | None"]
 
 
-def path_trace(rule: Rule) -> tuple[tuple[bool, str], ...]:
-    """A bound rule's path: its static text and argument names in order (the
-    host part left off), see :mod:`.rule_parts`."""
-    return rule_parts(rule).trace
-
-
 def _pattern(rule: Rule) -> str:
     pieces: list[str] = []
     parts = rule_parts(rule)
@@ -69,7 +63,7 @@ def literal_prefix(rule: Rule, fixed: Mapping[str, str] | None = None) -> str:
     """The rule's path up to its first argument (whose value ``fixed`` does
     not give)."""
     prefix = ""
-    for dynamic, data in path_trace(rule):
+    for dynamic, data in rule_parts(rule).trace:
         if dynamic:
             if fixed is None or data not in fixed:
                 break
@@ -106,7 +100,7 @@ def rivals_of(
         and prefixes_meet(prefix, literal_prefix(other))
     ]
     static = frozenset(
-        "".join(data for _, data in path_trace(other))
+        "".join(data for _, data in rule_parts(other).trace)
         for other in others
         if not rule_parts(other).converters
     )
