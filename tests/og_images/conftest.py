@@ -19,6 +19,9 @@ from flask import Flask, render_template_string
 from PIL import Image
 
 from flask_marmeon import head
+from flask_marmeon.og_images import system_fonts
+from flask_marmeon.og_images.generator import image_path
+from flask_marmeon.og_images.state import og_images_of
 
 NOTO = Path("/usr/share/fonts/truetype/noto")
 NOTO_CJK = Path("/usr/share/fonts/opentype/noto")
@@ -117,3 +120,26 @@ def image_of(app: Flask, metas: dict[str, list[str]], key: str = "og:image") -> 
     response = app.test_client().get(url.removeprefix("https://notes.example"))
     assert response.status_code == 200
     return png(response.data)
+
+
+def address(app: Flask, title: str = "A title", page: str = "/page") -> str:
+    """The path of the generated image of ``page`` with ``title``."""
+    og = og_images_of(app)
+    with app.test_request_context(page):
+        path = image_path(
+            og, app.secret_key, (title, "A description", "Notes"), page_path=page
+        )
+    assert path is not None
+    return path
+
+
+def drawn(app: Flask) -> int:
+    """How many images the app has drawn."""
+    return int(og_images_of(app).store.drawn)
+
+
+def no_machine_fonts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine without fonts of its own, nor fontconfig."""
+    monkeypatch.setattr(system_fonts, "FONT_DIRS", ())
+    monkeypatch.setattr(system_fonts, "_fontconfig_files", lambda: [])
+    monkeypatch.setattr(system_fonts, "_fc_match", lambda char, bold: None)
