@@ -88,15 +88,19 @@ def listing_app(url: str, redis: str | None = None) -> Flask:
     )
     shop = localized(Blueprint("shop", __name__))
 
+    def listing_entry(row: Any) -> SitemapEntry:
+        # As docs/large-sites.rst shows: a row unpacked, not read by its
+        # attributes (row.id), which SQLAlchemy finds after a failed lookup.
+        key, updated_at = row
+        return SitemapEntry({"listing_id": key}, last_modified=updated_at)
+
     @shop.get(
         "/listings/<int:listing_id>",
         authorize=everyone,
         sitemap=marmeon_sqlalchemy.paged(
             select(Listing.id, Listing.updated_at),
             key=Listing.id,
-            entry=lambda row: SitemapEntry(
-                {"listing_id": row.id}, last_modified=row.updated_at
-            ),
+            entry=listing_entry,
         ),
     )
     def listing(listing_id: int) -> str:

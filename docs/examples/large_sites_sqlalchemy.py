@@ -1,6 +1,7 @@
 """paged(): a table's pages in parts, each read by a range of its key."""
 
 from datetime import date
+from typing import Any
 
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
@@ -38,15 +39,19 @@ with app.app_context():
     db.session.commit()
 
 
+def product_entry(row: Any) -> SitemapEntry:
+    # Unpacked (or row[0]): faster than row.id once per row of a part.
+    product_id, updated_at = row
+    return SitemapEntry({"product_id": product_id}, last_modified=updated_at)
+
+
 @app.get(
     "/products/<int:product_id>",
     authorize=everyone,
     sitemap=paged(
         select(Product.id, Product.updated_at).where(Product.listed),
         key=Product.id,
-        entry=lambda row: SitemapEntry(
-            {"product_id": row.id}, last_modified=row.updated_at
-        ),
+        entry=product_entry,
     ),
 )
 def product(product_id: int) -> str:

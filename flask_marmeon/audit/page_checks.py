@@ -164,7 +164,10 @@ def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
             listed.url,
             f"The page names its languages but no {X_DEFAULT}: add"
             f' <link rel="alternate" hreflang="{X_DEFAULT}"> for visitors of'
-            " other languages.",
+            " other languages. (flask_marmeon names it for a localized page"
+            " unless its address without a locale is another page's: a route"
+            " of the app, robots.txt, or another locale's page; give this"
+            " page another address.)",
         )
 
 

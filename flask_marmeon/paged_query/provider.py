@@ -52,7 +52,10 @@ from .statement_checks import (
 
 __all__ = ["SqlPaged", "paged"]
 
-# Rows fetched from the database at a time while a part is written.
+# Rows fetched at a time while changed rows (any number) are read. A part's
+# (its size and one at most) are fetched at once: streamed, each batch's
+# rows stay alive while written, and the GC walks and promotes them
+# (benchmarks/README.md); fetched at once, they are tuples it untracks.
 _YIELD_PER = 2000
 
 # Steps (parts) one boundaries query may take: below MySQL 8's
@@ -216,13 +219,14 @@ class SqlPaged:
         key = bare(column)
         bounds = [key >= start] if stop is None else [key >= start, key < stop]
         query = bounded(statement, *bounds).order_by(None).order_by(key).limit(limit)
-        yield from self._entries(query)
+        yield from self._entries(query, streamed=False)
 
-    def _entries(self, query: Select[Any]) -> Iterator[object]:
-        """The entries of ``query``'s rows, read in batches."""
+    def _entries(self, query: Select[Any], streamed: bool = True) -> Iterator[object]:
+        """The entries of ``query``'s rows, read in batches when ``streamed``."""
         entry = self.entry
+        options = {"yield_per": _YIELD_PER} if streamed else {}
         with self._session() as session:
-            rows = session.execute(query.execution_options(yield_per=_YIELD_PER))
+            rows = session.execute(query.execution_options(**options))
             try:
                 for row in rows:
                     yield entry(row)

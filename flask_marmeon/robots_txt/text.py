@@ -56,7 +56,8 @@ def robots_txt(
         disallow = _paths(rule.get("disallow"))
         allow = _paths(rule.get("allow"))
         if "*" in agents:
-            disallow = [INTERNAL_PATH, *disallow]
+            # A rule may name the internal path itself: one line says it.
+            disallow = [INTERNAL_PATH, *(p for p in disallow if p != INTERNAL_PATH)]
         lines += [f"Disallow: {root}{path}" for path in disallow]
         lines += [f"Allow: {root}{path}" for path in allow]
         if not disallow and not allow:

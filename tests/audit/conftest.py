@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 from flask import Flask, Response, request
+from flask.testing import FlaskCliRunner
 from PIL import Image
 
+from flask_marmeon import Marmeon
 from flask_marmeon.audit import Report, audit
 
 ORIGIN = "https://notes.example"
@@ -187,3 +189,10 @@ def codes(report: Report) -> list[tuple[str, str]]:
 @pytest.fixture
 def found() -> Callable[[Site], list[tuple[str, str]]]:
     return lambda site: codes(site.audit())
+
+
+def runner_for(site: Site) -> FlaskCliRunner:
+    """A CLI runner of the site's app, with the flask marmeon group."""
+    app = site.app()
+    Marmeon(app)  # gives the app the flask marmeon group
+    return app.test_cli_runner()

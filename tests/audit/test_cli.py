@@ -8,19 +8,12 @@ import threading
 
 import pytest
 from flask import request
-from flask.testing import FlaskCliRunner
 
 from flask_marmeon import Marmeon
 from flask_marmeon.audit import audit
 from flask_marmeon.cli import _progress_bar
 
-from .conftest import DESCRIPTION_B, ORIGIN, Site
-
-
-def runner_for(site: Site) -> FlaskCliRunner:
-    app = site.app()
-    Marmeon(app)  # gives the app the flask marmeon group
-    return app.test_cli_runner()
+from .conftest import DESCRIPTION_B, ORIGIN, Site, runner_for
 
 
 def test_a_clean_site_exits_0_with_a_summary(site: Site) -> None:

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from flask import Blueprint, Flask
+
+from flask_marmeon import SitemapEntry, everyone, render_head
+from flask_marmeon import head as set_head
+from flask_marmeon import localized as localize
+from flask_marmeon.audit import audit
+
 from .conftest import ORIGIN, Site, codes, urlset
 
 EN, DE, DEFAULT = f"{ORIGIN}/en/about", f"{ORIGIN}/de/about", f"{ORIGIN}/about"
@@ -88,3 +97,29 @@ def test_no_x_default_is_an_error(site: Site) -> None:
     found = codes(site.audit())
     assert ("hreflang-no-x-default", EN) in found
     assert ("hreflang-no-x-default", DE) in found
+
+
+def test_a_localized_page_whose_x_default_is_taken_says_why(
+    make_app: Callable[..., Flask],
+) -> None:
+    # The extension leaves x-default out where the address without a locale
+    # is another page's (/contact of the app): the audit's error says so, so
+    # that the fix is the page's address, not a link the head cannot take.
+    app = make_app(APP_URL=ORIGIN, APP_LOCALES=["en", "de"])
+    pages = localize(Blueprint("pages", __name__))
+
+    @pages.get(
+        "/<slug>",
+        sitemap=lambda: [SitemapEntry(params={"slug": "contact"})],
+        authorize=everyone,
+    )
+    def show(slug: str) -> str:
+        set_head(title=f"The {slug} page of the notes")
+        return f"<!doctype html><html><head>{render_head()}</head></html>"
+
+    app.register_blueprint(pages)
+    app.get("/contact")(lambda: "the app's own contact page")
+    report = audit(app)
+    said = [f for f in report.findings if f.code == "hreflang-no-x-default"]
+    assert {f.url for f in said} == {f"{ORIGIN}/en/contact", f"{ORIGIN}/de/contact"}
+    assert all("another page's" in f.message for f in said)

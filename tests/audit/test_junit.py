@@ -14,8 +14,7 @@ from lxml import etree
 
 from flask_marmeon.audit import Finding, Report
 
-from .conftest import ORIGIN, Site
-from .test_cli import runner_for
+from .conftest import ORIGIN, Site, runner_for
 
 JUNIT_XSD = b"""<?xml version="1.0" encoding="UTF-8"?>
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"

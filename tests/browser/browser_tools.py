@@ -97,6 +97,17 @@ def wait_for_module(page: Any) -> None:
     page.wait_for_function("() => window.marmeon")
 
 
+def visit_from_about(page: Any, site: LiveServer, link: str, path: str) -> None:
+    """From /en/about, once the module runs, a visit through the link
+    ``link`` to ``path`` (``window.sameDocument`` tells whether the page
+    was reloaded)."""
+    page.goto(site.url + "/en/about")
+    wait_for_module(page)
+    page.evaluate("() => { window.sameDocument = true }")
+    page.click(link)
+    page.wait_for_url(site.url + path)
+
+
 def expected_head(site: LiveServer, path: str) -> list[Any]:
     """The server's head for ``path``; without APP_URL, what a server whose
     APP_URL is the page's own origin writes, as the browser resolves it so."""

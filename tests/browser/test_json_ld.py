@@ -11,6 +11,7 @@ from browser_tools import (
     browser_head,
     server_head,
     visit_and_come_back,
+    visit_from_about,
     wait_for_head,
     wait_for_module,
 )
@@ -137,11 +138,7 @@ def test_hostile_text_stays_text_on_visits(
     # Title, description, Open Graph and JSON-LD hold markup that would run
     # if any of it were parsed as HTML: a visit writes them all as text.
     site = serve(lambda origin: make_site(app_url=origin, router=router))
-    page.goto(site.url + "/en/about")
-    wait_for_module(page)
-    page.evaluate("() => { window.sameDocument = true }")
-    page.click("#to-hostile-text")
-    page.wait_for_url(site.url + "/hostile-text")
+    visit_from_about(page, site, "#to-hostile-text", "/hostile-text")
     expected = server_head(site.fetch("/hostile-text")[0])
     wait_for_head(page, expected)
     assert expected[0] == ("title", (), HOSTILE_TEXT + " · Notes")

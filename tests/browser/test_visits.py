@@ -13,6 +13,7 @@ from browser_tools import (
     expected_head,
     server_head,
     visit_and_come_back,
+    visit_from_about,
     wait_for_head,
     wait_for_module,
 )
@@ -103,11 +104,7 @@ def test_visit_to_a_page_without_our_head(
     page: Any, serve: Callable[..., LiveServer], router: str
 ) -> None:
     site = serve(lambda origin: make_site(app_url=origin, router=router))
-    page.goto(site.url + "/en/about")
-    wait_for_module(page)
-    page.evaluate("() => { window.sameDocument = true }")
-    page.click("#to-own")
-    page.wait_for_url(site.url + "/own")
+    visit_from_about(page, site, "#to-own", "/own")
     page.wait_for_function("() => document.title == 'A head of its own'")
     page.wait_for_timeout(150)
     # The old page's elements are gone; nothing stale comes back.

@@ -1,4 +1,5 @@
-"""Apps with generated images, and Debian's Noto fonts for other scripts.
+"""Apps with generated images, the pages that name them, and Debian's Noto
+fonts for other scripts.
 
 ``make test`` installs fonts-noto-core, fonts-noto-cjk and
 fonts-noto-color-emoji (the Makefile's font-deps).
@@ -14,8 +15,13 @@ from typing import Any
 
 import html5lib
 import pytest
-from flask import Flask
+from flask import Flask, render_template_string
 from PIL import Image
+
+from flask_marmeon import head
+from flask_marmeon.og_images import system_fonts
+from flask_marmeon.og_images.generator import image_path
+from flask_marmeon.og_images.state import og_images_of
 
 NOTO = Path("/usr/share/fonts/truetype/noto")
 NOTO_CJK = Path("/usr/share/fonts/opentype/noto")
@@ -89,3 +95,51 @@ def metas_of(html: str) -> dict[str, list[str]]:
         if key:
             metas.setdefault(key, []).append(meta.get("content") or "")
     return metas
+
+
+PAGE = "<!doctype html><html><head>{{ render_head() }}</head><body></body></html>"
+
+
+def page(app: Flask, path: str = "/page", **fields: Any) -> dict[str, list[str]]:
+    """The page's meta tags (name or property -> contents), parsed."""
+
+    @app.get(path, endpoint=path)
+    def view() -> str:
+        head(**fields)
+        return render_template_string(PAGE)
+
+    response = app.test_client().get(path)
+    assert response.status_code == 200
+    return metas_of(response.text)
+
+
+def image_of(app: Flask, metas: dict[str, list[str]], key: str = "og:image") -> Any:
+    """The generated image the page's ``key`` names, fetched from the app."""
+    [url] = metas[key]
+    assert url.startswith("https://notes.example/marmeon-og/")
+    response = app.test_client().get(url.removeprefix("https://notes.example"))
+    assert response.status_code == 200
+    return png(response.data)
+
+
+def address(app: Flask, title: str = "A title", page: str = "/page") -> str:
+    """The path of the generated image of ``page`` with ``title``."""
+    og = og_images_of(app)
+    with app.test_request_context(page):
+        path = image_path(
+            og, app.secret_key, (title, "A description", "Notes"), page_path=page
+        )
+    assert path is not None
+    return path
+
+
+def drawn(app: Flask) -> int:
+    """How many images the app has drawn."""
+    return int(og_images_of(app).store.drawn)
+
+
+def no_machine_fonts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine without fonts of its own, nor fontconfig."""
+    monkeypatch.setattr(system_fonts, "FONT_DIRS", ())
+    monkeypatch.setattr(system_fonts, "_fontconfig_files", lambda: [])
+    monkeypatch.setattr(system_fonts, "_fc_match", lambda char, bold: None)

@@ -9,8 +9,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask, session
 
-from .conftest import png
-from .test_serve import address, drawn
+from .conftest import address, drawn, png
 
 
 def test_another_app_with_the_same_key_finds_the_address_404(

@@ -17,7 +17,7 @@ from flask_marmeon.og_images.clusters import MAX_MARKS, clusters
 from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.state import og_images_of
 
-from .test_head import page
+from .conftest import page
 
 _MARKS = [chr(code) for code in range(0x300, 0x370)]
 

@@ -110,7 +110,7 @@ def test_without_a_font_the_characters_are_left_out_and_named(
     # A machine without fonts of its own; in a title, letters no font has
     # mean no image at all (test_scripts.py), in a description they are
     # left out.
-    from .test_scripts import no_machine_fonts
+    from .conftest import no_machine_fonts
 
     no_machine_fonts(monkeypatch)
     app = og_app()

@@ -6,34 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from flask import Flask, render_template_string
+from flask import Flask
 
 from flask_marmeon import OgImage, OgImageCard, head
 
-from .conftest import metas_of, png
-
-PAGE = "<!doctype html><html><head>{{ render_head() }}</head><body></body></html>"
-
-
-def page(app: Flask, path: str = "/page", **fields: Any) -> dict[str, list[str]]:
-    """The page's meta tags (name or property -> contents), parsed."""
-
-    @app.get(path, endpoint=path)
-    def view() -> str:
-        head(**fields)
-        return render_template_string(PAGE)
-
-    response = app.test_client().get(path)
-    assert response.status_code == 200
-    return metas_of(response.text)
-
-
-def image_of(app: Flask, metas: dict[str, list[str]], key: str = "og:image") -> Any:
-    [url] = metas[key]
-    assert url.startswith("https://notes.example/marmeon-og/")
-    response = app.test_client().get(url.removeprefix("https://notes.example"))
-    assert response.status_code == 200
-    return png(response.data)
+from .conftest import image_of, page
 
 
 def test_open_graph_without_an_image_gets_one_named_fully(

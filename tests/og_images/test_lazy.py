@@ -14,7 +14,7 @@ from flask_marmeon.og_images.address import texts_of, token_of
 from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.state import og_images_of
 
-from .test_head import PAGE, page
+from .conftest import PAGE, page
 
 #: Made once, at import, as an app would at module level.
 RELEASE = OgImage(

@@ -16,7 +16,6 @@ import pytest
 from flask import Flask
 from PIL import Image
 
-from flask_marmeon.og_images import system_fonts
 from flask_marmeon.og_images.address import texts_of, token_of
 from flask_marmeon.og_images.canvas import Colors
 from flask_marmeon.og_images.fonts import Fonts, raqm_available
@@ -24,7 +23,7 @@ from flask_marmeon.og_images.generator import signer_of
 from flask_marmeon.og_images.layout import fit
 from flask_marmeon.og_images.state import og_images_of
 
-from .test_head import image_of, page
+from .conftest import image_of, no_machine_fonts, page
 
 TITLES = {
     "arabic": "كيف خفضنا وقت البناء إلى النصف",
@@ -71,13 +70,6 @@ def test_arabic_and_hebrew_ship_with_the_package(script: str) -> None:
         assert block.missing == ""
         assert block.text == TITLES[script]
         assert block.rtl
-
-
-def no_machine_fonts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A machine without fonts of its own, nor fontconfig."""
-    monkeypatch.setattr(system_fonts, "FONT_DIRS", ())
-    monkeypatch.setattr(system_fonts, "_fontconfig_files", lambda: [])
-    monkeypatch.setattr(system_fonts, "_fc_match", lambda char, bold: None)
 
 
 def test_a_title_no_font_draws_gives_no_image_and_says_why(

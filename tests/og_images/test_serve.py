@@ -11,24 +11,10 @@ from protego import Protego
 
 from flask_marmeon import everyone
 from flask_marmeon.og_images.address import PREFIX, Texts, path_for, serializer
-from flask_marmeon.og_images.generator import image_path, loaded
+from flask_marmeon.og_images.generator import loaded
 from flask_marmeon.og_images.state import og_images_of
 
-from .conftest import png
-
-
-def address(app: Flask, title: str = "A title", page: str = "/page") -> str:
-    og = og_images_of(app)
-    with app.test_request_context(page):
-        path = image_path(
-            og, app.secret_key, (title, "A description", "Notes"), page_path=page
-        )
-    assert path is not None
-    return path
-
-
-def drawn(app: Flask) -> int:
-    return int(og_images_of(app).store.drawn)
+from .conftest import address, drawn, png
 
 
 def test_an_image_is_served_for_a_year_with_an_etag(

@@ -11,21 +11,23 @@ from PIL import Image
 
 from flask_marmeon import OgImageCard
 
-from .test_head import image_of, page
+from .conftest import image_of, page
 
 TITLE = "How we cut our build times in half with a shared cache"
+
+
+def card_page(app: Flask, card: str) -> dict[str, list[str]]:
+    """The meta tags of a page with TITLE, a site name and a Twitter ``card``."""
+    return page(
+        app, title=TITLE, open_graph={"site_name": "Notes"}, twitter={"card": card}
+    )
 
 
 def test_a_summary_card_gets_a_square_image_of_its_own(
     og_app: Callable[..., Flask],
 ) -> None:
     app = og_app()
-    metas = page(
-        app,
-        title=TITLE,
-        open_graph={"site_name": "Notes"},
-        twitter={"card": "summary"},
-    )
+    metas = card_page(app, "summary")
     assert metas["og:image"] != metas["twitter:image"]
     assert image_of(app, metas, "og:image").size == (1200, 630)
     assert (metas["og:image:width"], metas["og:image:height"]) == (["1200"], ["630"])
@@ -41,12 +43,7 @@ def test_a_large_image_card_shares_the_wide_image(
     og_app: Callable[..., Flask],
 ) -> None:
     app = og_app()
-    metas = page(
-        app,
-        title=TITLE,
-        open_graph={"site_name": "Notes"},
-        twitter={"card": "summary_large_image"},
-    )
+    metas = card_page(app, "summary_large_image")
     assert metas["og:image"] == metas["twitter:image"]
     assert image_of(app, metas, "twitter:image").size == (1200, 630)
 

@@ -61,6 +61,17 @@ def test_without_a_star_rule_the_default_group_is_kept(
     )
 
 
+def test_a_star_rule_naming_the_internal_path_says_it_once(
+    make_app: Callable[..., Flask],
+) -> None:
+    rules = [{"user_agent": "*", "disallow": ["/_marmeon/", "/admin/"]}]
+    text = robots_of(make_app, MARMEON_ROBOTS_RULES=rules)
+    assert text == (
+        "User-agent: *\nDisallow: /_marmeon/\nDisallow: /admin/\n\n"
+        f"Sitemap: {ORIGIN}/sitemap.xml\n"
+    )
+
+
 def test_paths_get_the_mount_path(make_app: Callable[..., Flask]) -> None:
     text = robots_of(make_app, APPLICATION_ROOT="/blog", MARMEON_ROBOTS_RULES=RULES)
     robots = Protego.parse(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -121,3 +122,9 @@ def start_sync(start: Start, redis_server: Any) -> Start:
         )
 
     return run
+
+
+def unhashed(name: str) -> str:
+    """An exported file's name without the digest of its bytes
+    (``sitemap-1.<digest>.xml`` -> ``sitemap-1.xml``)."""
+    return re.sub(r"\.[0-9a-f]{12}(\.xml(\.gz)?)$", r"\1", name)

@@ -6,7 +6,6 @@ import gzip
 import hashlib
 import os
 import pty
-import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -20,16 +19,10 @@ from lxml import etree
 from flask_marmeon import SitemapEntry, everyone
 from flask_marmeon.sitemap.export import export_sitemap
 
-from .conftest import SM
-from .test_paged import Keys, locs
+from .conftest import SM, locs, unhashed
+from .paged_keys import Keys
 
 ORIGIN = "https://shop.example"
-
-
-def unhashed(name: str) -> str:
-    """An exported file's name without the digest of its bytes
-    (``sitemap-1.<digest>.xml`` -> ``sitemap-1.xml``)."""
-    return re.sub(r"\.[0-9a-f]{12}(\.xml(\.gz)?)$", r"\1", name)
 
 
 def shop(make_app: Callable[..., Flask], keys: list[int]) -> Flask:

@@ -16,10 +16,9 @@ from sqlalchemy.pool import NullPool
 from flask_marmeon import SitemapEntry, everyone
 from flask_marmeon.sitemap.export import ExportError, export_sitemap
 
-from .conftest import locs
+from .conftest import locs, unhashed
 from .paged_keys import Keys
 from .tables import Items, items_app
-from .test_export import unhashed
 
 ORIGIN = "https://shop.example"
 
