@@ -106,6 +106,10 @@ class SitemapCache(SharedRefresh):
         self._thread: threading.Thread | None = None
         # One warning per refresh that keeps cold requests waiting too long.
         self._late = False
+        # When the running refresh started (clock()), for that warning.
+        self._began = 0.0
+        # Whether clear() was called while the running refresh ran.
+        self._cleared = False
         # Whether the shared store failed last time (logged once per outage).
         self._down = False
         # The request's thread and the builder's both meet the store: one
@@ -151,7 +155,14 @@ class SitemapCache(SharedRefresh):
             if value is not None:
                 return Lookup(value)
             deadline = time.monotonic() + wait
-            while self._value is None and self._thread is not None:
+            while self._value is None:
+                if self._thread is None:
+                    # The refresh ended without files. When clear() dropped
+                    # the ones it had just installed, a new one starts and
+                    # the wait goes on; otherwise it failed.
+                    if not self._cleared or self._retry(self.clock()) is not None:
+                        break
+                    self._start()
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     break
@@ -168,10 +179,11 @@ class SitemapCache(SharedRefresh):
             if not self._late:
                 self._late = True
                 logger.warning(
-                    "Building %s has taken more than %s seconds"
-                    " (MARMEON_SITEMAP_WAIT); requests are answered with 503"
-                    " until it is done. %s",
+                    "Building %s has taken %d seconds so far (requests wait"
+                    " %s seconds, MARMEON_SITEMAP_WAIT); requests are answered"
+                    " with 503 until it is done. %s",
                     self.name,
+                    max(0, self.clock() - self._began),
                     wait,
                     "Other parts are being built in this process meanwhile"
                     " (two at once at most)."
@@ -198,6 +210,8 @@ class SitemapCache(SharedRefresh):
         with self._cond:
             self._value = None
             self._failed_until = None
+            # A refresh still running may have installed its files already.
+            self._cleared = self._thread is not None
 
     def join(self, timeout: float) -> bool:
         """Wait until no refresh runs; False when one still does after ``timeout``."""
@@ -215,6 +229,8 @@ class SitemapCache(SharedRefresh):
     def _start(self) -> None:
         # Called with the condition held: one refresh at a time.
         self._late = False
+        self._began = self.clock()
+        self._cleared = False
         thread = threading.Thread(
             target=self._refresh, name="flask_marmeon sitemap", daemon=True
         )

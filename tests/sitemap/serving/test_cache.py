@@ -10,6 +10,7 @@ import time
 import pytest
 
 from flask_marmeon.sitemap.serving.cache import BUILDING_RETRY, Lookup, SitemapCache
+from flask_marmeon.sitemap.serving.health import Health
 
 BUILDER = "flask_marmeon sitemap"
 
@@ -180,3 +181,70 @@ def test_a_wait_of_zero_answers_a_cold_start_at_once() -> None:
     build.release.set()
     assert cache.join(5)
     assert body(cache) == b"build 1"
+
+
+class Finishing(Health):
+    """Says that a build worked only when let: the build's thread is still
+    finishing after it installed its files."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.installed = threading.Event()
+        self.let = threading.Event()
+
+    def worked(self, group: str, name: str) -> None:
+        self.installed.set()
+        self.let.wait(10)
+        super().worked(group, name)
+
+
+class LettingClock(Clock):
+    """Lets the build's thread finish the first time a request reads the time
+    (with the cache's lock held, so the thread ends while the request waits)."""
+
+    def __init__(self, let: threading.Event) -> None:
+        super().__init__()
+        self.let = let
+        self.armed = False
+
+    def __call__(self) -> float:
+        if self.armed:
+            self.let.set()
+        return self.now
+
+
+def test_a_clear_while_the_last_build_finishes_gets_the_next_request_a_new_build(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    build, health = Builds(), Finishing()
+    clock = LettingClock(health.let)
+    cache = SitemapCache(
+        build, ttl=300, retry_after=30, wait=10, clock=clock, health=health
+    )
+    assert cache.get(wait=0) == Lookup(None, BUILDING_RETRY)
+    assert health.installed.wait(5)  # build 1 is in, its thread not yet done
+    cache.clear()
+    clock.armed = True
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        # Waits while build 1's thread ends without files: a new build
+        # starts, and the request gets it (not a 503 at once).
+        lookup = cache.get()
+    assert lookup.value is not None and lookup.value.bodies[0] == b"build 2"
+    assert build.calls == 2
+    assert not [r for r in caplog.records if "MARMEON_SITEMAP_WAIT" in r.getMessage()]
+
+
+def test_the_wait_warning_says_how_long_the_build_has_really_taken(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    clock, build = Clock(), Builds()
+    build.release.clear()  # hangs until the end of the test
+    cache = SitemapCache(build, ttl=300, retry_after=30, wait=0.2, clock=clock)
+    assert cache.get(wait=0) == Lookup(None, BUILDING_RETRY)
+    clock.now += 45  # the build has run for 45 seconds when a request comes
+    with caplog.at_level(logging.WARNING, logger="flask_marmeon"):
+        assert cache.get() == Lookup(None, 30)
+    (warning,) = [r for r in caplog.records if "MARMEON_SITEMAP_WAIT" in r.getMessage()]
+    assert "has taken 45 seconds" in warning.getMessage()
+    build.release.set()
+    assert cache.join(5)
