@@ -13,6 +13,7 @@ short lines, not 70 tracebacks of 150 lines each.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from ..._log import logger
 from ..report import failure
@@ -39,6 +40,8 @@ class Health:
         # The files whose last build failed, by route (or "the sitemap").
         self._failing: dict[str, set[str]] = {}
         self._store_down = False
+        # Held while an outage or a recovery is said (see store_down).
+        self._store_lock = threading.Lock()
 
     def failed(self, group: str, name: str, error: BaseException, after: str) -> None:
         """Log a failed build of ``name`` (of ``group``: its route, or the
@@ -78,15 +81,22 @@ class Health:
             self._said = {said for said in self._said if said[0] != group}
         logger.info("Building %s works again.", name)
 
-    def store_down(self) -> bool:
-        """The shared store cannot be reached: True when that is news
-        (then the caller says so)."""
-        with self._lock:
-            news, self._store_down = not self._store_down, True
-        return news
+    def store_down(self, say: Callable[[], object]) -> None:
+        """The shared store cannot be reached: ``say()`` when that is news.
 
-    def store_up(self) -> bool:
-        """The shared store answered: True when it was down."""
-        with self._lock:
-            news, self._store_down = self._store_down, False
-        return news
+        Said before the news is let go: a thread that meets the store next
+        waits until it is logged, so no request that met the outage is
+        answered before the log says so, and a recovery is never logged
+        before the outage."""
+        with self._store_lock:
+            if not self._store_down:
+                self._store_down = True
+                say()
+
+    def store_up(self, say: Callable[[], object]) -> None:
+        """The shared store answered: ``say()`` when it was down (as
+        :meth:`store_down` says its news)."""
+        with self._store_lock:
+            if self._store_down:
+                self._store_down = False
+                say()

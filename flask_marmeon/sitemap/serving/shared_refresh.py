@@ -240,24 +240,27 @@ class SharedRefresh:
     def _unreachable(self) -> None:
         with self._down_lock:
             self._down = True
-        if self.health.store_down():
-            # Named by the app's address: one process may serve several apps.
-            logger.warning(
+        # Named by the app's address: one process may serve several apps.
+        # Called in the except block that met the store: its traceback.
+        self.health.store_down(
+            lambda: logger.warning(
                 "The shared cache cannot be reached for the sitemap of %s; this"
                 " process keeps its own copy of each file, built here, until it"
                 " can.",
                 self._scope(),
                 exc_info=True,
             )
+        )
 
     def _reachable(self) -> None:
         with self._down_lock:
             self._down = False
-        if self.health.store_up():
-            logger.info(
+        self.health.store_up(
+            lambda: logger.info(
                 "The shared cache for the sitemap of %s is reachable again.",
                 self._scope(),
             )
+        )
 
     def _scope(self) -> str:
         return self.shared.scope if self.shared is not None else "this app"

@@ -3,9 +3,11 @@ servers, one real Redis, and the faults of each part."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import logging
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -387,3 +389,60 @@ def test_a_cache_that_is_never_reached_falls_back_to_memory_and_says_so_once(
     ]
     assert said[0].exc_info is not None
     assert sitemap_of(app).cache.builds == 4
+
+
+class Unreachable:
+    """A store that is down: every call fails as redis-py's do."""
+
+    def get(self, *args: object, **kwargs: object) -> object:
+        raise ConnectionError("nobody listens")
+
+    set = add = delete = get
+
+
+class SlowToSay(logging.Handler):
+    """Holds the store's outage warning until let go, as writing its
+    traceback does on a loaded machine; notes when it was written."""
+
+    def __init__(self, order: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self.order = order
+        self.writing = threading.Event()
+        self.go = threading.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "cannot be reached" in record.getMessage():
+            self.writing.set()
+            self.go.wait(10)
+            self.order.append("said")
+
+
+def test_no_request_that_met_an_unreachable_cache_is_answered_before_it_is_said(
+    request: pytest.FixtureRequest,
+) -> None:
+    shared = SharedFiles(Unreachable(), "https://down.example", contextlib.nullcontext)
+    cache = SitemapCache(Build(), ttl=300, retry_after=30, shared=shared, clock=Clock())
+    order: list[str] = []
+    handler = SlowToSay(order)
+    logger = logging.getLogger("flask_marmeon")
+    logger.addHandler(handler)
+    request.addfinalizer(lambda: logger.removeHandler(handler))
+    # The look at the store's newest build (a request's, in the background)
+    # meets the outage first, and is still writing its warning when ...
+    look = threading.Thread(target=cache.newest)
+    look.start()
+    assert handler.writing.wait(5)
+
+    def ask() -> None:
+        # ... a request's build meets it too.
+        order.append("answered" if cache.get().value is not None else "503")
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    asker.join(0.5)  # time enough for the request to be answered meanwhile
+    handler.go.set()
+    asker.join(5)
+    look.join(5)
+    # Said before the request is answered: no log read after a request that
+    # met the outage (nor a recovery's line) comes before the outage's.
+    assert order == ["said", "answered"]
