@@ -248,8 +248,10 @@ class SitemapCache(SharedRefresh):
                 self._thread = None
                 self._cond.notify_all()
 
-    def _install(self, files: Files) -> None:
+    def _install(self, files: Files, *, if_taken: bool = False) -> None:
         with self._cond:
+            if if_taken and not self._takes(files.built_at, self._value, self.clock()):
+                return
             self._value = files
             self._expired = False
             self._failed_until = None

@@ -58,12 +58,21 @@ class SharedRefresh:
         age = now - files.built_at
         return -CLOCK_SKEW <= age < self.ttl and not self._expired
 
+    def _takes(self, built_at: float, local: Files | None, now: float) -> bool:
+        """Whether the store's build (built at ``built_at``) replaces the one here:
+        anything beats nothing (a cold request gets a stale build at once),
+        but a build dated ahead of the clock never replaces one here, or a
+        look that read it before a rebuild would put it back after."""
+        if local is None:
+            return True
+        return local.built_at < built_at <= now + CLOCK_SKEW
+
     def _sane(self, until: float | None, now: float) -> float | None:
         # A pause longer than any this app sets is not ours: ignored.
         limit = now + self.retry_after + CLOCK_SKEW
         return until if until is not None and until <= limit else None
 
-    def _install(self, files: Files) -> None:
+    def _install(self, files: Files, *, if_taken: bool = False) -> None:
         raise NotImplementedError
 
     def _pause(self, until: float) -> None:
@@ -97,14 +106,15 @@ class SharedRefresh:
                     with self._cond:
                         self._expired = True
                 return
-            if local is not None and stamp.built_at <= local.built_at:
+            if not self._takes(stamp.built_at, local, self.clock()):
                 return
             bodies = shared.bodies(stamp)
         except Exception:
             self._unreachable()
             return
         if bodies is not None:
-            self._install(Files.stored(bodies, stamp.built_at))
+            # Asked again as it is installed: a build made here meanwhile wins.
+            self._install(Files.stored(bodies, stamp.built_at), if_taken=True)
 
     def newest_soon(self) -> None:
         """:meth:`newest` in a thread of its own: the request that asks
@@ -219,7 +229,7 @@ class SharedRefresh:
             return False
         self._seen = stamp
         local = self._value
-        if local is None or stamp.built_at > local.built_at:
+        if self._takes(stamp.built_at, local, now):
             bodies = shared.bodies(stamp)
             if bodies is not None:
                 # Even a stale build: cold requests get it at once.

@@ -92,11 +92,9 @@ def test_values_that_cannot_be_read_are_rebuilt_never_a_500(
     assert sorted(crawl(again)) == sorted(whole)
 
 
-def test_a_value_dated_in_the_future_is_stale(redis_server: RedisServer) -> None:
-    builds: list[int] = []
-    first = site(redis_server.url, builds=builds)
-    assert first.test_client().get("/sitemap.xml").status_code == 200
-    settle(first)
+def future_dated(redis_server: RedisServer) -> float:
+    """Date the store's sitemap a month ahead, as a machine whose clock ran
+    ahead would have; the date it now claims."""
     client = redis_server.client()
     (key,) = [
         k
@@ -106,13 +104,50 @@ def test_a_value_dated_in_the_future_is_stale(redis_server: RedisServer) -> None
     stamp = pickle.loads(client.get(key)[1:])  # type: ignore[attr-defined]
     ahead = time.time() + 30 * 24 * 3600
     client.set(key, b"!" + pickle.dumps((stamp[0], ahead, *stamp[2:])))  # type: ignore[attr-defined]
+    return ahead
+
+
+def last_modified(app: Flask) -> float:
+    response = app.test_client().get("/sitemap.xml")
+    assert response.status_code == 200
+    return parsedate_to_datetime(response.headers["Last-Modified"]).timestamp()
+
+
+def test_a_value_dated_in_the_future_is_stale(redis_server: RedisServer) -> None:
+    builds: list[int] = []
+    first = site(redis_server.url, builds=builds)
+    assert first.test_client().get("/sitemap.xml").status_code == 200
+    settle(first)
+    future_dated(redis_server)
     later = site(redis_server.url, builds=builds)
     assert later.test_client().get("/sitemap.xml").status_code == 200
     settle(later)
     assert len(builds) == 2  # rebuilt at once, not kept for a month
-    response = later.test_client().get("/sitemap.xml")
-    modified = parsedate_to_datetime(response.headers["Last-Modified"]).timestamp()
-    assert abs(modified - time.time()) < 60
+    assert abs(last_modified(later) - time.time()) < 60
+
+
+def test_a_look_at_the_store_never_puts_back_a_value_dated_in_the_future(
+    redis_server: RedisServer,
+) -> None:
+    from flask_marmeon.sitemap.serving.files import Files
+    from flask_marmeon.sitemap.state import sitemap_of
+
+    app = site(redis_server.url)
+    assert app.test_client().get("/sitemap.xml").status_code == 200
+    settle(app)
+    here = sitemap_of(app).files.site
+    built = last_modified(app)
+    ahead = future_dated(redis_server)
+    # The look every request starts reads the store: a build dated ahead
+    # of the clock is stale there, never newer than the one here.
+    here.newest()
+    assert last_modified(app) == built
+    # A look that read the store before this process built its own (so it
+    # had nothing to compare with) installs after that build: it loses.
+    old = here._value
+    assert old is not None
+    here._install(Files.stored(old.packed, ahead), if_taken=True)
+    assert last_modified(app) == built
 
 
 def test_two_apps_with_one_app_url_on_one_store_keep_their_own_files(
