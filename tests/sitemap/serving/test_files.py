@@ -75,9 +75,12 @@ def test_a_builds_own_files_and_the_form_kept_are_the_same_files() -> None:
     assert kept.size < own.size
 
 
-@pytest.fixture
-def held(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
-    """Compression held: (set when it starts, set to let it go on)."""
+def test_the_requests_that_waited_get_the_builds_own_bytes_and_gzip_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Compressing a file is a third of a cold request: the requests that
+    # waited for the build are sent its bytes first, and what is kept is
+    # the gzip form, made right after by the same thread.
     packing = threading.Event()
     go_on = threading.Event()
     real_pack = files_module.pack
@@ -88,16 +91,6 @@ def held(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Ev
         return real_pack(body)
 
     monkeypatch.setattr(files_module, "pack", held_pack)
-    return packing, go_on
-
-
-def test_the_requests_that_waited_get_the_builds_own_bytes_and_gzip_is_kept(
-    held: tuple[threading.Event, threading.Event],
-) -> None:
-    # Compressing a file is a third of a cold request: the requests that
-    # waited for the build are sent its bytes first, and what is kept is
-    # the gzip form, made right after by the same thread.
-    packing, go_on = held
     cache = SitemapCache(lambda: (BODY,), ttl=60, retry_after=5)
     sent = cache.get().value
     assert sent is not None and sent.body(0) == BODY
@@ -110,9 +103,18 @@ def test_the_requests_that_waited_get_the_builds_own_bytes_and_gzip_is_kept(
 
 
 def test_a_clear_while_the_build_is_compressed_is_not_undone(
-    held: tuple[threading.Event, threading.Event],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    packing, go_on = held
+    packing = threading.Event()
+    go_on = threading.Event()
+    real_pack = files_module.pack
+
+    def held_pack(body: bytes) -> bytes:
+        packing.set()
+        assert go_on.wait(10)
+        return real_pack(body)
+
+    monkeypatch.setattr(files_module, "pack", held_pack)
     cache = SitemapCache(lambda: (BODY,), ttl=60, retry_after=5)
     assert cache.get().value is not None
     assert packing.wait(10)
