@@ -303,17 +303,9 @@ class SitemapCache(SharedRefresh):
         if isinstance(built, Packed):
             # Compressed as it was written: its ETag read from the trailer.
             files = Files.stored(built.packed, self.clock())
-            self._install(files)
         else:
-            # The requests that waited are sent the build's own bytes at
-            # once; compressing them (a third of a cold request) comes after.
-            fresh = Files.unpacked(tuple(built), self.clock())
-            self._install(fresh)
-            files = fresh.packed_form()
-            with self._cond:
-                # Unless clear() or a newer build came meanwhile.
-                if self._value is fresh:
-                    self._value = files
+            files = Files(built, self.clock())
+        self._install(files)
         self.health.worked(self.group, self.name)
         return files, None
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gzip
 import struct
-import threading
 import zlib
 from dataclasses import dataclass, field
 
@@ -71,9 +70,6 @@ class Files:
     #: Each file gzip-compressed: what is kept.
     packed: tuple[bytes, ...] = field(init=False, repr=False)
     _etags: tuple[str, ...] = field(init=False, repr=False)
-    # Only while the build's own files are kept (:meth:`unpacked`).
-    _made: dict[int, bytes] = field(init=False, repr=False)
-    _making: threading.Lock = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "packed", tuple(map(pack, self.given)))
@@ -89,62 +85,30 @@ class Files:
         object.__setattr__(files, "_etags", tuple(map(packed_tag, packed)))
         return files
 
-    @classmethod
-    def unpacked(cls, bodies: tuple[bytes, ...], built_at: float) -> Files:
-        """A build's own files as they were written, not compressed yet: what
-        the requests that waited for the build are sent, while the thread
-        that built them makes :meth:`packed_form`, the form that is kept."""
-        files = cls((), built_at)
-        object.__setattr__(files, "given", bodies)
-        object.__setattr__(files, "_etags", tuple(map(file_tag, bodies)))
-        # Each file compressed once, by whichever asks first: a request of a
-        # client that takes gzip, or the thread making the packed form.
-        object.__setattr__(files, "_made", {})
-        object.__setattr__(files, "_making", threading.Lock())
-        return files
-
-    def packed_form(self) -> Files:
-        """The same build, gzip-compressed: what a cache keeps."""
-        if not self.given:
-            return self
-        made = tuple(map(self.gzipped, range(len(self.given))))
-        return Files.stored(made, self.built_at)
-
     @property
     def size(self) -> int:
-        """Bytes kept (compressed, once :meth:`packed_form` is made)."""
-        return sum(map(len, self.given or self.packed))
+        """Bytes kept (compressed)."""
+        return sum(map(len, self.packed))
 
     @property
     def bodies(self) -> tuple[bytes, ...]:
         """Every file, decompressed."""
-        return self.given or tuple(map(gzip.decompress, self.packed))
+        return tuple(map(gzip.decompress, self.packed))
 
     def has(self, number: int) -> bool:
         """Whether file ``number`` exists (0: /sitemap.xml; n: /sitemap-n.xml
         in index mode)."""
-        count = len(self.given or self.packed)
+        count = len(self.packed)
         return number == 0 or (count > 1 and 1 <= number < count)
 
     def body(self, number: int) -> bytes | None:
         """File ``number`` decompressed, or None when there is none."""
-        if not self.has(number):
-            return None
-        if self.given:
-            return self.given[number]
-        return gzip.decompress(self.packed[number])
+        return gzip.decompress(self.packed[number]) if self.has(number) else None
 
     def etag(self, number: int) -> str:
         """The file's strong entity tag (without quotes), from its bytes."""
         return self._etags[number]
 
     def gzipped(self, number: int) -> bytes:
-        """The file gzip-compressed, as kept (compressed here while only
-        the build's own files are there yet)."""
-        if self.packed:
-            return self.packed[number]
-        with self._making:
-            made: bytes | None = self._made.get(number)
-            if made is None:
-                made = self._made[number] = pack(self.given[number])
-            return made
+        """The file gzip-compressed, as kept."""
+        return self.packed[number]
