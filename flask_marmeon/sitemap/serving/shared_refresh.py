@@ -232,8 +232,10 @@ class SharedRefresh:
         if self._takes(stamp.built_at, local, now):
             bodies = shared.bodies(stamp)
             if bodies is not None:
-                # Even a stale build: cold requests get it at once.
-                self._install(Files.stored(bodies, stamp.built_at))
+                # Even a stale build: cold requests get it at once. Asked
+                # again as it is installed: a newer one taken meanwhile (the
+                # look's, in a process just started) wins.
+                self._install(Files.stored(bodies, stamp.built_at), if_taken=True)
                 local = self._value
         return local is not None and self._fresh(local, now)
 

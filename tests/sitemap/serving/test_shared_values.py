@@ -150,6 +150,36 @@ def test_a_look_at_the_store_never_puts_back_a_value_dated_in_the_future(
     assert last_modified(app) == built
 
 
+def test_a_refresh_never_puts_back_an_older_build_than_one_taken_meanwhile(
+    redis_server: RedisServer,
+) -> None:
+    from flask_marmeon.sitemap.serving.files import Files
+    from flask_marmeon.sitemap.state import sitemap_of
+
+    first = site(redis_server.url)
+    assert first.test_client().get("/sitemap.xml").status_code == 200
+    settle(first)
+    # A process just started: its refresh reads the store's build while its
+    # look at the store takes a newer one (stored by another process).
+    later = site(redis_server.url)
+    here = sitemap_of(later).files.site
+    shared = here.shared
+    assert shared is not None
+    stored = shared.stamp()
+    assert stored is not None
+    newer = Files((b"<urlset/>",), stored.built_at + 1)
+    read = shared.bodies
+
+    def read_while_a_newer_is_taken(stamp: object) -> object:
+        bodies = read(stamp)  # type: ignore[arg-type]
+        here._install(newer)
+        return bodies
+
+    shared.bodies = read_while_a_newer_is_taken  # type: ignore[method-assign]
+    here._fresh_from(shared, stored, here.clock())
+    assert here._value is newer
+
+
 def test_two_apps_with_one_app_url_on_one_store_keep_their_own_files(
     redis_server: RedisServer,
 ) -> None:
