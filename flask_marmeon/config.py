@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ada_url
 
@@ -23,6 +23,9 @@ from .config_images import (
 )
 from .errors import StartupError
 from .locale_tags import LocaleTags, hyphenated
+
+if TYPE_CHECKING:
+    from werkzeug.routing import Map
 
 #: Defaults that :func:`apply_defaults` writes into ``app.config`` so that
 #: users can see them.
@@ -373,6 +376,15 @@ def origin_host(origin: str) -> str:
     ``"notes.example:8443"``."""
     url = web_url(origin)
     return str(url.host) if url is not None else ""
+
+
+def own_host(url_map: Map, origin: str | None) -> str:
+    """The host to match the app's own addresses on, from configuration
+    (never the request's): APP_URL's in an app that matches hosts (a rule
+    without a host would answer none), else any."""
+    if url_map.host_matching and origin:
+        return origin_host(origin)
+    return "localhost"
 
 
 def environ() -> Mapping[str, str]:

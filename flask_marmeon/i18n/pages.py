@@ -8,10 +8,11 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from flask import Flask, current_app, request
-from werkzeug.routing import MapAdapter, Rule
+from werkzeug.routing import Rule
 
 from .._context import peek_request_state, request_state
 from .._state import MarmeonState
+from ..config import own_host
 from ..locale_tags import X_DEFAULT, babel_spelling, spelling
 from ..page import Alternate, Page
 from .availability import available_locales
@@ -109,23 +110,27 @@ def page_for(
     default = strip_locale(paths[locale], locale, root)
     # None where the address is another route's page, not the redirect.
     x_default = (
-        default if _redirects(state, adapter, unquote(default[len(root) :])) else None
+        default if _redirects(app, state, unquote(default[len(root) :])) else None
     )
     query = quote(request.query_string, safe=QUERY_SAFE)
     return make_page(available, locale, paths, x_default, query)
 
 
-def _redirects(state: MarmeonState, adapter: MapAdapter, path: str) -> bool:
-    """:func:`~.urls.redirects_by_language`, kept per app: a router match
-    that ends in 404 costs some 10 us, a look-up a fraction of one."""
+def _redirects(app: Flask, state: MarmeonState, path: str) -> bool:
+    """:func:`~.urls.redirects_by_language` on the app's own host (from
+    configuration, as the sitemap asks it: never the request's Host, which
+    a client writes), kept per app by path: a router match that ends in 404
+    costs some 10 us, a look-up a fraction of one."""
     memo = i18n_state(state).x_default_redirects
-    key = (adapter.server_name, adapter.subdomain, path)
-    found = memo.get(key)
+    found = memo.get(path)
     if found is None:
+        settings = state.settings
+        host = own_host(app.url_map, settings.app_url)
+        adapter = app.url_map.bind(host, settings.root or "/")
         found = redirects_by_language(adapter, path)
         if len(memo) >= _X_DEFAULT_MEMO:
             memo.clear()
-        memo[key] = found
+        memo[path] = found
     return found
 
 

@@ -15,12 +15,10 @@ class I18nState:
     localized_blueprints: set[str] = field(default_factory=set)
     #: Whether the app's error handlers are wrapped (flask_marmeon.i18n.errors).
     error_handlers_wrapped: bool = False
-    #: (server name, subdomain, path) -> whether that address without a
-    #: locale is the redirect (flask_marmeon.i18n.pages): the routes do not
-    #: change once the app serves, and a client picks the paths, so bounded.
-    x_default_redirects: dict[tuple[str, str | None, str], bool] = field(
-        default_factory=dict
-    )
+    #: A path without a locale -> whether it is the redirect, on the app's
+    #: own host (flask_marmeon.i18n.pages): the routes do not change once
+    #: the app serves, and a client picks the paths, so bounded.
+    x_default_redirects: dict[str, bool] = field(default_factory=dict)
 
 
 def i18n_state(state: MarmeonState) -> I18nState:

@@ -18,7 +18,7 @@ from flask import Flask, Response
 from .. import _edge
 from .._log import logger
 from .._state import MarmeonState
-from ..sitemap.addresses import own_host
+from ..config import own_host
 from ..sitemap.serving.views import route_taking
 from . import checks
 

@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter, Map, Rule
 from werkzeug.routing.exceptions import RequestRedirect
 
-from ..config import origin_host
+from ..config import own_host
 from ..i18n.availability import stranger_tag, tags_from
 from ..i18n.pages import strip_locale
 from ..i18n.urls import (
@@ -231,12 +231,6 @@ def _called(
             f"its locales= function answers {error.code} for it", "locales"
         ) from None
     return tags_from(rule, result)
-
-
-def own_host(url_map: Map, origin: str) -> str:
-    """The host to match the app's own addresses on: APP_URL's in an app that
-    matches hosts (a rule without a host would answer none), else any."""
-    return origin_host(origin) if url_map.host_matching else "localhost"
 
 
 def addresses(

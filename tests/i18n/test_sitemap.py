@@ -226,6 +226,46 @@ def test_x_default_is_named_only_where_it_redirects(
         assert client.get(f"/{slug}").status_code == 200  # not a redirect
 
 
+def test_whether_x_default_is_named_never_follows_the_request_s_host(
+    make_app: Callable[..., Flask],
+) -> None:
+    # The answer is the app's routes' on its own host, kept per path: a
+    # client that writes Host (or X-Forwarded-Host) changes neither the
+    # head nor what the app keeps.
+    from flask_marmeon._state import get_state
+    from flask_marmeon.i18n.state import i18n_state
+
+    origin = "https://notes.example"
+    app = make_app(APP_URL=origin, APP_LOCALES=["en", "de"])
+    pages = localized(Blueprint("pages", __name__))
+
+    @pages.get("/<slug>", authorize=everyone)
+    def show(slug: str) -> str:
+        return page(slug)
+
+    app.register_blueprint(pages)
+    app.get("/contact")(lambda: "the contact page")
+    client = app.test_client()
+    for number in range(40):
+        for slug, named in (("ok", True), ("contact", False)):
+            response = client.get(
+                f"/en/{slug}",
+                headers={
+                    "Host": f"forged-{number}.example",
+                    "X-Forwarded-Host": f"other-{number}.example",
+                },
+            )
+            assert response.status_code == 200
+            _, hreflang = head_of(response.text)
+            assert ("x-default" in hreflang) is named, (number, slug)
+            if named:
+                assert hreflang["x-default"] == f"{origin}/{slug}"
+    assert i18n_state(get_state(app)).x_default_redirects == {
+        "/ok": True,
+        "/contact": False,
+    }
+
+
 def test_a_plain_route_on_a_localized_address_stops_the_start(
     make_app: Callable[..., Flask],
 ) -> None:

@@ -27,12 +27,12 @@ from werkzeug.routing.exceptions import RequestRedirect
 from ... import _edge
 from ..._log import logger
 from ..._state import MarmeonState
+from ...config import own_host
 from ...i18n.urls import is_localized_rule
 from ...robots_txt.text import SITEMAP_PATH, robots_modified, robots_txt
 from ...routing.marks import is_marked
 from ...shared_lock import Backend
 from .. import checks
-from ..addresses import own_host
 from ..paged import PagedRoute, paged_routes
 from ..state import SitemapState
 from .cache import SitemapCache
