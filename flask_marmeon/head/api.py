@@ -20,7 +20,6 @@ from . import jsonld, roles
 from .elements import Slot
 from .fragment import build_fragment
 from .html import nonce_attribute, write_head
-from .json_ld_blocks import texts as _json_ld  # noqa: F401 (tests' name)
 from .json_ld_blocks import unwritable
 from .late import late_call
 from .memo import HeadMemo

@@ -21,9 +21,10 @@ their packages. The stages, in the order a head goes through them:
 ``resolve`` (:data:`RESOLVE`)
     Once per head written, in :func:`~.resolve.resolve`, right before the
     table's writers: the values a page did not set, inferred from others.
-    The head registers the og and twitter defaults (:mod:`.defaults`) and
-    places the JSON-LD blocks' texts; the wiring the page's own address as
-    the default canonical (:mod:`.own_addresses`).
+    The head registers its own steps there (:func:`~.resolve.head_steps`):
+    the og and twitter defaults (:mod:`.defaults`), the page's own address
+    as its canonical (:mod:`.own_addresses`) and the JSON-LD blocks' texts
+    in their place (:mod:`.json_ld_blocks`).
 
 Then the table's writers write each value in the table's order (the
 page's hreflang and og:locale:alternate links from its Page), and the
@@ -74,7 +75,7 @@ class StageContext:
         #: what resolve receives after the stage.
         self.page = page
         self.dev = dev
-        #: The JSON-LD blocks as JSON texts (:mod:`.json_ld_step`), written
+        #: The JSON-LD blocks as JSON texts (:mod:`.json_ld_blocks`), written
         #: at ``merged``: they key the memo, and are placed at ``resolve``.
         self.json_ld: Sequence[str] = ()
 

@@ -12,8 +12,8 @@ from flask import Flask
 from flask_marmeon import head, render_head
 from flask_marmeon._context import peek_request_state, request_state
 from flask_marmeon._state import get_state
-from flask_marmeon.head.api import _json_ld
 from flask_marmeon.head.html import nonce_attribute, write_head
+from flask_marmeon.head.json_ld_blocks import texts as json_ld_texts
 from flask_marmeon.head.memo import HeadMemo
 from flask_marmeon.head.merge import MergedHead, merge
 from flask_marmeon.head.resolve import resolve
@@ -46,7 +46,7 @@ def plain(app: Flask, nonce: str | None) -> str:
     state = get_state(app)
     request_ = peek_request_state()
     merged = merge(request_.fragments if request_ is not None else ())
-    json_ld = _json_ld(merged.get("json_ld", ()), state, False)
+    json_ld = json_ld_texts(merged.get("json_ld", ()), state, False)
     resolved = resolve(
         merged,
         request_.page if request_ is not None else None,
