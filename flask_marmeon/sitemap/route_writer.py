@@ -242,33 +242,3 @@ def entry_addresses(
         if refused:
             report.refused_locales(refused)
     return addresses(compiled, entry.params, locales)
-
-
-def write_single(
-    compiled: CompiledRule,
-    entries: Iterable[SitemapEntry],
-    where: str,
-    writer: UrlsetWriter,
-    report: RouteReport,
-    policy: Callable[[str], str | None],
-) -> None:
-    """A route without parameters is one entry: its provider may say when
-    the page changed (the latest date counts), its locales and its images."""
-    latest: str | None = None
-    locales: list[str] | None = None
-    images: list[str] = []
-    for entry in entries:
-        if entry.params:
-            report.refuse(
-                Refused("a parameter is unknown: the route has none", "unknown")
-            )
-            continue
-        day = lastmod(entry.last_modified, where)
-        if day is not None and (latest is None or day > latest):
-            latest = day
-        if entry.locales is not None:
-            locales = [*(locales or ()), *entry.locales]
-        images += entry.images or ()
-    when = date.fromisoformat(latest) if latest is not None else None
-    one = SitemapEntry({}, when, locales, images or None)
-    write_entries(compiled, (one,), where, writer, report, policy)
