@@ -25,7 +25,7 @@ from werkzeug.routing import Rule
 
 from .._log import logger
 from .._state import get_state
-from ..head.urls import UrlPolicy
+from ..head.url_policy import UrlPolicy
 from ..i18n.own_address import elsewhere as _elsewhere
 from ..i18n.urls import LOCALE_ARG
 from ..routing.marks import is_marked

@@ -7,7 +7,7 @@ from collections import Counter
 from werkzeug.routing import Rule
 
 from .._log import logger
-from ..head.urls import explain
+from ..head.url_policy import explain
 from .arguments import Refused
 from .entries import shown
 from .images import MAX_IMAGE_LENGTH, MAX_IMAGES, ImageReport
