@@ -30,6 +30,10 @@ class RouteReport:
         self.reasons[refused.kind] += 1
         self.first.setdefault(refused.kind, str(refused))
 
+    def refuse_unknown(self, message: str) -> None:
+        """Count an entry left out for a parameter its route does not have."""
+        self.refuse(Refused(message, "unknown"))
+
     def unknown(self, tags: tuple[str, ...]) -> None:
         """Note locale tags an entry or the route named that are not configured."""
         self.unknown_locales.update(dict.fromkeys(tags))
