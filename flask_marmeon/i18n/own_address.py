@@ -60,6 +60,23 @@ def warn_dot_segment(
     )
 
 
+def has_own_address(
+    app: Flask,
+    state: MarmeonState,
+    rule: Rule,
+    endpoint: str,
+    values: Mapping[str, Any],
+) -> bool:
+    """Whether the page of ``rule`` with ``values`` names addresses of its
+    own: not with a dot segment (:func:`dot_segment`), nor on another host
+    than APP_URL's (:func:`no_own_address`)."""
+    name = dot_segment(values)
+    if name is not None:
+        warn_dot_segment(app, state, endpoint, name, values[name])
+        return False
+    return not no_own_address(app, state, rule)
+
+
 def elsewhere(rule: Rule, origin: str) -> bool:
     """Whether ``rule`` answers on another host than APP_URL's (``origin``):
     a blueprint's subdomain, a host rule. APP_URL + its path would be
@@ -107,11 +124,7 @@ def own_page() -> Page | None:
     values = req.view_args or {}
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     state = get_state(app)
-    name = dot_segment(values)
-    if name is not None:
-        warn_dot_segment(app, state, endpoint, name, values[name])
-        return None
-    if no_own_address(app, state, rule):
+    if not has_own_address(app, state, rule, endpoint, values):
         return None
     try:
         path = build_path(app, root_adapter(app, state.settings.root), endpoint, values)
