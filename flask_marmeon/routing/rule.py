@@ -193,10 +193,8 @@ def enforce_policies(app: Flask) -> None:
     ``before_request`` hooks, so a policy may read what they load (such as
     ``g.user``), and before the blueprints' hooks.
     """
-    needed = False
-    for rule in app.url_map.iter_rules():
-        needed = _policy_of(app, rule) is not None or needed
-    if needed:
+    # A list, not any(): every rule's policy is looked up (and kept) now.
+    if any([_policy_of(app, rule) is not None for rule in app.url_map.iter_rules()]):
         app.before_request(_enforce_policy)
 
 
