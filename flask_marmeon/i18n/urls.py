@@ -114,9 +114,10 @@ def locale_of_path(path: str, locales: Sequence[str]) -> str | None:
 def root_adapter(app: Flask, root: str) -> MapAdapter:
     """A URL adapter for the current request, bound under the mount path.
 
-    It builds what ``url_for`` builds (same host, subdomain and scheme: those
-    of the adapter Flask matched the request with), with ``root`` in front
-    of every path in place of the request's script root.
+    It builds what ``url_for`` builds and matches what Flask matched (same
+    host, subdomain, scheme, path, method and query: those of the adapter
+    Flask matched the request with), with ``root`` in front of every path
+    in place of the request's script root.
     """
     adapter = request_ctx.url_adapter
     assert adapter is not None  # a request always has one
@@ -128,6 +129,7 @@ def root_adapter(app: Flask, root: str) -> MapAdapter:
         adapter.url_scheme,
         adapter.path_info,
         adapter.default_method,
+        adapter.query_args,
     )
 
 
