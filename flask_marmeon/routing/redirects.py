@@ -69,8 +69,3 @@ def mount_redirects() -> None:
         rebuilt = RequestRedirect(location)
         rebuilt.code = exception.code
         req.routing_exception = rebuilt
-
-
-def init_app(app: Flask) -> None:
-    """Run :func:`mount_redirects` first among the app's request hooks."""
-    app.before_request_funcs.setdefault(None, []).insert(0, mount_redirects)

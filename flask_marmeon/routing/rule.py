@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Union
 from flask import Flask, abort, current_app, request
 from werkzeug.routing import Rule
 
-from .._state import MarmeonState
 from ..i18n import RULE_PREFIX as LOCALIZED_RULE_PREFIX
 from ..i18n import LocalesOption
 from .marks import Policy, everyone, policy_of_rule
@@ -170,15 +169,6 @@ def _locales_option(
         " as ['en', 'de-AT'], or a function of the view's arguments returning"
         f" one, not {locales!r}."
     )
-
-
-def init_app(app: Flask, state: MarmeonState) -> None:
-    """Install the rule class on the app.
-
-    The routes' policies are enforced from the first request on (see
-    :func:`enforce_policies`).
-    """
-    app.url_rule_class = MarmeonRule  # type: ignore[assignment]
 
 
 def enforce_policies(app: Flask) -> None:
