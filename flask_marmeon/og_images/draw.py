@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .address import Texts
 from .canvas import HEIGHT, RGB, SQUARE_SIZE, WIDTH, Colors
 from .clusters import clusters, is_rtl
-from .fonts import FontSet
+from .fonts import Fonts, FontSet
 from .layout import Block, Line, Run, fit
 
 MARGIN = 80
@@ -48,11 +49,6 @@ class Frame:
     #: Room left beside the site name (for the logo).
     site_room: int
 
-    @property
-    def text_width(self) -> int:
-        """The width a text may take."""
-        return self.width - 2 * self.margin
-
 
 #: The Open Graph card, 1200x630.
 WIDE = Frame(
@@ -81,48 +77,39 @@ SQUARE = Frame(
 )
 
 
-def frame_of(square: bool) -> Frame:
-    """The square frame or the wide one."""
-    return SQUARE if square else WIDE
-
-
 @dataclass(frozen=True)
 class Layouts:
     """The three texts laid out as the default card draws them."""
 
+    frame: Frame
     site: Block
     title: Block
     description: Block
 
 
-def lay_out(
-    title: str,
-    description: str,
-    site: str,
-    regular: FontSet,
-    bold: FontSet,
-    frame: Frame = WIDE,
-) -> Layouts:
+def lay_out(texts: Texts, fonts: Fonts) -> Layouts:
     """Fit the three texts (what the address and the drawing both use)."""
-    width = frame.text_width
+    frame = SQUARE if texts.square else WIDE
+    width = frame.width - 2 * frame.margin
     return Layouts(
+        frame,
         fit(
-            site,
-            bold,
+            texts.site,
+            fonts.bold,
             sizes=frame.site_sizes,
             max_lines=1,
             width=width - frame.site_room,
         ),
         fit(
-            title,
-            bold,
+            texts.title,
+            fonts.bold,
             sizes=frame.title_sizes,
             max_lines=frame.title_lines,
             width=width,
         ),
         fit(
-            description,
-            regular,
+            texts.description,
+            fonts.regular,
             sizes=frame.description_sizes,
             max_lines=frame.description_lines,
             width=width,
@@ -130,7 +117,7 @@ def lay_out(
     )
 
 
-def _visual(runs: tuple[Run, ...], fonts: FontSet, rtl: bool) -> list[Run]:
+def _visual(runs: tuple[Run, ...], rtl: bool) -> list[Run]:
     """The runs left to right: in a right-to-left paragraph the order of the
     runs is reversed, a stretch of left-to-right runs keeping its own."""
     if not rtl:
@@ -147,12 +134,12 @@ def _visual(runs: tuple[Run, ...], fonts: FontSet, rtl: bool) -> list[Run]:
     return [run for segment in reversed(segments) for run in segment]
 
 
-def _run_text(run: Run, fonts: FontSet) -> str:
+def _run_text(text: str, fonts: FontSet) -> str:
     """Without libraqm, a right-to-left run is drawn reversed cluster by
     cluster (the basic layout draws characters left to right)."""
-    if fonts.raqm or not any(is_rtl(char) for char in run.text):
-        return run.text
-    return "".join(reversed(clusters(run.text)))
+    if fonts.raqm or not any(is_rtl(char) for char in text):
+        return text
+    return "".join(reversed(clusters(text)))
 
 
 def draw_line(
@@ -164,12 +151,12 @@ def draw_line(
     baseline: float,
     rtl: bool,
     fill: RGB,
-    left: float = MARGIN,
-    right: float = WIDTH - MARGIN,
+    left: float,
+    right: float,
 ) -> None:
     """Draw one laid-out line, each run with its face, on the baseline."""
     draw = ImageDraw.Draw(canvas)
-    runs = _visual(line.runs, fonts, rtl)
+    runs = _visual(line.runs, rtl)
     # A run's spaces at its ends are set apart: shaped with the run, a
     # right-to-left run would put its trailing space on the wrong side.
     pieces = []
@@ -185,7 +172,7 @@ def draw_line(
     for run, core, before, width, after in pieces:
         face = fonts.faces[run.face]
         x += before
-        text = _run_text(Run(run.face, core), fonts)
+        text = _run_text(core, fonts)
         if not text:
             pass
         elif face.bitmap_size:
@@ -227,14 +214,10 @@ def _block_height(block: Block, spacing: float) -> float:
 
 
 def draw_card(
-    layouts: Layouts,
-    regular: FontSet,
-    bold: FontSet,
-    colors: Colors,
-    logo: Image.Image | None,
-    frame: Frame = WIDE,
+    layouts: Layouts, fonts: Fonts, colors: Colors, logo: Image.Image | None
 ) -> Image.Image:
     """The default card, from texts laid out by :func:`lay_out`."""
+    frame = layouts.frame
     width, height, margin = frame.width, frame.height, frame.margin
     canvas = Image.new("RGB", (width, height), colors.background)
     draw = ImageDraw.Draw(canvas)
@@ -256,7 +239,7 @@ def draw_card(
         draw_line(
             canvas,
             site.lines[0],
-            bold,
+            fonts.bold,
             site.size,
             baseline=HEADER_TOP + LOGO_HEIGHT / 2 + site.size * 0.36,
             rtl=rtl,
@@ -273,9 +256,18 @@ def draw_card(
     bottom = height - BAND - 48
     y = top + max(0.0, (bottom - top - texts) / 2)
     sides = (margin, width - margin)
-    y = _draw_block(canvas, title, bold, y, title_spacing, 0.26, colors.title, sides)
+    y = _draw_block(
+        canvas, title, fonts.bold, y, title_spacing, 0.26, colors.title, sides
+    )
     _draw_block(
-        canvas, description, regular, y + gap, text_spacing, 0.4, colors.text, sides
+        canvas,
+        description,
+        fonts.regular,
+        y + gap,
+        text_spacing,
+        0.4,
+        colors.text,
+        sides,
     )
     return canvas
 

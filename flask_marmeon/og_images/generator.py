@@ -12,7 +12,7 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from .._log import logger, warn_once
-from .address import MAX_ADDRESS, Texts, fitted_path, serializer
+from .address import MAX_ADDRESS, Texts, etag_of, fitted_path, serializer, token_of
 from .canvas import OgImageCard
 from .settings import Look
 from .state import Loaded, OgImagesState
@@ -95,34 +95,38 @@ def _load(look: Look) -> Loaded:
     return Loaded(fonts, _logo(look), digest.hexdigest()[:12])
 
 
-def texts_for(
-    og: OgImagesState,
-    title: str,
-    description: str,
-    site: str,
-    page_path: str = "",
-    *,
-    square: bool = False,
-) -> Texts | None:
+def texts_for(og: OgImagesState, texts: Texts, page_path: str) -> Texts | None:
     """The texts cut to what the default card draws; characters that no
     font has are left out, and named in a warning (once each). None when
     a letter or digit of the title has no font: a card is never drawn with
     its title missing (the page gets no generated image, and the warning
     says why)."""
-    from .draw import frame_of, lay_out
+    from .draw import lay_out
 
-    fonts = loaded(og).fonts
-    layouts = lay_out(
-        title, description, site, fonts.regular, fonts.bold, frame_of(square)
-    )
+    layouts = lay_out(texts, loaded(og).fonts)
     if og.look.draw is None and _unreadable(layouts.title.missing):
-        _warn_no_image(layouts.title.missing, page_path)
+        _warn(
+            "og-images.no-title",
+            layouts.title.missing,
+            "The page %s gets no generated image: no font draws its title's %s,"
+            " among the package's fonts, MARMEON_OG_IMAGE_FONTS and the"
+            " machine's fonts. Install fonts for the script (Debian:"
+            " fonts-noto-core, fonts-noto-cjk) or give one in"
+            " MARMEON_OG_IMAGE_FONTS (see the docs' generated images page).",
+            page_path,
+        )
         return None
     missing = layouts.title.missing + layouts.description.missing + layouts.site.missing
     if missing:
-        _warn_missing(missing)
+        _warn(
+            "og-images.missing",
+            missing,
+            "A generated image leaves out %s: no font has them. Give a font for"
+            " their script in MARMEON_OG_IMAGE_FONTS (see the docs' generated"
+            " images page).",
+        )
     return Texts(
-        layouts.title.text, layouts.description.text, layouts.site.text, square
+        layouts.title.text, layouts.description.text, layouts.site.text, texts.square
     )
 
 
@@ -134,7 +138,9 @@ def _unreadable(missing: str) -> bool:
     return any(unicodedata.category(char)[0] in "LN" for char in missing)
 
 
-def _warn_no_image(missing: str, page_path: str) -> None:
+def _warn(kind: str, missing: str, message: str, *args: object) -> None:
+    """Warn once per kind and first character left out (a bounded memo,
+    whatever texts a crawler walks through), naming the characters last."""
     from flask import current_app
 
     from .._state import get_state
@@ -143,35 +149,8 @@ def _warn_no_image(missing: str, page_path: str) -> None:
     chars = ", ".join(f"{c!r} (U+{ord(c[0]):04X})" for c in named[:8])
     if len(named) > 8:
         chars += f" and {len(named) - 8} more"
-    warn_once(
-        get_state(current_app._get_current_object()),  # type: ignore[attr-defined]
-        # Keyed by the first character left out: a bounded memo, whatever
-        # texts a crawler walks through.
-        ("og-images.no-title", missing[:1]),
-        "The page %s gets no generated image: no font draws its title's %s,"
-        " among the package's fonts, MARMEON_OG_IMAGE_FONTS and the machine's"
-        " fonts. Install fonts for the script (Debian: fonts-noto-core,"
-        " fonts-noto-cjk) or give one in MARMEON_OG_IMAGE_FONTS (see the"
-        " docs' generated images page).",
-        page_path,
-        chars,
-    )
-
-
-def _warn_missing(missing: str) -> None:
-    from flask import current_app
-
-    from .._state import get_state
-
-    chars = ", ".join(f"{c!r} (U+{ord(c[0]):04X})" for c in dict.fromkeys(missing))
-    warn_once(
-        get_state(current_app._get_current_object()),  # type: ignore[attr-defined]
-        ("og-images.missing", missing[:1]),
-        "A generated image leaves out %s: no font has them. Give a font for"
-        " their script in MARMEON_OG_IMAGE_FONTS (see the docs' generated"
-        " images page).",
-        chars,
-    )
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    warn_once(get_state(app), (kind, missing[:1]), message, *args, chars)
 
 
 def image_path(
@@ -185,7 +164,10 @@ def image_path(
     """The image's path below the mount path, made once per texts; None when
     the app's drawing function fails for them (logged with the page's path:
     the page keeps no image rather than a broken one)."""
-    key = (_digest_of(texts), secret_key, square)
+    # Keyed by the texts' digest: the memo keeps no page's whole texts (a
+    # 100 KB description), only the cut ones in the addresses it holds.
+    digest = hashlib.blake2b(repr(texts).encode(), digest_size=16).digest()
+    key = (digest, secret_key, square)
     known = og.addresses.get(key, False)
     if known is not False:
         return known  # type: ignore[return-value]
@@ -195,25 +177,12 @@ def image_path(
             "A generated image (OgImage) needs the app's SECRET_KEY, which signs"
             " its address: set app.config['SECRET_KEY']."
         )
-    cut = texts_for(og, *texts, page_path=page_path, square=square)
-    path: str | None = None
-    if cut is not None:
-        path = _drawable_path(og, signer, cut, page_path)
+    cut = texts_for(og, Texts(*texts, square), page_path)
+    path = None if cut is None else _drawable_path(og, signer, cut, page_path)
     if len(og.addresses) >= ADDRESSES_SIZE:
         og.addresses.clear()
     og.addresses[key] = path
     return path
-
-
-def _digest_of(texts: tuple[str, str, str]) -> bytes:
-    """What the memo keys a page's texts by: their digest, so that it keeps
-    no page's whole texts (a 100 KB description), only the cut ones in the
-    addresses it holds."""
-    digest = hashlib.blake2b(digest_size=16)
-    for text in texts:
-        digest.update(text.encode("utf-8", "surrogatepass"))
-        digest.update(b"\xff")  # never in UTF-8: the texts' boundaries
-    return digest.digest()
 
 
 def _drawable_path(
@@ -225,23 +194,21 @@ def _drawable_path(
     fitted = fitted_path(signer, cut, digest, MAX_ADDRESS - len(og.scope))
     if fitted is None:
         return None
-    cut, written = fitted
-    path: str | None = written
-    if og.look.draw is not None:
-        # The app's function runs now, so that a page never names an image
-        # that cannot be drawn; the image is kept for its first request.
-        from .address import etag_of, token_of
-
-        token = token_of(written) or ""
-        try:
-            og.store.get(etag_of(token, digest), lambda: render_png(og, cut))
-        except Exception:
-            logger.exception(
-                "MARMEON_OG_IMAGE_DRAW failed for the page %s; the page names"
-                " no generated image.",
-                page_path,
-            )
-            path = None
+    cut, path = fitted
+    if og.look.draw is None:
+        return path
+    # The app's function runs now, so that a page never names an image that
+    # cannot be drawn; the image is kept for its first request.
+    token = token_of(path) or ""
+    try:
+        og.store.get(etag_of(token, digest), lambda: render_png(og, cut))
+    except Exception:
+        logger.exception(
+            "MARMEON_OG_IMAGE_DRAW failed for the page %s; the page names"
+            " no generated image.",
+            page_path,
+        )
+        return None
     return path
 
 
@@ -249,12 +216,12 @@ def render_png(og: OgImagesState, texts: Texts) -> bytes:
     """Draw the image for ``texts`` and encode it as PNG."""
     from PIL import Image
 
-    from .draw import draw_card, frame_of, lay_out
+    from .draw import SQUARE, WIDE, draw_card, lay_out
 
     parts = loaded(og)
     look = og.look
-    frame = frame_of(texts.square)
     if look.draw is not None:
+        frame = SQUARE if texts.square else WIDE
         card = OgImageCard(
             texts.title,
             texts.description,
@@ -275,18 +242,8 @@ def render_png(og: OgImagesState, texts: Texts) -> bytes:
         if image.mode not in ("RGB", "RGBA", "P", "L"):
             image = image.convert("RGB")
     else:
-        fonts = parts.fonts
-        layouts = lay_out(
-            texts.title,
-            texts.description,
-            texts.site,
-            fonts.regular,
-            fonts.bold,
-            frame,
-        )
-        image = draw_card(
-            layouts, fonts.regular, fonts.bold, look.colors, parts.logo, frame
-        )
+        layouts = lay_out(texts, parts.fonts)
+        image = draw_card(layouts, parts.fonts, look.colors, parts.logo)
     out = io.BytesIO()
     # The fastest zlib level: a quarter of the time of the default for a few
     # kilobytes more (flat colors compress well at any level).
