@@ -40,26 +40,6 @@ def dot_segment(values: Mapping[str, Any]) -> str | None:
     return None
 
 
-def warn_dot_segment(
-    app: Flask, state: MarmeonState, endpoint: str, name: str, value: object
-) -> None:
-    """Development's warning, once per endpoint, for a page left without
-    its addresses by a dot segment."""
-    if not app.debug:
-        return
-    warn_once(
-        state,
-        ("head.dot-segment", endpoint),
-        "The value %r of %r (endpoint %r) has a '.' or '..' segment, so the"
-        " address it builds names another page once a browser resolves it:"
-        " the page's head has no default canonical and no hreflang, and the"
-        " sitemap leaves such a value out.",
-        value,
-        name,
-        endpoint,
-    )
-
-
 def has_own_address(
     app: Flask,
     state: MarmeonState,
@@ -68,31 +48,27 @@ def has_own_address(
     values: Mapping[str, Any],
 ) -> bool:
     """Whether the page of ``rule`` with ``values`` names addresses of its
-    own: not with a dot segment (:func:`dot_segment`), nor on another host
-    than APP_URL's (:func:`no_own_address`)."""
+    own (a default canonical, hreflang): not with a dot segment
+    (:func:`dot_segment`), nor on another host than APP_URL's
+    (:func:`elsewhere`). Development says why, once per endpoint."""
     name = dot_segment(values)
     if name is not None:
-        warn_dot_segment(app, state, endpoint, name, values[name])
+        if app.debug:
+            warn_once(
+                state,
+                ("head.dot-segment", endpoint),
+                "The value %r of %r (endpoint %r) has a '.' or '..' segment, so"
+                " the address it builds names another page once a browser"
+                " resolves it: the page's head has no default canonical and no"
+                " hreflang, and the sitemap leaves such a value out.",
+                values[name],
+                name,
+                endpoint,
+            )
         return False
-    return not no_own_address(app, state, rule)
-
-
-def elsewhere(rule: Rule, origin: str) -> bool:
-    """Whether ``rule`` answers on another host than APP_URL's (``origin``):
-    a blueprint's subdomain, a host rule. APP_URL + its path would be
-    another page, or a 404."""
-    if rule.map.host_matching:
-        return bool(rule.host) and rule.host != origin_host(origin)
-    return bool(rule.subdomain) and rule.subdomain != rule.map.default_subdomain
-
-
-def no_own_address(app: Flask, state: MarmeonState, rule: Rule) -> bool:
-    """Whether the page of ``rule`` is on another host than APP_URL's, so
-    that its head names no default canonical and no hreflang (development
-    says so once per endpoint)."""
     origin = state.settings.app_url
     if origin is None or not elsewhere(rule, origin):
-        return False
+        return True
     if app.debug:
         warn_once(
             state,
@@ -106,7 +82,16 @@ def no_own_address(app: Flask, state: MarmeonState, rule: Rule) -> bool:
             or f"{rule.subdomain}.{app.config.get('SERVER_NAME') or '<server name>'}",
             origin,
         )
-    return True
+    return False
+
+
+def elsewhere(rule: Rule, origin: str) -> bool:
+    """Whether ``rule`` answers on another host than APP_URL's (``origin``):
+    a blueprint's subdomain, a host rule. APP_URL + its path would be
+    another page, or a 404."""
+    if rule.map.host_matching:
+        return bool(rule.host) and rule.host != origin_host(origin)
+    return bool(rule.subdomain) and rule.subdomain != rule.map.default_subdomain
 
 
 def own_page() -> Page | None:

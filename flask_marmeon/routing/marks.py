@@ -164,13 +164,9 @@ def view_layers(view_func: object) -> Iterator[object]:
 
 def blueprints_of(app: Flask, endpoint: str) -> list[SansioBlueprint]:
     """The blueprints an endpoint belongs to, the innermost first."""
-    found: list[SansioBlueprint] = []
     parts = endpoint.split(".")[:-1]
-    for end in range(len(parts), 0, -1):
-        bp = app.blueprints.get(".".join(parts[:end]))
-        if bp is not None:
-            found.append(bp)
-    return found
+    names = (".".join(parts[:end]) for end in range(len(parts), 0, -1))
+    return [bp for name in names if (bp := app.blueprints.get(name)) is not None]
 
 
 def policy_of_rule(app: Flask, rule: Rule) -> Policy | None:
