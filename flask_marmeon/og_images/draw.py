@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .address import Texts
 from .canvas import HEIGHT, RGB, SQUARE_SIZE, WIDTH, Colors
 from .clusters import clusters, is_rtl
-from .fonts import FontSet
+from .fonts import Fonts, FontSet
 from .layout import Block, Line, Run, fit
 
 MARGIN = 80
@@ -80,39 +81,35 @@ SQUARE = Frame(
 class Layouts:
     """The three texts laid out as the default card draws them."""
 
+    frame: Frame
     site: Block
     title: Block
     description: Block
 
 
-def lay_out(
-    title: str,
-    description: str,
-    site: str,
-    regular: FontSet,
-    bold: FontSet,
-    frame: Frame = WIDE,
-) -> Layouts:
+def lay_out(texts: Texts, fonts: Fonts) -> Layouts:
     """Fit the three texts (what the address and the drawing both use)."""
+    frame = SQUARE if texts.square else WIDE
     width = frame.width - 2 * frame.margin
     return Layouts(
+        frame,
         fit(
-            site,
-            bold,
+            texts.site,
+            fonts.bold,
             sizes=frame.site_sizes,
             max_lines=1,
             width=width - frame.site_room,
         ),
         fit(
-            title,
-            bold,
+            texts.title,
+            fonts.bold,
             sizes=frame.title_sizes,
             max_lines=frame.title_lines,
             width=width,
         ),
         fit(
-            description,
-            regular,
+            texts.description,
+            fonts.regular,
             sizes=frame.description_sizes,
             max_lines=frame.description_lines,
             width=width,
@@ -217,14 +214,10 @@ def _block_height(block: Block, spacing: float) -> float:
 
 
 def draw_card(
-    layouts: Layouts,
-    regular: FontSet,
-    bold: FontSet,
-    colors: Colors,
-    logo: Image.Image | None,
-    frame: Frame = WIDE,
+    layouts: Layouts, fonts: Fonts, colors: Colors, logo: Image.Image | None
 ) -> Image.Image:
     """The default card, from texts laid out by :func:`lay_out`."""
+    frame = layouts.frame
     width, height, margin = frame.width, frame.height, frame.margin
     canvas = Image.new("RGB", (width, height), colors.background)
     draw = ImageDraw.Draw(canvas)
@@ -246,7 +239,7 @@ def draw_card(
         draw_line(
             canvas,
             site.lines[0],
-            bold,
+            fonts.bold,
             site.size,
             baseline=HEADER_TOP + LOGO_HEIGHT / 2 + site.size * 0.36,
             rtl=rtl,
@@ -263,9 +256,18 @@ def draw_card(
     bottom = height - BAND - 48
     y = top + max(0.0, (bottom - top - texts) / 2)
     sides = (margin, width - margin)
-    y = _draw_block(canvas, title, bold, y, title_spacing, 0.26, colors.title, sides)
+    y = _draw_block(
+        canvas, title, fonts.bold, y, title_spacing, 0.26, colors.title, sides
+    )
     _draw_block(
-        canvas, description, regular, y + gap, text_spacing, 0.4, colors.text, sides
+        canvas,
+        description,
+        fonts.regular,
+        y + gap,
+        text_spacing,
+        0.4,
+        colors.text,
+        sides,
     )
     return canvas
 
