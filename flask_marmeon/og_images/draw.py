@@ -173,11 +173,9 @@ def draw_line(
         face = fonts.faces[run.face]
         x += before
         text = _run_text(core, fonts)
-        if not text:
-            pass
-        elif face.bitmap_size:
+        if text and face.bitmap_size:
             _paste_bitmap(canvas, face.font(size), text, face.scale(size), x, baseline)
-        else:
+        elif text:
             draw.text(
                 (x, baseline),
                 text,
@@ -255,46 +253,25 @@ def draw_card(
     top = HEADER_TOP + LOGO_HEIGHT + 24
     bottom = height - BAND - 48
     y = top + max(0.0, (bottom - top - texts) / 2)
-    sides = (margin, width - margin)
-    y = _draw_block(
-        canvas, title, fonts.bold, y, title_spacing, 0.26, colors.title, sides
+    # Each text's lines from y down, each baseline ``drop`` of the size
+    # above the line's bottom.
+    blocks = (
+        (title, fonts.bold, title_spacing, 0.26, colors.title),
+        (description, fonts.regular, text_spacing, 0.4, colors.text),
     )
-    _draw_block(
-        canvas,
-        description,
-        fonts.regular,
-        y + gap,
-        text_spacing,
-        0.4,
-        colors.text,
-        sides,
-    )
+    for block, faces, spacing, drop, fill in blocks:
+        for line in block.lines:
+            y += block.size * spacing
+            draw_line(
+                canvas,
+                line,
+                faces,
+                block.size,
+                baseline=y - block.size * drop,
+                rtl=block.rtl,
+                fill=fill,
+                left=margin,
+                right=width - margin,
+            )
+        y += gap
     return canvas
-
-
-def _draw_block(
-    canvas: Image.Image,
-    block: Block,
-    fonts: FontSet,
-    y: float,
-    spacing: float,
-    drop: float,
-    fill: RGB,
-    sides: tuple[float, float],
-) -> float:
-    """Draw ``block``'s lines from ``y`` down; return where it ends. Each
-    baseline sits ``drop`` of the size above the line's bottom."""
-    for line in block.lines:
-        y += block.size * spacing
-        draw_line(
-            canvas,
-            line,
-            fonts,
-            block.size,
-            baseline=y - block.size * drop,
-            rtl=block.rtl,
-            fill=fill,
-            left=sides[0],
-            right=sides[1],
-        )
-    return y

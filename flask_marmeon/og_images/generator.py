@@ -35,15 +35,7 @@ def signer_of(
     it still reads); None without a key."""
     if not secret_key:
         return None
-    older = tuple(key for key in fallbacks or () if key)
-    signer = og.signers.get((secret_key, older))
-    if signer is None:
-        if len(og.signers) >= 8:  # keys changed at run time: start again
-            og.signers.clear()
-        signer = og.signers[(secret_key, older)] = serializer(
-            secret_key, og.scope, older
-        )
-    return signer
+    return serializer(secret_key, og.scope, [key for key in fallbacks or () if key])
 
 
 def _logo(look: Look) -> Image.Image | None:
