@@ -93,13 +93,11 @@ def _prefix_with_locale(setup: BlueprintSetupState) -> None:
         # with localized routes needs it.
         app.before_request(redirect_to_locale)
     localized_blueprints.add(name)
-    prefix = setup.url_prefix
-    if prefix is not None and prefix.startswith(RULE_PREFIX):
-        return  # nested in a localized blueprint: the locale is there already
-    if prefix is None or prefix.strip("/") == "":
-        setup.url_prefix = RULE_PREFIX
-    else:
-        setup.url_prefix = f"{RULE_PREFIX}/{prefix.lstrip('/')}"
+    prefix = setup.url_prefix or ""
+    # Nested in a localized blueprint, the locale is there already.
+    if not prefix.startswith(RULE_PREFIX):
+        rest = prefix.lstrip("/")
+        setup.url_prefix = f"{RULE_PREFIX}/{rest}" if rest else RULE_PREFIX
 
 
 def _pull_locale(endpoint: str | None, values: dict[str, Any] | None) -> None:
