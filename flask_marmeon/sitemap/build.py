@@ -135,13 +135,7 @@ class _Build:
         before = writer.written()
         try:
             if items is None:
-                view_func = app.view_functions.get(str(rule.endpoint))
-                provider = find_provider(rule, view_func)
-                # Only a route without parameters may have none (H10).
-                items = () if provider is None else provider_items(provider, where)
-                if not compiled.names - {LOCALE_ARG}:
-                    refuse = report.refuse_unknown
-                    items = (single_entry(items, where, refuse),)
+                items = route_items(app, compiled, where, report.refuse_unknown)
             write_entries(compiled, items, where, writer, report, policy)
         except Exception as error:
             # The provider's own exception (its database is down): the log's
@@ -153,6 +147,24 @@ class _Build:
         if left_out is None or writer.written() > before:
             return None
         return EmptyRoute(rule.rule, str(rule.endpoint), left_out)
+
+
+def route_items(
+    app: Flask,
+    compiled: CompiledRule,
+    where: str,
+    refuse: Callable[[str], object] | None = None,
+) -> Iterable[object]:
+    """A route's items as its provider gives them (its own iterator: no
+    layer between it and the loop); a route without parameters' as its one
+    entry (:func:`.entries.single_entry`)."""
+    rule = compiled.rule
+    provider = find_provider(rule, app.view_functions.get(str(rule.endpoint)))
+    # Only a route without parameters may have none (H10).
+    items = () if provider is None else provider_items(provider, where)
+    if compiled.names - {LOCALE_ARG}:
+        return items
+    return (single_entry(items, where, refuse),)
 
 
 def _site(
