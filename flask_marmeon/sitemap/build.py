@@ -92,14 +92,7 @@ class _Build:
     """What the routes of one build share: the app's settings, the writer,
     what did not fit, the URL policy for images."""
 
-    def __init__(
-        self,
-        app: Flask,
-        *,
-        split: bool,
-        max_urls: int | None = None,
-        packed: bool = False,
-    ):
+    def __init__(self, app: Flask, *, split: bool, packed: bool = False):
         state = get_state(app)
         settings = state.settings
         self.app = app
@@ -107,10 +100,9 @@ class _Build:
         origin = settings.app_url
         assert origin is not None  # the H10 checks ran before any build
         self.origin = origin
-        self.base = origin + settings.root
         # The format's 50 MiB; the slot lets tests reach it with a small file.
         self.max_bytes = sitemap_state(state).max_bytes or MAX_BYTES
-        self.max_urls = max_urls or settings.sitemap_max_urls
+        self.max_urls = settings.sitemap_max_urls
         self.over = Limits()
         self.writer = UrlsetWriter(
             self.max_urls, self.max_bytes, split=split, over=self.over, packed=packed
@@ -231,7 +223,8 @@ def _site(
             build.max_urls,
         )
         del listed[MAX_FILES:]
-    index = sitemap_index((f"{build.base}/{name}", day) for name, day in listed)
+    base = build.settings.site_base
+    index = sitemap_index((f"{base}/{name}", day) for name, day in listed)
     return Sitemap(
         files,
         index,
