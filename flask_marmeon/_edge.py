@@ -137,7 +137,6 @@ class Edge:
 
     def __init__(self, app: Flask, state: MarmeonState, wsgi_app: WSGIApplication):
         self.app = app
-        self.state = state
         self.wsgi_app = wsgi_app
         self.indexable = state.settings.indexable
         self.lock = threading.Lock()
@@ -249,44 +248,34 @@ class Edge:
         return str(rule.endpoint)
 
 
-def install(app: Flask, state: MarmeonState) -> Edge:
+def install(app: Flask, state: MarmeonState) -> None:
     """Wrap ``app.wsgi_app`` with the app's edge (from ``init_app``, first)."""
     edge = Edge(app, state, app.wsgi_app)
     state.add(edge)
     app.wsgi_app = edge  # type: ignore[method-assign]
-    return edge
 
 
 def edge_of(state: MarmeonState) -> Edge:
     """The app's edge (its part of the app's state)."""
-    edge: Edge | None = state.parts.get(Edge)
-    if edge is None:
-        raise RuntimeError(
-            "The extension's WSGI edge is not installed yet: call this from"
-            " a module's init_app, after flask_marmeon._edge.install()."
-        )
-    return edge
+    return state.part(Edge)
 
 
 def add_front(state: MarmeonState, prefix: str, endpoint: FrontEndpoint) -> None:
     """Answer the paths that start with ``prefix`` with ``endpoint``, in front
     of the app and of the start-up check (call it from ``init_app``)."""
-    edge = edge_of(state)
-    edge.front = (*edge.front, (prefix, endpoint))
+    edge_of(state).front += ((prefix, endpoint),)
 
 
 def on_start(state: MarmeonState, hook: StartHook) -> None:
     """Run ``hook`` when the edge starts, after the H10 checks pass, in the
     order the hooks were added."""
-    edge = edge_of(state)
-    edge.hooks = (*edge.hooks, hook)
+    edge_of(state).hooks += (hook,)
 
 
 def on_development(state: MarmeonState, hook: DevelopmentHook) -> None:
     """Run ``hook`` once, before the first request handled in development
     (``app.debug``, read on every request), in the order the hooks were added."""
-    edge = edge_of(state)
-    edge.development_hooks = (*edge.development_hooks, hook)
+    edge_of(state).development_hooks += (hook,)
 
 
 # -- what the front endpoints answer alike ------------------------------------
