@@ -181,29 +181,24 @@ class CompiledRule:
         never names a URL that does not work.
         """
         option = self.locale_option
-        if option is None:
-            if given is None:
-                return self.locales, (), ()
-            return *LocaleTags(self.locales).split(given), ()
-        if not callable(option):
-            if given is None:
-                return option, self.unknown_locales, ()
-            allowed: tuple[str, ...] = option
-        else:
+        tags = LocaleTags(self.locales)
+        if callable(option):
             if params.keys() | {LOCALE_ARG} != self.names:
                 # Before the function is called with them.
                 self._refuse_names(params.keys())
-            allowed = _called(option, params, self.rule)
+            allowed, strangers = tags.split(_called(option, params, self.rule))
             # A tag the app does not hold (fr_FR) is a mistake in the
             # function: its entries are left out, the warning says which.
-            strangers = LocaleTags(self.locales).split(allowed)[1]
             if strangers:
                 raise Refused(
                     stranger_tag(self.rule, strangers[0], self.locales), "locales"
                 )
-            if given is None:
-                return *LocaleTags(self.locales).split(allowed), ()
-        chosen, unknown = LocaleTags(self.locales).split(given)
+        else:
+            # The route's own unknown tags are said once, by the build.
+            allowed = self.locales if option is None else option
+        if given is None:
+            return allowed, (), ()
+        chosen, unknown = tags.split(given)
         kept = LocaleTags(chosen).among(allowed)
         return kept, unknown, LocaleTags(allowed).strangers(chosen)
 
