@@ -155,16 +155,6 @@ class CompiledRule:
         if {name: matched.get(name) for name in expected} != expected:
             raise Refused(f"the router reads the address as {matched!r}", "other route")
 
-    def redirects_by_language(self, default: str) -> bool:
-        """Whether the x-default address ``default`` (a full address) is
-        the redirect to the visitor's locale, not a page of another route."""
-        if self.default_rivals is None:
-            return True
-        decoded = unquote(default[len(self.base) :])
-        if not could_take(self.default_rivals, decoded):
-            return True
-        return redirects_by_language(self.adapter, decoded)
-
     def loc(self, params: Mapping[str, Any]) -> str:
         """The full address of ``params`` (not localized)."""
         return self.base + self.path(params)
@@ -186,7 +176,14 @@ class CompiledRule:
             if params.keys() | {LOCALE_ARG} != self.names:
                 # Before the function is called with them.
                 self._refuse_names(params.keys())
-            allowed, strangers = tags.split(_called(option, params, self.rule))
+            try:
+                result = option(**params)
+            except HTTPException as error:
+                # get_or_404() in the function: the page answers that error too.
+                raise Refused(
+                    f"its locales= function answers {error.code} for it", "locales"
+                ) from None
+            allowed, strangers = tags.split(tags_from(self.rule, result))
             # A tag the app does not hold (fr_FR) is a mistake in the
             # function: its entries are left out, the warning says which.
             if strangers:
@@ -201,19 +198,6 @@ class CompiledRule:
         chosen, unknown = tags.split(given)
         kept = LocaleTags(chosen).among(allowed)
         return kept, unknown, LocaleTags(allowed).strangers(chosen)
-
-
-def _called(
-    option: Callable[..., Any], params: Mapping[str, Any], rule: Rule
-) -> tuple[str, ...]:
-    try:
-        result = option(**params)
-    except HTTPException as error:
-        # get_or_404() in the function: the page answers that error too.
-        raise Refused(
-            f"its locales= function answers {error.code} for it", "locales"
-        ) from None
-    return tags_from(rule, result)
 
 
 def addresses(
@@ -249,7 +233,13 @@ def addresses(
     # the redirect (no other route takes it).
     alternates: tuple[tuple[str, str], ...] = tuple(zip(locales, locs, strict=True))
     default = strip_locale(locs[0], locales[0], base)
-    if compiled.redirects_by_language(default):
+    decoded = unquote(default[len(base) :])
+    rivals = compiled.default_rivals
+    if (
+        rivals is None
+        or not could_take(rivals, decoded)
+        or redirects_by_language(compiled.adapter, decoded)
+    ):
         alternates += ((X_DEFAULT, default),)
     return Addresses(tuple(locs), alternates)
 
