@@ -62,7 +62,6 @@ from .types import (
 )
 from .writers import (
     Canonical,
-    Directive,
     Href,
     Locale,
     Names,
@@ -89,11 +88,12 @@ class Row:
 
     ``check`` is a :class:`~.field_kinds.Field` (a :class:`Table`'s ``check`` for
     a nested table); ``write`` a :class:`~.writers.Writer`, a robots key's
-    :class:`~.writers.Directive`, or None when another key's writer reads it.
+    form in its meta (``"max-snippet:{}"``, :class:`~.writers.Robots`), or
+    None when another key's writer reads it.
     """
 
     check: Field
-    write: Writer | Directive | None = None
+    write: Writer | str | None = None
     merge: str = REPLACE
     #: The nested table, for a key whose value is one (merged key by key).
     table: Table | None = None
@@ -185,13 +185,13 @@ ROBOTS = Table(
         "index": Row(BoolField(), role=roles.INDEX),
         "follow": Row(BoolField(), role=roles.FOLLOW),
         "max_image_preview": Row(
-            ChoiceField("none", "standard", "large"), Directive("max-image-preview:{}")
+            ChoiceField("none", "standard", "large"), "max-image-preview:{}"
         ),
-        "max_snippet": Row(LimitField(), Directive("max-snippet:{}")),
-        "max_video_preview": Row(LimitField(), Directive("max-video-preview:{}")),
-        "nosnippet": Row(BoolField(), Directive("nosnippet")),
-        "noimageindex": Row(BoolField(), Directive("noimageindex")),
-        "unavailable_after": Row(MomentField(), Directive("unavailable_after: {}")),
+        "max_snippet": Row(LimitField(), "max-snippet:{}"),
+        "max_video_preview": Row(LimitField(), "max-video-preview:{}"),
+        "nosnippet": Row(BoolField(), "nosnippet"),
+        "noimageindex": Row(BoolField(), "noimageindex"),
+        "unavailable_after": Row(MomentField(), "unavailable_after: {}"),
     },
     unknown=unknown_robots_key,
 )

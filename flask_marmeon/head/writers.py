@@ -231,14 +231,6 @@ class Canonical(Writer):
                 out.url(HREFLANG, clean_url(path), clean_text(hreflang))
 
 
-class Directive:
-    """A robots key's form in ``<meta name="robots">`` (``max-snippet:{}``):
-    not a writer of its own, :class:`Robots` writes them all in one element."""
-
-    def __init__(self, form: str) -> None:
-        self.form = form
-
-
 class RobotsKeys(Protocol):
     """What :class:`Robots` reads of the robots table (a ``table.Table``)."""
 
@@ -249,17 +241,19 @@ class RobotsKeys(Protocol):
 
 
 class Robots(Writer):
-    """``<meta name="robots">``: index/follow, then the table's directives;
-    ``noindex, nofollow`` on a site that may not be indexed."""
+    """``<meta name="robots">``: index/follow, then the table's directives
+    (each key's ``write`` is its form there, ``max-snippet:{}``: not a
+    writer of its own); ``noindex, nofollow`` on a site that may not be
+    indexed."""
 
     always = True
     slots = (ROBOTS,)
 
     def __init__(self, table: RobotsKeys) -> None:
         self.directives = tuple(
-            (name, key.write.form)
+            (name, key.write)
             for name, key in table.keys.items()
-            if isinstance(key.write, Directive)
+            if isinstance(key.write, str)
         )
         self.index_follow = (table.named(roles.INDEX), table.named(roles.FOLLOW))
 
