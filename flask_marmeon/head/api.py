@@ -16,11 +16,11 @@ from .._context import RequestState, current_request, request_state, state_for, 
 from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
 from ..page import Page
-from . import jsonld, roles
+from . import roles
 from .elements import Slot
 from .fragment import build_fragment
 from .html import nonce_attribute, write_head
-from .json_ld_blocks import unwritable
+from .json_ld_blocks import texts
 from .late import late_call
 from .memo import HeadMemo
 from .merge import EMPTY, MergedHead, merge
@@ -72,16 +72,13 @@ def head(**fields: Unpack[HeadFields]) -> None:
     blocks = fragment.get(_JSON_LD)
     # The app itself, not the proxy: each read through the proxy is a further
     # look-up in Python (about 0.7 us).
-    if blocks and current_app._get_current_object().debug:  # type: ignore[attr-defined]
+    flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if blocks and flask_app.debug:
         # Development: a block JSON cannot write (a date) fails here, at the
         # line that made it, not later where the head is written. In
         # production the writer leaves it out and logs it, as before (the
         # check costs what writing the block costs).
-        for block in blocks:
-            try:
-                jsonld.dumps(block)
-            except jsonld.JsonLdError as error:
-                raise unwritable(block, error) from error
+        texts(blocks, get_state(flask_app), dev=True)
     state.fragments.append(fragment)
 
 

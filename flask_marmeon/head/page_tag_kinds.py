@@ -18,6 +18,7 @@ from typing import NamedTuple, Union
 from .field_kinds import (
     Field,
     ObjectField,
+    RecordField,
     TextField,
     TextListField,
     kind_of,
@@ -126,17 +127,11 @@ class CurrencyField(LineField):
         return code
 
 
-class PriceField(Field):
-    """``{amount, currency}`` as a :class:`Price`."""
+class PriceField(RecordField):
+    """``{amount, currency}`` as a :class:`Price` (no text form)."""
 
     def __init__(self, obj: ObjectField) -> None:
-        self.obj = obj
-        self.annotation = obj.annotation
-        self.expected = "a dict such as {'amount': Decimal('19.99'), 'currency': 'EUR'}"
-
-    def check(self, value: object, path: str) -> Price:
-        got = self.obj.check(value, path)
-        return Price(got["amount"], got["currency"])
+        super().__init__(obj, Price, text=None)
 
 
 class NamesField(Field):

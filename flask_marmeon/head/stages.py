@@ -100,34 +100,25 @@ class Stages:
     def add(self, stage: str, step: Step) -> None:
         """Run ``step`` at ``stage`` (one of :data:`STAGES`), after the
         steps registered there before it."""
-        if stage not in STAGES:
-            raise ValueError(
-                f"The head has no stage {stage!r}: a step runs at one of"
-                f" {', '.join(map(repr, STAGES))}."
-            )
+        attr = _attribute(stage)
         if not callable(step):
             raise TypeError(
                 f"A head step is a function (merged, context) -> merged, not"
                 f" {type(step).__name__} {step!r}."
             )
-        attr = stage.replace(" ", "_")
         setattr(self, attr, (*getattr(self, attr), step))
 
     def steps(self, stage: str) -> tuple[Step, ...]:
         """The steps of ``stage``, in the order they run."""
-        if stage not in STAGES:
-            raise ValueError(
-                f"The head has no stage {stage!r}: it has"
-                f" {', '.join(map(repr, STAGES))}."
-            )
-        found: tuple[Step, ...] = getattr(self, stage.replace(" ", "_"))
+        found: tuple[Step, ...] = getattr(self, _attribute(stage))
         return found
 
 
-def run(
-    steps: tuple[Step, ...], merged: MergedHead, context: StageContext
-) -> MergedHead:
-    """``merged`` through each of ``steps`` in turn."""
-    for step in steps:
-        merged = step(merged, context)
-    return merged
+def _attribute(stage: str) -> str:
+    """The attribute of :class:`Stages` that holds ``stage``'s steps."""
+    if stage not in STAGES:
+        raise ValueError(
+            f"The head has no stage {stage!r}: a step runs at one of"
+            f" {', '.join(map(repr, STAGES))}."
+        )
+    return stage.replace(" ", "_")

@@ -53,20 +53,8 @@ def template_head(**fields: Unpack[HeadFields]) -> str:
                 " variable or attribute, or one the view did not pass. Pass"
                 f" {name}=none to leave it unset."
             )
-    if any(_has_markup(value) for value in fields.values()):
-        fields = {name: _text(value) for name, value in fields.items()}  # type: ignore[assignment]
-    head(**fields)
+    head(**{name: _text(value) for name, value in fields.items()})
     return ""
-
-
-def _has_markup(value: object) -> bool:
-    if isinstance(value, Markup):
-        return True
-    if isinstance(value, dict):
-        return any(_has_markup(item) for item in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_has_markup(item) for item in value)
-    return False
 
 
 def _text(value: Any) -> Any:

@@ -239,16 +239,11 @@ class Directive:
         self.form = form
 
 
-class _Row(Protocol):
-    @property
-    def write(self) -> object: ...
-
-
 class RobotsKeys(Protocol):
     """What :class:`Robots` reads of the robots table (a ``table.Table``)."""
 
     @property
-    def keys(self) -> Mapping[str, _Row]: ...
+    def keys(self) -> Mapping[str, Any]: ...
 
     def named(self, role: str) -> str: ...
 
