@@ -1,14 +1,10 @@
 """The head's fields, declared once: each one's check, merge and writing.
 
-Every step reads this table: ``head()`` checks with it (:mod:`.fields`),
-merge merges with it (:mod:`.merge`), resolve writes in its order
-(:mod:`.resolve`), the HTML writer prepares its slots (:mod:`.html`), and
-the memo's key is made from the merged values it produced (:mod:`.memo`),
-so no field can be left out of any of them. Each row says what it is
-(``role``, ``address``): the steps that act on a kind of field ask. The
-TypedDicts of :mod:`.types` are the same fields for mypy
-(``tests/head/test_table.py``). To add a field: ARCHITECTURE.md, "Adding a
-head field".
+Every step reads this table (check, merge, resolve, the HTML writer, the
+memo's key), so no field can be left out of any of them. Each row says
+what it is (``role``, ``address``): the steps that act on a kind of field
+ask. The TypedDicts of :mod:`.types` are the same fields for mypy
+(``tests/head/test_table.py``). To add a field: ARCHITECTURE.md.
 """
 
 from __future__ import annotations

@@ -7,13 +7,9 @@ collects the elements, the field's merged value and the mapping it is in
 (its siblings: an og:type decides whether ``article`` is written).
 
 A writer is called when its value is set, or always when ``always`` is true
-(it writes from the page too: the hreflang links). The defaults (og:title
-takes the page's title) are steps at the head's ``resolve`` stage
-(:mod:`.stages`), which run before the writers. ``slots`` lists
-every :class:`~flask_marmeon.head.elements.Slot` it may write, so that the
-HTML writer prepares each one's constant text once. :func:`write_keys`
-calls a table's writers in turn, :func:`grouped` makes a run of rarely set
-keys (the page tags) one look.
+(it writes from the page too: the hreflang links). ``slots`` lists every
+:class:`~.elements.Slot` it may write, so that the HTML writer prepares each
+one's constant text once.
 """
 
 from __future__ import annotations
