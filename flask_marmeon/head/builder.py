@@ -33,9 +33,7 @@ _KEPT, _DROPPED = 0, -1
 
 
 class Builder:
-    """Collects the elements in output order (see the module's text); the
-    writers (:mod:`flask_marmeon.head.writers`) add to it, and read the
-    page's context from it."""
+    """Collects the elements in output order (see the module's text)."""
 
     __slots__ = (
         "carry",

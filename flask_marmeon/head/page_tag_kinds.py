@@ -1,12 +1,6 @@
-"""The kinds of check the page tags and og's product take: one line of
-text (a line break or a control character refused, where
-:mod:`~flask_marmeon.head.field_kinds`' TextField cleans them), a text or a
-list of texts, a price, ``other``'s names, and a tag's items.
-
-Like :mod:`flask_marmeon.head.field_kinds` (whose kinds these extend), this
-module knows no field: :mod:`flask_marmeon.head.page_tags` says which key
-takes which kind.
-"""
+"""The kinds of check the page tags and og's product take (beside
+:mod:`.field_kinds`' that they extend): one line of text, a text or a list
+of them, a price, ``other``'s names."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ The app's Jinja environment makes its templates of :class:`HeadTemplate`
 ``render()`` are one render each; a render inside a render (a macro that
 renders another template) is part of the outer one. ``stream_template``
 calls ``generate()``, which is left alone: there render_head() writes the
-head where it stands, and a call past it is late (flask_marmeon.head.late).
+head where it stands, and a call past it is late (api.late_call).
 """
 
 from __future__ import annotations
