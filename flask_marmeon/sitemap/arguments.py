@@ -165,10 +165,6 @@ def _a(noun: str) -> str:
     return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
 
 
-def _is_identity(converter: BaseConverter) -> bool:
-    return type(converter).to_python is BaseConverter.to_python
-
-
 def make_arg(index: int, name: str, converter: BaseConverter, max_length: int) -> Arg:
     """The argument ``name`` of a compiled rule: its place among the path's
     parts, its converter, and ``max_length``, the characters an address leaves for
@@ -185,7 +181,8 @@ def make_arg(index: int, name: str, converter: BaseConverter, max_length: int) -
         name=name,
         converter=converter,
         fullmatch=re.compile(converter.regex).fullmatch,
-        validate=not (plain_int or _is_identity(converter)),
+        validate=not plain_int
+        and type(converter).to_python is not BaseConverter.to_python,
         plain_int=plain_int,
         allows_slash=not converter.part_isolating,
         max_length=max(max_length, 0),
