@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Literal, cast
 
 Severity = Literal["error", "warning"]
 
@@ -116,10 +116,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
 
 def option(code: str, name: str) -> int:
     """The threshold ``name`` of ``code``, as its entry in :data:`CODES` declares it."""
-    entry = CODES[code]
-    if not isinstance(entry, Code):
-        raise KeyError(f"the audit code {code!r} has no options")
-    return entry.options[name]
+    return cast(Code, CODES[code]).options[name]
 
 
 #: The most characters of a page's (or a file's) text that a message quotes.
