@@ -144,11 +144,8 @@ def _nonce(state: MarmeonState, req: Request | None) -> str | None:
     if req is None:
         return None
     source = state.settings.csp_nonce
-    if source is not None:
-        nonce = source()
-    else:
-        # Flask-Talisman sets request.csp_nonce on the request object.
-        nonce = getattr(req, "csp_nonce", None)
+    # Flask-Talisman sets request.csp_nonce on the request object.
+    nonce = source() if source is not None else getattr(req, "csp_nonce", None)
     if nonce is not None and not isinstance(nonce, str):
         raise TypeError(
             f"The CSP nonce {nonce!r} is not a str. MARMEON_CSP_NONCE must"

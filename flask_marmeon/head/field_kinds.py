@@ -331,12 +331,9 @@ class RecordField(Field):
 
 
 class JsonLdField(Field):
-    """``json_ld=``: one block or a list of blocks, as a tuple.
-
-    Only the shape is checked here (a dict, or a list of dicts). Whether JSON
-    can write a block exactly is decided when the head is written, where
-    development raises and production leaves the block out.
-    """
+    """``json_ld=``: one block or a list of blocks, as a tuple. Only the
+    shape is checked here; whether JSON can write a block exactly is
+    :mod:`.json_ld_blocks`' question."""
 
     annotation = JsonLd
     expected = "a JSON-LD block or a list of blocks"

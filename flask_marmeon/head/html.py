@@ -101,9 +101,8 @@ def write_head(
     module_src: str | None,
     dev: bool,
 ) -> str:
-    """The whole head as HTML (see the module's docstring).
-
-    ``nonce_attr`` is :func:`nonce_attribute`'s, written on every script;
+    """The whole head as HTML (see the module's docstring): ``nonce_attr``
+    is :func:`nonce_attribute`'s, written on every script;
     ``module_src`` the browser module's path, None for no module; ``dev``
     marks it ``data-marmeon-dev`` so that it warns.
     """

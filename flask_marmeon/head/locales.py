@@ -25,7 +25,11 @@ def og_locale(tag: str) -> str:
     # What follows a singleton (an extension, "x-" private use) is no region.
     subtags = list(takewhile(lambda s: len(s) != 1, rest.split("-") if rest else []))
     for subtag in subtags:
-        if _is_region(subtag):  # only the region: no script or variant
+        # Only the region (BCP 47: two letters or three digits), no script
+        # or variant.
+        if (len(subtag) == 2 and subtag.isalpha()) or (
+            len(subtag) == 3 and subtag.isdigit()
+        ):
             return f"{language}_{subtag.upper()}"
     likely_subtags = get_global("likely_subtags")
     likely: str | None = None
@@ -36,13 +40,6 @@ def og_locale(tag: str) -> str:
     if likely is None:
         return "_".join([language, *subtags])
     return f"{language}_{likely.rpartition('_')[2]}"
-
-
-def _is_region(subtag: str) -> bool:
-    # BCP 47: two letters or three digits.
-    return (len(subtag) == 2 and subtag.isalpha()) or (
-        len(subtag) == 3 and subtag.isdigit()
-    )
 
 
 class OgLocales:

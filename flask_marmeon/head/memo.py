@@ -127,13 +127,10 @@ class HeadMemo:
         json_ld: Sequence[str],
         context: _C,
     ) -> str:
-        """The head's text with ``nonce_attr`` where the nonce attribute goes.
-
-        ``write(nonce_attr, merged, page, json_ld, context)`` writes
-        it when it is not kept (a plain function and its arguments: nothing
-        is made for a hit). A head that is not kept is written with
-        ``nonce_attr`` itself, not cut.
-        """
+        """The head's text with ``nonce_attr`` where the nonce attribute goes;
+        ``write(nonce_attr, merged, page, json_ld, context)`` writes it when
+        it is not kept (a plain function and its arguments: nothing is made
+        for a hit)."""
         if _noted(self.titles, hash(merged.get(_TITLE)), self.size * 4):
             return write(nonce_attr, merged, page, json_ld, context)
         key = head_key(merged, page, json_ld)

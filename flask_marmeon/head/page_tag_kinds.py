@@ -130,12 +130,9 @@ class PriceField(RecordField):
 
 class NamesField(Field):
     """``other``: ``{name: text or list of texts}``, each name one line, as
-    a dict of name -> tuple of texts.
-
-    ``taken(name)`` gives the argument that writes a name the head writes
-    itself (``"description="``), or None for a name free to use: such a
-    name is refused with a TypeError naming that argument.
-    """
+    a dict of name -> tuple of texts. ``taken(name)`` gives the argument
+    that writes a name the head writes itself (``"description="``), or None
+    for a name free to use."""
 
     annotation = Mapping[str, Union[Text, Sequence[Text]]]  # noqa: UP007
     expected = "a dict of meta names and their texts, such as {'rating': 'adult'}"

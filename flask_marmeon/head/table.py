@@ -133,12 +133,9 @@ class Table:
         #: (name, the writer's bound __call__, always) in output order, for
         #: writers.write_keys (a bound method: no look-up of __call__), the
         #: rare keys' runs grouped.
+        writing = {n: k.write for n, k in keys.items() if isinstance(k.write, Writer)}
         self.writers: tuple[tuple[str, WriteFn, bool], ...] = grouped(
-            [
-                (name, key.write.__call__, key.write.always, key.rare)
-                for name, key in keys.items()
-                if isinstance(key.write, Writer)
-            ]
+            [(n, w.__call__, w.always, keys[n].rare) for n, w in writing.items()]
         )
         #: The keys that merge key by key, with their tables.
         self.keyed: dict[str, Table] = {
@@ -154,15 +151,11 @@ class Table:
             if key.merge == BY_KEY and key.table is None
         )
         #: The keys whose tuples add up.
-        self.appended = frozenset(
-            name for name, key in keys.items() if key.merge == APPEND
+        self.appended = frozenset(n for n, k in keys.items() if k.merge == APPEND)
+        #: Every slot this table's writers may write (once each).
+        self.slots: tuple[Slot, ...] = tuple(
+            dict.fromkeys(s for w in writing.values() for s in w.slots)
         )
-        slots: list[Slot] = []
-        for key in keys.values():
-            if isinstance(key.write, Writer):
-                slots.extend(s for s in key.write.slots if s not in slots)
-        #: Every slot this table's writers may write.
-        self.slots: tuple[Slot, ...] = tuple(slots)
 
     def named(self, role: str) -> str:
         """The name of the key that is ``role`` (:mod:`.roles`), "" if none is."""

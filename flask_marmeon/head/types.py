@@ -1,9 +1,8 @@
 """The types of ``head()``'s arguments, for editors and type checkers.
 
-The head's one declaration of its fields is :mod:`flask_marmeon.head.table`
-(each field's check, merge and writing); these TypedDicts are the same
-fields for mypy, which cannot read a table made at run time.
-``tests/head/test_table.py`` keeps the two equal, key by key and type by type.
+The same fields as :mod:`flask_marmeon.head.table` for mypy, which cannot
+read a table made at run time (``tests/head/test_table.py`` keeps the two
+equal, key by key and type by type).
 """
 
 from __future__ import annotations

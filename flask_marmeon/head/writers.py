@@ -166,14 +166,19 @@ class Records(Writer):
 
 
 class Nested(Protocol):
-    """What :class:`NestedTable` reads of its table (a ``table.Table``;
-    a protocol, as the table module imports this one)."""
+    """What :class:`NestedTable` and :class:`Robots` read of their table (a
+    ``table.Table``; a protocol, as the table module imports this one)."""
 
     @property
     def slots(self) -> tuple[Slot, ...]: ...
 
     @property
     def writers(self) -> tuple[tuple[str, WriteFn, bool], ...]: ...
+
+    @property
+    def keys(self) -> Mapping[str, Any]: ...
+
+    def named(self, role: str) -> str: ...
 
 
 class NestedTable(Writer):
@@ -227,15 +232,6 @@ class Canonical(Writer):
                 out.url(HREFLANG, clean_url(path), clean_text(hreflang))
 
 
-class RobotsKeys(Protocol):
-    """What :class:`Robots` reads of the robots table (a ``table.Table``)."""
-
-    @property
-    def keys(self) -> Mapping[str, Any]: ...
-
-    def named(self, role: str) -> str: ...
-
-
 class Robots(Writer):
     """``<meta name="robots">``: index/follow, then the table's directives
     (each key's ``write`` is its form there, ``max-snippet:{}``: not a
@@ -245,7 +241,7 @@ class Robots(Writer):
     always = True
     slots = (ROBOTS,)
 
-    def __init__(self, table: RobotsKeys) -> None:
+    def __init__(self, table: Nested) -> None:
         self.directives = tuple(
             (name, key.write)
             for name, key in table.keys.items()
