@@ -7,7 +7,7 @@
 - each part of a paged route, ``/sitemap-<slug>-<n>.xml``, made from its own
   range of keys when first requested.
 
-Each is a :class:`~.cache.SitemapCache` like any other (TTL, the shared
+Each is a :class:`~.ttl_cache.SitemapCache` like any other (TTL, the shared
 store with its own keys, single flight, the pause after a failure, stale
 while rebuilding), so a part that fails is that part's 503 alone. A process
 keeps its parts within ``MARMEON_SITEMAP_MEMORY`` bytes, compressed (the
@@ -34,10 +34,10 @@ from ...shared_lock import Backend
 from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from ..paged import PagedRoute, part_range
 from ..splits import build_split, can_split
-from .cache import SitemapCache
 from .files import Files, Packed
 from .health import Health
 from .shared_store import SharedFiles
+from .ttl_cache import SitemapCache
 
 #: A paged route's ranges of keys by part number (from 1): each part's
 #: first key and the next range's (None: to the end). In key order when

@@ -1,4 +1,4 @@
-"""A :class:`~.cache.SitemapCache`'s refresh through its shared store (the
+"""A :class:`~.ttl_cache.SitemapCache`'s refresh through its shared store (the
 one process that takes the lock builds, under a heartbeat, in one of its
 places for builds; the others take its build),
 the look at the store's newest build, and the log of its outages."""
@@ -27,7 +27,7 @@ CLOCK_SKEW = 60
 
 
 class SharedRefresh:
-    """What :class:`~.cache.SitemapCache` does with its shared store: its
+    """What :class:`~.ttl_cache.SitemapCache` does with its shared store: its
     refresh there, the look at the newest build, the outages said once."""
 
     name: str

@@ -15,7 +15,7 @@ never from a request. A build is written as:
   (``MARMEON_SITEMAP_RETRY_AFTER``), with that expiry.
 
 Every call may raise whatever the backend raises when it cannot be reached;
-the cache (cache.py) catches that and falls back to its own memory.
+the cache (ttl_cache.py) catches that and falls back to its own memory.
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ from ...shared_lock import Backend
 from .. import checks
 from ..paged import PagedRoute, paged_routes
 from ..state import SitemapState
-from .cache import SitemapCache
 from .file_caches import FileCaches, StartsUnknown
+from .ttl_cache import SitemapCache
 
 ROBOTS_PATH = "/robots.txt"
 
