@@ -205,34 +205,25 @@ class FileCaches:
     def _outgrown_urls(self, route: PagedRoute, digest: str) -> int | None:
         """How many URLs the part of the range ``digest`` held when it
         outgrew it (here or in any process), None when it did not."""
-        urls = self._outgrew.get((route.slug, digest))
-        notes = self._notes(route, digest)
-        if notes is not None:
-            found = self.site.quietly(lambda: notes.value("outgrown"))
-            if isinstance(found, int) and not isinstance(found, bool):
-                urls = found
-        return urls
+        found = self._noted(route, digest, lambda notes: notes.value("outgrown"))
+        if isinstance(found, int) and not isinstance(found, bool):
+            return found
+        return self._outgrew.get((route.slug, digest))
 
     def _split_done(self, route: PagedRoute, digest: str) -> None:
         # The range is no more: its note goes.
         self._outgrew.pop((route.slug, digest), None)
-        notes = self._notes(route, digest)
-        if notes is not None:
-            self.site.quietly(lambda: notes.unmark("outgrown"))
+        self._noted(route, digest, lambda notes: notes.unmark("outgrown"))
 
     def _clear_redo(self, route: PagedRoute, cache: SitemapCache) -> None:
         self._redo.discard(route.slug)
-        if cache.shared is not None:
-            shared = cache.shared
-            cache.quietly(lambda: shared.unmark("redo"))
+        cache.on_store(lambda shared: shared.unmark("redo"))
 
     def _redo_asked(self, route: PagedRoute, cache: SitemapCache) -> bool:
-        if route.slug in self._redo:
-            return True
-        shared = cache.shared
-        if shared is None:
-            return False
-        return cache.quietly(lambda: shared.value("redo")) == 1
+        return (
+            route.slug in self._redo
+            or cache.on_store(lambda shared: shared.value("redo")) == 1
+        )
 
     def _outgrown(
         self, route: PagedRoute, digest: str | None = None, urls: int = 0
@@ -242,14 +233,10 @@ class FileCaches:
         whichever process next asks for them (that range split)."""
         if digest is not None:
             self._outgrew[(route.slug, digest)] = urls
-            notes = self._notes(route, digest)
-            if notes is not None:
-                self.site.quietly(lambda: notes.mark("outgrown", urls))
+            self._noted(route, digest, lambda notes: notes.mark("outgrown", urls))
         self._redo.add(route.slug)
         cache = self._starts[route.slug]
-        if cache.shared is not None:
-            shared = cache.shared
-            cache.quietly(lambda: shared.mark("redo"))
+        cache.on_store(lambda shared: shared.mark("redo"))
         cache.expire()
 
     def _listed(self, route: PagedRoute) -> Ranges:
@@ -331,9 +318,8 @@ class FileCaches:
         """Note a part's ``<lastmod>`` (the newest of its entries) for the
         index, here and in the shared store (a day or a time: a short text)."""
         self._lastmods[(route.slug, digest)] = lastmod
-        shared = self._notes(route, digest)
-        if shared is not None and lastmod is not None:
-            self.site.quietly(lambda: shared.mark("lastmod", lastmod))
+        if lastmod is not None:
+            self._noted(route, digest, lambda notes: notes.mark("lastmod", lastmod))
 
     def _lastmod(self, route: PagedRoute, number: int, ranges: Ranges) -> str | None:
         """The ``<lastmod>`` of a part built before (here or, with a shared
@@ -342,15 +328,16 @@ class FileCaches:
         key = (route.slug, digest)
         if key in self._lastmods:
             return self._lastmods[key]
-        shared = self._notes(route, digest)
-        if shared is None:
-            return None
-        found = self.site.quietly(lambda: shared.value("lastmod"))
+        found = self._noted(route, digest, lambda notes: notes.value("lastmod"))
         return found if isinstance(found, str) and len(found) <= 40 else None
 
-    def _notes(self, route: PagedRoute, digest: str) -> SharedFiles | None:
-        # The notes of a part's range, beside its files in the store.
-        return self._shared(f"notes:{route.slug}:{digest}")
+    def _noted(
+        self, route: PagedRoute, digest: str, call: Callable[[SharedFiles], object]
+    ) -> object:
+        """``call`` on the notes of a part's range, beside its files in the
+        store (quietly); None without a store."""
+        notes = self._shared(f"notes:{route.slug}:{digest}")
+        return None if notes is None else self.site.quietly(lambda: call(notes))
 
     def _shared(self, slot: str) -> SharedFiles | None:
         """The shared store's keys of ``slot``, None without a store."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from ..._log import logger
 from ...shared_lock import Heartbeat
-from .files import Files
+from .files import Files, Packed
 from .health import Health
 from .shared_store import SharedFiles, Stamp
 
@@ -27,28 +27,66 @@ CLOCK_SKEW = 60
 
 
 class SharedRefresh:
-    """What :class:`~.ttl_cache.SitemapCache` does with its shared store: its
-    refresh there, the look at the newest build, the outages said once."""
+    """A :class:`~.ttl_cache.SitemapCache`'s state, and what it does with its
+    shared store: its refresh there, the look at the newest build, the
+    outages said once (the parameters are the cache's)."""
 
-    name: str
-    health: Health
-    shared: SharedFiles | None
-    clock: Callable[[], float]
-    ttl: float
-    retry_after: float
-    lock_timeout: int
-    slots: threading.BoundedSemaphore | None
-    poll: float
-    _cond: threading.Condition
-    _value: Files | None
-    _expired: bool
-    _queued: bool
-    _down: bool
-    _down_lock: threading.Lock
-    _probed: float
-    _refused: bool
-    _seen: Stamp | None
-    _looking: bool
+    def __init__(
+        self,
+        build: Callable[[], tuple[bytes, ...] | Packed],
+        *,
+        ttl: float,
+        retry_after: float,
+        wait: float = 20,
+        shared: SharedFiles | None = None,
+        lock_timeout: int = 60,
+        slots: threading.BoundedSemaphore | None = None,
+        poll: float = 0.05,
+        clock: Callable[[], float] = time.time,
+        name: str = "the sitemap",
+        health: Health | None = None,
+        group: str | None = None,
+    ) -> None:
+        self.build = build
+        self.name = name
+        #: What the app's caches have said in the log (shared by them).
+        self.health = health if health is not None else Health()
+        #: What the log groups this file's failures by: its route.
+        self.group = group if group is not None else name
+        self.ttl = ttl
+        self.retry_after = retry_after
+        self.wait = wait
+        self.shared = shared
+        self.lock_timeout = lock_timeout
+        self.slots = slots
+        self.poll = poll
+        self.clock = clock
+        self._cond = threading.Condition(threading.Lock())
+        self._value: Files | None = None
+        self._failed_until: float | None = None
+        self._thread: threading.Thread | None = None
+        # One warning per refresh that keeps cold requests waiting too long.
+        self._late = False
+        # When the running refresh started (clock()), for that warning.
+        self._began = 0.0
+        # Whether clear() was called while the running refresh ran.
+        self._cleared = False
+        # Whether the shared store failed last time (logged once per outage).
+        self._down = False
+        # When a request last looked at a store known to be down.
+        self._probed = 0.0
+        # Whether the store refused a build (logged once).
+        self._refused = False
+        # The last stamp seen in the store, to tell a flush from a first start.
+        self._seen: Stamp | None = None
+        # Whether a look at the store's newest build runs (newest_soon()).
+        self._looking = False
+        # Set by expire(): the value is stale whatever its age.
+        self._expired = False
+        # Whether the refresh waits for a place among the process's builds.
+        self._queued = False
+        #: Builds this process made (read by tests and benchmarks).
+        self.builds = 0
 
     def _fresh(self, files: Files, now: float) -> bool:
         """Whether ``files`` are fresh: built less than the TTL ago, not
@@ -73,10 +111,18 @@ class SharedRefresh:
         return until if until is not None and until <= limit else None
 
     def _install(self, files: Files, *, if_taken: bool = False) -> None:
-        raise NotImplementedError
+        with self._cond:
+            if if_taken and not self._takes(files.built_at, self._value, self.clock()):
+                return
+            self._value = files
+            self._expired = False
+            self._failed_until = None
+            self._cond.notify_all()
 
     def _pause(self, until: float) -> None:
-        raise NotImplementedError
+        with self._cond:
+            self._failed_until = until
+            self._cond.notify_all()
 
     def _build_here(self, held: bool = False) -> tuple[Files | None, float | None]:
         raise NotImplementedError
@@ -106,15 +152,9 @@ class SharedRefresh:
                     with self._cond:
                         self._expired = True
                 return
-            if not self._takes(stamp.built_at, local, self.clock()):
-                return
-            bodies = shared.bodies(stamp)
+            self._take(shared, stamp, local, self.clock())
         except Exception:
             self._unreachable()
-            return
-        if bodies is not None:
-            # Asked again as it is installed: a build made here meanwhile wins.
-            self._install(Files.stored(bodies, stamp.built_at), if_taken=True)
 
     def newest_soon(self) -> None:
         """:meth:`newest` in a thread of its own: the request that asks
@@ -228,16 +268,21 @@ class SharedRefresh:
                 )
             return False
         self._seen = stamp
+        # Even a stale build: cold requests get it at once.
+        self._take(shared, stamp, self._value, now)
         local = self._value
+        return local is not None and self._fresh(local, now)
+
+    def _take(
+        self, shared: SharedFiles, stamp: Stamp, local: Files | None, now: float
+    ) -> None:
+        """Install the store's build when it replaces ``local`` (the one
+        here). Asked again as it is installed: a newer one taken meanwhile
+        (a build made here, or the look's in a process just started) wins."""
         if self._takes(stamp.built_at, local, now):
             bodies = shared.bodies(stamp)
             if bodies is not None:
-                # Even a stale build: cold requests get it at once. Asked
-                # again as it is installed: a newer one taken meanwhile (the
-                # look's, in a process just started) wins.
                 self._install(Files.stored(bodies, stamp.built_at), if_taken=True)
-                local = self._value
-        return local is not None and self._fresh(local, now)
 
     def quietly(self, call: Callable[[], object]) -> object:
         """``call()`` (a call of the shared store); None when it raised (the
@@ -249,9 +294,13 @@ class SharedRefresh:
             return None
         return result
 
+    def on_store(self, call: Callable[[SharedFiles], object]) -> object:
+        """``call`` on the shared store, quietly; None without one."""
+        shared = self.shared
+        return None if shared is None else self.quietly(lambda: call(shared))
+
     def _unreachable(self) -> None:
-        with self._down_lock:
-            self._down = True
+        self._down = True
         # Named by the app's address: one process may serve several apps.
         # Called in the except block that met the store: its traceback.
         self.health.store_down(
@@ -265,8 +314,7 @@ class SharedRefresh:
         )
 
     def _reachable(self) -> None:
-        with self._down_lock:
-            self._down = False
+        self._down = False
         self.health.store_up(
             lambda: logger.info(
                 "The shared cache for the sitemap of %s is reachable again.",

@@ -25,14 +25,12 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..._log import logger
 from .files import Files, Packed
-from .health import Health
 from .shared_refresh import SharedRefresh
-from .shared_store import SharedFiles, Stamp
+from .shared_store import SharedFiles
 
 #: Retry-After of a request told not to wait for a build (seconds).
 BUILDING_RETRY = 5
@@ -69,66 +67,6 @@ class SitemapCache(SharedRefresh):
     :param health: what the app's caches said in the log, shared by them.
     :param group: what a failure is logged once for (the route).
     """
-
-    def __init__(
-        self,
-        build: Callable[[], tuple[bytes, ...] | Packed],
-        *,
-        ttl: float,
-        retry_after: float,
-        wait: float = 20,
-        shared: SharedFiles | None = None,
-        lock_timeout: int = 60,
-        slots: threading.BoundedSemaphore | None = None,
-        poll: float = 0.05,
-        clock: Callable[[], float] = time.time,
-        name: str = "the sitemap",
-        health: Health | None = None,
-        group: str | None = None,
-    ) -> None:
-        self.build = build
-        self.name = name
-        #: What the app's caches have said in the log (shared by them).
-        self.health = health if health is not None else Health()
-        #: What the log groups this file's failures by: its route.
-        self.group = group if group is not None else name
-        self.ttl = ttl
-        self.retry_after = retry_after
-        self.wait = wait
-        self.shared = shared
-        self.lock_timeout = lock_timeout
-        self.slots = slots
-        self.poll = poll
-        self.clock = clock
-        self._cond = threading.Condition(threading.Lock())
-        self._value: Files | None = None
-        self._failed_until: float | None = None
-        self._thread: threading.Thread | None = None
-        # One warning per refresh that keeps cold requests waiting too long.
-        self._late = False
-        # When the running refresh started (clock()), for that warning.
-        self._began = 0.0
-        # Whether clear() was called while the running refresh ran.
-        self._cleared = False
-        # Whether the shared store failed last time (logged once per outage).
-        self._down = False
-        # The request's thread and the builder's both meet the store: one
-        # of them says that it went down (or came back), never both.
-        self._down_lock = threading.Lock()
-        # When a request last looked at a store known to be down.
-        self._probed = 0.0
-        # Whether the store refused a build (logged once).
-        self._refused = False
-        # The last stamp seen in the store, to tell a flush from a first start.
-        self._seen: Stamp | None = None
-        # Whether a look at the store's newest build runs (newest_soon()).
-        self._looking = False
-        # Set by expire(): the value is stale whatever its age.
-        self._expired = False
-        # Whether the refresh waits for a place among the process's builds.
-        self._queued = False
-        #: Builds this process made (read by tests and benchmarks).
-        self.builds = 0
 
     # -- the request's side ------------------------------------------------
 
@@ -202,8 +140,7 @@ class SitemapCache(SharedRefresh):
         request starts a rebuild (and gets these files meanwhile)."""
         with self._cond:
             self._expired = True
-        if self.shared is not None:
-            self.quietly(self.shared.expire)
+        self.on_store(SharedFiles.expire)
 
     def clear(self) -> None:
         """Forget the files and the pause, so the next request refreshes."""
@@ -247,20 +184,6 @@ class SitemapCache(SharedRefresh):
             with self._cond:
                 self._thread = None
                 self._cond.notify_all()
-
-    def _install(self, files: Files, *, if_taken: bool = False) -> None:
-        with self._cond:
-            if if_taken and not self._takes(files.built_at, self._value, self.clock()):
-                return
-            self._value = files
-            self._expired = False
-            self._failed_until = None
-            self._cond.notify_all()
-
-    def _pause(self, until: float) -> None:
-        with self._cond:
-            self._failed_until = until
-            self._cond.notify_all()
 
     def _build_here(self, held: bool = False) -> tuple[Files | None, float | None]:
         """Build in this process, in one of its places for builds (``held``:
