@@ -69,26 +69,14 @@ class Sender:
     key_location: str
     sleep: Callable[[float], None]
     now: Callable[[], float]
-    tries: int = TRIES
-
-    def body(self, urls: Sequence[str]) -> bytes:
-        """One request's JSON."""
-        return json.dumps(
-            {
-                "host": self.host,
-                "key": self.key,
-                "keyLocation": self.key_location,
-                "urlList": list(urls),
-            }
-        ).encode()
 
     def send(self, urls: Sequence[str]) -> Answer:
         """POST ``urls`` (at most :data:`MAX_URLS`), retrying 429 and 503."""
         delay = FIRST_DELAY
         answer = Answer(None, "not sent")
-        for attempt in range(1, self.tries + 1):
+        for attempt in range(1, TRIES + 1):
             answer, retry_after = self._post(urls)
-            if answer.status not in _RETRIED or attempt == self.tries:
+            if answer.status not in _RETRIED or attempt == TRIES:
                 break
             wait = delay if retry_after is None else retry_after
             if wait > LONGEST_WAIT:
@@ -100,13 +88,19 @@ class Sender:
             self.sleep(max(0.0, wait))
             delay *= 2
         if answer.status in _RETRIED:
-            return Answer(answer.status, f"{answer.message} (after {self.tries} tries)")
+            return Answer(answer.status, f"{answer.message} (after {TRIES} tries)")
         return answer
 
     def _post(self, urls: Sequence[str]) -> tuple[Answer, float | None]:
+        body = {
+            "host": self.host,
+            "key": self.key,
+            "keyLocation": self.key_location,
+            "urlList": list(urls),
+        }
         request = urllib.request.Request(
             self.endpoint,
-            data=self.body(urls),
+            data=json.dumps(body).encode(),
             headers={"Content-Type": "application/json; charset=utf-8"},
             method="POST",
         )

@@ -53,8 +53,8 @@ def robots_txt(
     for rule in rules:
         agents = _agents(rule)
         lines = [f"User-agent: {agent}" for agent in agents]
-        disallow = _paths(rule.get("disallow"))
-        allow = _paths(rule.get("allow"))
+        disallow = _listed(rule.get("disallow"))
+        allow = _listed(rule.get("allow"))
         if "*" in agents:
             # A rule may name the internal path itself: one line says it.
             disallow = [INTERNAL_PATH, *(p for p in disallow if p != INTERNAL_PATH)]
@@ -90,9 +90,8 @@ def robots_modified(text: bytes) -> int:
 
 
 def _agents(rule: Any) -> list[str]:
-    value = rule.get("user_agent") if isinstance(rule, dict) else None
-    return [value] if isinstance(value, str) else list(value or ())
+    return _listed(rule.get("user_agent") if isinstance(rule, dict) else None)
 
 
-def _paths(value: Any) -> list[str]:
+def _listed(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else list(value or ())

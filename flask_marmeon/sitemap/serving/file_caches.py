@@ -79,9 +79,8 @@ class FileCaches:
         #: Whether the index names /sitemap-<n>.xml (the endpoints serve
         #: them: no route of the app takes their address).
         self.files_listed = True
-        settings = state.settings
         #: What the app's caches said in the log (once per route and cause).
-        self.health = Health(settings.site_base)
+        self.health = Health()
         self.site = self._cache(
             "sitemap",
             lambda: build_sitemap(

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gzip
 import struct
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # zlib level 6, gzip's default: about 10x on sitemap XML; level 9 saves a few
 # per cent more for twice the time.
@@ -59,31 +59,28 @@ class Packed:
     packed: tuple[bytes, ...]
 
 
-@dataclass(frozen=True, eq=False)
 class Files:
-    """One build: its files (given as they are, kept compressed) and when it
-    was made (seconds of the cache's clock, the wall clock in production,
-    shared by every process)."""
+    """One build: its files (given as they are, or ``packed`` already, as
+    read back from the store; kept compressed) and when it was made
+    (seconds of the cache's clock, the wall clock in production, shared by
+    every process)."""
 
-    given: tuple[bytes, ...]
-    built_at: float
-    #: Each file gzip-compressed: what is kept.
-    packed: tuple[bytes, ...] = field(init=False, repr=False)
-    _etags: tuple[str, ...] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "packed", tuple(map(pack, self.given)))
-        object.__setattr__(self, "_etags", tuple(map(file_tag, self.given)))
-        # Only the compressed form stays in memory.
-        object.__setattr__(self, "given", ())
+    def __init__(
+        self,
+        given: tuple[bytes, ...],
+        built_at: float,
+        packed: tuple[bytes, ...] | None = None,
+    ) -> None:
+        self.built_at = built_at
+        #: Each file gzip-compressed: only this form stays in memory.
+        self.packed = tuple(map(pack, given)) if packed is None else packed
+        tags = map(file_tag, given) if packed is None else map(packed_tag, packed)
+        self._etags = tuple(tags)
 
     @classmethod
     def stored(cls, packed: tuple[bytes, ...], built_at: float) -> Files:
         """A build read back from the shared store, compressed already."""
-        files = cls((), built_at)
-        object.__setattr__(files, "packed", packed)
-        object.__setattr__(files, "_etags", tuple(map(packed_tag, packed)))
-        return files
+        return cls((), built_at, packed)
 
     @property
     def size(self) -> int:

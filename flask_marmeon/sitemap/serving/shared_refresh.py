@@ -146,13 +146,12 @@ class SharedRefresh:
             stamp = shared.stamp()
             self._reachable()
             local = self._value
-            if stamp is None or local is not None and stamp.built_at == 0:
-                if stamp is not None:
-                    # Another process said it is stale (expire()).
-                    with self._cond:
-                        self._expired = True
-                return
-            self._take(shared, stamp, local, self.clock())
+            if stamp is not None and local is not None and stamp.built_at == 0:
+                # Another process said it is stale (expire()).
+                with self._cond:
+                    self._expired = True
+            elif stamp is not None:
+                self._take(shared, stamp, local, self.clock())
         except Exception:
             self._unreachable()
 
@@ -183,34 +182,22 @@ class SharedRefresh:
         holding = False  # a place among this process's builds
         try:
             while True:
-                stamp = shared.stamp()
-                now = self.clock()
-                if self._fresh_from(shared, stamp, now):
-                    self._reachable()
-                    return True
-                until = self._sane(shared.paused_until(), now)
-                if until is not None and until > now:
-                    self._pause(until)
-                    self._reachable()
-                    return True
+                done, stamp = self._settled(shared)
+                if done:
+                    break
                 # A place among this process's builds first, then the lock:
                 # the lock is never held while waiting for a place.
                 holding = slots is None or slots.acquire(blocking=False)
                 self._queued = not holding
-                if holding and shared.build_lock.take(token, self.lock_timeout, now):
+                lock = shared.build_lock
+                if holding and lock.take(token, self.lock_timeout, self.clock()):
                     # Another process may have stored a build between our
                     # look and the lock: look again before building.
-                    stamp = shared.stamp()
-                    now = self.clock()
-                    until = self._sane(shared.paused_until(), now)
-                    fresh = self._fresh_from(shared, stamp, now)
-                    if fresh or (until is not None and until > now):
-                        shared.build_lock.release(token)
-                        if not fresh and until is not None:
-                            self._pause(until)
-                        self._reachable()
-                        return True
-                    holding = False  # the build gives it back
+                    done, stamp = self._settled(shared)
+                    if done:
+                        lock.release(token)
+                    else:
+                        holding = False  # the build gives it back
                     break
                 if slots is not None and holding:
                     slots.release()
@@ -226,6 +213,8 @@ class SharedRefresh:
             if slots is not None and holding:
                 slots.release()
         self._reachable()
+        if done:
+            return True
 
         def renew() -> None:
             shared.build_lock.renew(token, self.lock_timeout, self.clock())
@@ -242,6 +231,20 @@ class SharedRefresh:
         finally:
             self.quietly(lambda: shared.build_lock.release(token))
         return True
+
+    def _settled(self, shared: SharedFiles) -> tuple[bool, Stamp | None]:
+        """Look at the store: whether nothing is to be built here (its build,
+        taken, is fresh; or builds are paused, and the pause is said here),
+        and its stamp."""
+        stamp = shared.stamp()
+        now = self.clock()
+        if self._fresh_from(shared, stamp, now):
+            return True, stamp
+        until = self._sane(shared.paused_until(), now)
+        if until is not None and until > now:
+            self._pause(until)
+            return True, stamp
+        return False, stamp
 
     def _store(self, shared: SharedFiles, files: Files, old: Stamp | None) -> None:
         put = self.quietly(lambda: shared.put(files.packed, files.built_at))
@@ -288,11 +291,10 @@ class SharedRefresh:
         """``call()`` (a call of the shared store); None when it raised (the
         store cannot be reached: logged once, and nothing is lost here)."""
         try:
-            result = call()
+            return call()
         except Exception:
             self._unreachable()
             return None
-        return result
 
     def on_store(self, call: Callable[[SharedFiles], object]) -> object:
         """``call`` on the shared store, quietly; None without one."""
@@ -303,23 +305,25 @@ class SharedRefresh:
         self._down = True
         # Named by the app's address: one process may serve several apps.
         # Called in the except block that met the store: its traceback.
-        self.health.store_down(
+        self.health.store(
+            True,
             lambda: logger.warning(
                 "The shared cache cannot be reached for the sitemap of %s; this"
                 " process keeps its own copy of each file, built here, until it"
                 " can.",
                 self._scope(),
                 exc_info=True,
-            )
+            ),
         )
 
     def _reachable(self) -> None:
         self._down = False
-        self.health.store_up(
+        self.health.store(
+            False,
             lambda: logger.info(
                 "The shared cache for the sitemap of %s is reachable again.",
                 self._scope(),
-            )
+            ),
         )
 
     def _scope(self) -> str:

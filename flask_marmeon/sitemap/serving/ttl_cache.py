@@ -152,14 +152,8 @@ class SitemapCache(SharedRefresh):
 
     def join(self, timeout: float) -> bool:
         """Wait until no refresh runs; False when one still does after ``timeout``."""
-        deadline = time.monotonic() + timeout
         with self._cond:
-            while self._thread is not None:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._cond.wait(remaining)
-        return True
+            return self._cond.wait_for(lambda: self._thread is None, timeout)
 
     # -- the background thread ---------------------------------------------
 
@@ -194,43 +188,38 @@ class SitemapCache(SharedRefresh):
             slots.acquire()
             self._queued = False
         try:
-            return self._build()
+            self.builds += 1
+            try:
+                built = self.build()
+                bodies = built.packed if isinstance(built, Packed) else built
+                if not bodies or not all(type(body) is bytes for body in bodies):
+                    raise TypeError(f"the build gave {type(built).__name__}, not files")
+            except Exception as error:
+                meanwhile = (
+                    "the last good file is served"
+                    if self._value is not None
+                    else "requests are answered with 503"
+                )
+                self.health.failed(
+                    self.group,
+                    self.name,
+                    error,
+                    f"the provider is not called again for {self.retry_after}"
+                    f" seconds, and meanwhile {meanwhile}",
+                )
+                until = self.clock() + self.retry_after
+                self._pause(until)
+                return None, until
+            # Packed: compressed as it was written, its ETag read from the trailer.
+            now = self.clock()
+            packed = isinstance(built, Packed)
+            files = Files.stored(bodies, now) if packed else Files(bodies, now)
+            self._install(files)
+            self.health.worked(self.group, self.name)
+            return files, None
         finally:
             if slots is not None:
                 slots.release()
-
-    def _build(self) -> tuple[Files | None, float | None]:
-        self.builds += 1
-        try:
-            built = self.build()
-            bodies = built.packed if isinstance(built, Packed) else built
-            if not bodies or not all(type(body) is bytes for body in bodies):
-                raise TypeError(f"the build gave {type(built).__name__}, not files")
-        except Exception as error:
-            had = self._value is not None
-            self.health.failed(
-                self.group,
-                self.name,
-                error,
-                f"the provider is not called again for {self.retry_after} seconds,"
-                " and meanwhile "
-                + (
-                    "the last good file is served"
-                    if had
-                    else "requests are answered with 503"
-                ),
-            )
-            until = self.clock() + self.retry_after
-            self._pause(until)
-            return None, until
-        if isinstance(built, Packed):
-            # Compressed as it was written: its ETag read from the trailer.
-            files = Files.stored(built.packed, self.clock())
-        else:
-            files = Files(built, self.clock())
-        self._install(files)
-        self.health.worked(self.group, self.name)
-        return files, None
 
     @property
     def last(self) -> Files | None:

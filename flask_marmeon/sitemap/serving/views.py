@@ -172,17 +172,13 @@ def _register(
             gzipped=lambda: files.gzipped(number),
         )
 
-    def sitemap() -> Response:
+    def sitemap(number: int = 0) -> Response:
+        if number and not _as_written(number):
+            return _not_found()
         # With a shared store, another process's newer build is taken (in
         # the background: a store that hangs holds no request), so every
         # process soon serves the same index (the same ranges and dates)
         # without waiting for its own copy to go stale.
-        caches.site.newest_soon()
-        return serve(caches.site, 0)
-
-    def sitemap_part(number: int) -> Response:
-        if not _as_written(number):
-            return _not_found()
         caches.site.newest_soon()
         return serve(caches.site, number)
 
@@ -208,41 +204,45 @@ def _register(
         app.add_url_rule(rule, endpoint, view, methods=["GET"], **host)
         free.append(_edge.CookieFree(rule.split("<")[0], endpoint))
 
-    views: list[tuple[str, str, Callable[..., Response]]] = [
-        (ROBOTS_PATH, "marmeon_robots", robots)
-    ]
-    if marked and serving:
-        views.append((SITEMAP_PATH, "marmeon_sitemap", sitemap))
-    for path, endpoint, view in views:
-        if not route_taking(app, path, origin):
-            add(path, endpoint, view)
+    if not route_taking(app, ROBOTS_PATH, origin):
+        add(ROBOTS_PATH, "marmeon_robots", robots)
     # MARMEON_SITEMAP_SERVE = False: no sitemap endpoint (an export serves it).
+    if marked and serving and not route_taking(app, SITEMAP_PATH, origin):
+        add(SITEMAP_PATH, "marmeon_sitemap", sitemap)
     paged = paged_routes(app) if marked and serving else []
     indexed = marked and "marmeon_sitemap" in app.view_functions
+
+    def free_at(path: str, what: str) -> bool:
+        """Whether no route of the app answers ``path``, the address of
+        ``what`` (files the index would name). The app's route wins, as on
+        /sitemap.xml; when the index (ours) would have named them, the log
+        says they are left out of it, and why."""
+        taker = route_taking(app, path, origin)
+        if taker is not None and indexed:
+            logger.warning(
+                "Sitemap: %s are left out of the index, because %s answers"
+                " their address %s. Give that route another path.",
+                what,
+                taker,
+                path,
+            )
+        return taker is None
+
     served = [
         route
         for route in paged
-        if _free(
-            app,
-            f"/sitemap-{route.slug}-1.xml",
-            origin,
-            indexed,
-            f"the parts of {route.where}",
-        )
+        if free_at(f"/sitemap-{route.slug}-1.xml", f"the parts of {route.where}")
     ]
     # Only these are listed in the index: the others' addresses are the app's.
     caches.add_routes(served)
     split = settings.sitemap_index or bool(paged)
     if marked and split:
-        caches.files_listed = _free(
-            app,
+        caches.files_listed = free_at(
             "/sitemap-1.xml",
-            origin,
-            indexed,
             "the files of the routes whose providers give their entries at once",
         )
     if marked and serving and split and caches.files_listed:
-        add("/sitemap-<int(min=1):number>.xml", "marmeon_sitemap_part", sitemap_part)
+        add("/sitemap-<int(min=1):number>.xml", "marmeon_sitemap_part", sitemap)
     for route in served:
         add(
             f"/sitemap-{route.slug}-<int(min=1):number>.xml",
@@ -250,23 +250,6 @@ def _register(
             lambda number, route=route: paged_part(route, number),
         )
     return free
-
-
-def _free(app: Flask, path: str, origin: str, indexed: bool, what: str) -> bool:
-    """Whether no route of the app answers ``path``, the address of
-    ``what`` (files the index would name). The app's route wins, as on
-    /sitemap.xml; when the index (ours) would have named them, the log says
-    they are left out of it, and why."""
-    taker = route_taking(app, path, origin)
-    if taker is not None and indexed:
-        logger.warning(
-            "Sitemap: %s are left out of the index, because %s answers their"
-            " address %s. Give that route another path.",
-            what,
-            taker,
-            path,
-        )
-    return taker is None
 
 
 def _may_wait() -> bool:
