@@ -5,9 +5,11 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _version
 
+from ._edge import check_routes as check_routes
 from ._edge import raise_on_problems as raise_on_problems
 from .absolute import absolute_url as absolute_url
 from .checks import Problem as Problem
+from .checks import Problem as RouteProblem
 from .errors import StartupError as StartupError
 from .extension import Marmeon as Marmeon
 from .head import Facebook as Facebook
@@ -46,8 +48,6 @@ from .routing.marks import api as api
 from .routing.marks import authenticate as authenticate
 from .routing.marks import authorize as authorize
 from .routing.marks import everyone as everyone
-from .routing.problems import RouteProblem as RouteProblem
-from .routing.problems import check_routes as check_routes
 from .sitemap.entries import SitemapEntry as SitemapEntry
 from .sitemap.paged import PagedProvider as PagedProvider
 

@@ -100,13 +100,19 @@ def _noindex(start_response: StartResponse) -> StartResponse:
     return start
 
 
-def check_app(app: Flask) -> list[Problem]:
-    """Return every start-up problem (H10) of ``app``; empty when none.
+def check_routes(app: Flask) -> list[Problem]:
+    """Return every H10 problem of ``app``; empty when none.
 
-    Runs every check that the extension's subsystems registered
-    (``state.checks``): the marked routes, the routes' ``locales=``, plain
-    routes that take a localized route's address, APP_URL and
-    MARMEON_ROBOTS_RULES, the generated images' SECRET_KEY, logo and fonts.
+    A marked route must answer GET, not be ``internal=True``, not belong to
+    the api group, not sit behind ``authenticate`` or ``login_required``, say
+    ``authorize=everyone``, and have a sitemap provider when it has
+    parameters; and APP_URL must be set when any route is marked. Any
+    route's ``locales=`` must be on a localized route and name tags of
+    APP_LOCALES only, and no plain route may answer an address of a
+    localized route (``/de/about`` beside a localized ``/about``).
+    Generated images need SECRET_KEY (when MARMEON_OG_IMAGES is on), and a
+    logo and fonts that can be read. Every check that a subsystem
+    registered runs (:mod:`flask_marmeon.checks`).
     """
     return get_state(app).checks.run(app)
 
@@ -117,7 +123,7 @@ def raise_on_problems(app: Flask) -> None:
     The extension calls it before the app answers its first request; call it
     yourself once the routes are registered to stop the start earlier.
     """
-    problems = check_app(app)
+    problems = check_routes(app)
     if problems:
         error = startup_error(problems)
         # So that check-routes can print the table of an app whose factory

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ._state import get_state
 from .head.state import head_state
 from .head.text import is_text
-from .head.urls import explain
+from .head.url_policy import explain
 
 
 def absolute_url(url: str) -> str:

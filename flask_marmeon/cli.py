@@ -10,7 +10,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, ScriptInfo
 
-from ._edge import check_app
+from ._edge import check_routes
 from .audit import audit as run_audit
 from .audit.fetch import TIMEOUT
 from .audit.site import MAX_PAGES, MAX_SITEMAPS
@@ -18,7 +18,7 @@ from .errors import StartupError
 from .indexnow import IndexNowError, Submission, submit_changed
 from .indexnow.send import MAX_URLS
 from .indexnow.watermark import from_iso
-from .routing.problems import RouteStatus, route_statuses
+from .routing.checks import RouteStatus, route_statuses
 from .sitemap.build import EmptyRoute, build_sitemap
 from .sitemap.export import ExportError, export_sitemap
 from .sitemap.report import failure
@@ -55,7 +55,7 @@ def _load_even_if_stopped() -> Flask:
 
 def _check_routes(app: Flask) -> None:
     statuses = route_statuses(app)
-    problems = check_app(app)
+    problems = check_routes(app)
     empty: dict[str, EmptyRoute] = {}
     if statuses and not problems:
         empty = _empty_routes(app)

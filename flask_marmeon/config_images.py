@@ -6,10 +6,9 @@ Settings field; its files are start-up checks (flask_marmeon.og_images.checks).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
 
 from .errors import did_you_mean
 
@@ -52,28 +51,30 @@ def _color(key: str, value: object) -> RGB:
     )
 
 
-def read_colors(value: object) -> Colors:
+def read_colors(key: str, value: object) -> Colors:
     """MARMEON_OG_IMAGE_COLORS: the keys of :class:`Colors`, each a color."""
     if not isinstance(value, Mapping):
         raise TypeError(
-            "MARMEON_OG_IMAGE_COLORS must be a dict such as"
-            f" {{'background': '#0f172a'}}, not {type(value).__name__}."
+            f"{key} must be a dict such as {{'background': '#0f172a'}}, not"
+            f" {type(value).__name__}."
         )
     names = tuple(f.name for f in fields(Colors))
-    for key in value:
-        if key not in names:
+    for name in value:
+        if name not in names:
             raise ValueError(
-                f"MARMEON_OG_IMAGE_COLORS has the key {key!r}; the keys are"
-                f" {', '.join(names)}.{did_you_mean(str(key), names)}"
+                f"{key} has the key {name!r}; the keys are"
+                f" {', '.join(names)}.{did_you_mean(str(name), names)}"
             )
-    return Colors(**{key: _color(key, color) for key, color in value.items()})
+    return Colors(**{name: _color(name, color) for name, color in value.items()})
 
 
-def read_fonts(value: object) -> tuple[tuple[str, str | Path, str | Path], ...]:
+def read_fonts(
+    key: str, value: object
+) -> tuple[tuple[str, str | Path, str | Path], ...]:
     """MARMEON_OG_IMAGE_FONTS: (script, regular, bold) per script, in order."""
     if not isinstance(value, Mapping):
         raise TypeError(
-            "MARMEON_OG_IMAGE_FONTS must be a dict of script to font file, such"
+            f"{key} must be a dict of script to font file, such"
             " as {'arabic': 'fonts/NotoSansArabic-Regular.ttf'}, not"
             f" {type(value).__name__}."
         )
@@ -81,7 +82,7 @@ def read_fonts(value: object) -> tuple[tuple[str, str | Path, str | Path], ...]:
     for script, files in value.items():
         if script not in SCRIPTS:
             raise ValueError(
-                f"MARMEON_OG_IMAGE_FONTS has the script {script!r}; the scripts"
+                f"{key} has the script {script!r}; the scripts"
                 f" are {', '.join(SCRIPTS)}.{did_you_mean(str(script), SCRIPTS)}"
             )
         if isinstance(files, (str, Path)):
@@ -94,41 +95,19 @@ def read_fonts(value: object) -> tuple[tuple[str, str | Path, str | Path], ...]:
             out.append((script, files[0], files[1]))
         else:
             raise TypeError(
-                f"MARMEON_OG_IMAGE_FONTS[{script!r}] must be a font file's path"
+                f"{key}[{script!r}] must be a font file's path"
                 f" or a (regular, bold) pair of paths, not {files!r}."
             )
     return tuple(out)
 
 
-def read_logo(value: object) -> str | Path | None:
-    """MARMEON_OG_IMAGE_LOGO: a path in the static folder, or None."""
-    if value is not None and not isinstance(value, (str, Path)):
-        raise TypeError(
-            "MARMEON_OG_IMAGE_LOGO must be the path of an image in the static"
-            f" folder, such as 'img/logo.png', not {value!r}."
-        )
-    return value or None
-
-
-def read_draw(value: object) -> Callable[..., Any] | None:
-    """MARMEON_OG_IMAGE_DRAW: the app's drawing function, or None."""
-    if value is not None and not callable(value):
-        raise TypeError(
-            "MARMEON_OG_IMAGE_DRAW must be a function that takes an OgImageCard"
-            f" and returns a 1200x630 PIL image, not {value!r}."
-        )
-    return value
-
-
-def read_memory(value: object) -> int:
+def read_memory(key: str, value: object) -> int:
     """MARMEON_OG_IMAGES_MEMORY: bytes, 0 or more."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(
-            "MARMEON_OG_IMAGES_MEMORY must be a number of bytes (an int), such"
+            f"{key} must be a number of bytes (an int), such"
             f" as 32 * 1024 * 1024, not {type(value).__name__} {value!r}."
         )
     if value < 0:
-        raise ValueError(
-            f"MARMEON_OG_IMAGES_MEMORY must be 0 or more bytes, not {value}."
-        )
+        raise ValueError(f"{key} must be 0 or more bytes, not {value}.")
     return value

@@ -17,7 +17,7 @@ from .i18n.errors import wrap_error_handlers
 from .i18n.own_address import own_page
 from .indexnow import key_file as indexnow_key_file
 from .og_images import install as og_images
-from .routing import problems as routing_problems
+from .routing import checks as routing_checks
 from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
 from .shared_lock import Backend, is_backend
@@ -72,7 +72,7 @@ class Marmeon:
         # The edge first: the other modules register their endpoints on it.
         _edge.install(app, state)
         routing_rule.init_app(app, state)
-        routing_problems.init_app(state)
+        routing_checks.init_app(state)
         routing_redirects.init_app(app)
         app.cli.add_command(marmeon_group)  # test_cli_runner and custom CLIs
         i18n.init_app(app, state)

@@ -214,7 +214,7 @@ def test_head_sitemap_reads_only_the_url_policy() -> None:
         for line in text.splitlines():
             # Relative at any depth: sitemap/ and its subpackages alike.
             if re.match(r"\s*from \.+head\b", line):
-                assert re.match(r"\s*from \.+head\.urls import", line), path
+                assert re.match(r"\s*from \.+head\.url_policy import", line), path
 
 
 def test_the_per_app_state_names_no_subsystem_even_for_the_type_checker() -> None:

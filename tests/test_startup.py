@@ -130,7 +130,7 @@ def test_a_gunicorn_on_starting_hook_stops_at_start(tmp_path: Path) -> None:
         "preload_app = True\n\n"
         "def on_starting(server):\n"
         "    from startup_site import create_app\n"
-        "    from flask_marmeon.routing.problems import raise_on_problems\n\n"
+        "    from flask_marmeon import raise_on_problems\n\n"
         "    raise_on_problems(create_app(check=False))\n"
     )
     process = gunicorn_at_any_port(

@@ -214,11 +214,10 @@ class Crawl:
             if item.code == "audit-capped":
                 found[number] = replace(item, message=f"{item.message} {said}")
                 return found
-        fix = (
-            " Raise the limit (audit(app, max_pages=...), flask marmeon audit"
-            " --max-pages) to audit everything."
-        )
-        return [*found, finding("audit-capped", robots_url, said + fix)]
+        return [
+            *found,
+            finding("audit-capped", robots_url, "audit-capped/crawl", crawl=said),
+        ]
 
 
 def _join(base: str, location: str) -> str | None:

@@ -7,9 +7,10 @@ the platforms document, declared with the code ``image-too-small``.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ._deps import require
 from .document import Document
@@ -43,20 +44,12 @@ class ImageInfo:
 ImageLookup = Callable[[str], "ImageInfo | None"]
 
 
-class Images:
-    """Fetches each image URL once per audit."""
+def image_lookup(fetcher: Fetcher) -> ImageLookup:
+    """An :data:`ImageLookup` that fetches each image URL once per audit."""
 
-    def __init__(self, fetcher: Fetcher) -> None:
-        self.fetcher = fetcher
-        self.seen: dict[str, ImageInfo | None] = {}
-
-    def __call__(self, url: str) -> ImageInfo | None:
-        if url not in self.seen:
-            self.seen[url] = self._look(url)
-        return self.seen[url]
-
-    def _look(self, url: str) -> ImageInfo | None:
-        answer = self.fetcher.get(url)
+    @functools.cache
+    def look(url: str) -> ImageInfo | None:
+        answer = fetcher.get(url)
         if answer is None:
             return None
         size = None
@@ -69,6 +62,8 @@ class Images:
             except (OSError, ValueError, pil.DecompressionBombError):
                 size = None
         return ImageInfo(answer.status, answer.mimetype, size)
+
+    return look
 
 
 @dataclass(frozen=True)
@@ -88,15 +83,9 @@ def declared_images(doc: Document) -> list[Declared]:
         if key in ("og:image", "og:image:url", "twitter:image", "twitter:image:src"):
             found.append(Declared(key, value))
         elif key in ("og:image:width", "og:image:height") and found:
-            last = found[-1]
-            if last.key.startswith("og:"):
-                side = "width" if key.endswith("width") else "height"
-                found[-1] = Declared(
-                    last.key,
-                    last.url,
-                    value if side == "width" else last.width,
-                    value if side == "height" else last.height,
-                )
+            if found[-1].key.startswith("og:"):
+                side = key.rpartition(":")[2]
+                found[-1] = replace(found[-1], **{side: value})
     return found
 
 
@@ -110,51 +99,39 @@ def check_images(url: str, doc: Document, images: ImageLookup) -> Iterator[Findi
         parts = split_url(item.url)
         if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
             yield finding(
-                "image-not-absolute",
-                url,
-                f"{item.key} is {excerpt(item.url)}; link previews need an absolute"
-                " http(s) URL.",
+                "image-not-absolute", url, key=item.key, url=excerpt(item.url)
             )
             continue
         info = images(item.url)
         if info is None:
             continue  # another origin: not fetched
-        if info.status != 200 or info.size is None:
-            what = (
-                f"answers {info.status}"
-                if info.status != 200
-                else f"is {info.mimetype or 'no type'}, not an image Pillow can read"
-            )
+        if info.status != 200:
+            yield finding("image-status", item.url, key=item.key, status=info.status)
+            continue
+        size = info.size
+        if size is None:
+            type_ = info.mimetype or "no type"
             yield finding(
-                "image-status",
-                item.url,
-                f"The {item.key} {what}: a preview shows no picture.",
+                "image-status", item.url, "image-status/type", key=item.key, type=type_
             )
             continue
-        width, height = info.size
-        if (item.width is not None and item.width != str(width)) or (
-            item.height is not None and item.height != str(height)
+        if (item.width is not None and item.width != str(size[0])) or (
+            item.height is not None and item.height != str(size[1])
         ):
+            width, height = quoted(str(item.width)), quoted(str(item.height))
             yield finding(
-                "image-size-mismatch",
-                item.url,
-                f"og:image:width/height say {quoted(str(item.width))}x"
-                f"{quoted(str(item.height))}, the image"
-                f" is {width}x{height}.",
+                "image-size-mismatch", item.url, width=width, height=height, size=size
             )
-        if item.key.startswith("og:") and (width < OG_MIN[0] or height < OG_MIN[1]):
-            yield finding(
-                "image-too-small",
-                item.url,
-                f"The og:image is {width}x{height}; Facebook and LinkedIn want at"
-                f" least {OG_MIN[0]}x{OG_MIN[1]} (1200x630 for a large card).",
-            )
+        if item.key.startswith("og:") and (size[0] < OG_MIN[0] or size[1] < OG_MIN[1]):
+            yield finding("image-too-small", item.url, size=size, low=OG_MIN)
         if item is card_image and card in CARD_MIN:
             low = CARD_MIN[card]
-            if width < low[0] or height < low[1]:
+            if size[0] < low[0] or size[1] < low[1]:
                 yield finding(
                     "image-too-small",
                     item.url,
-                    f"The image is {width}x{height}; an X {card} card needs at"
-                    f" least {low[0]}x{low[1]}.",
+                    "image-too-small/card",
+                    size=size,
+                    low=low,
+                    card=card,
                 )

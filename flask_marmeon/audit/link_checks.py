@@ -20,21 +20,10 @@ def link_findings(crawl: Crawl) -> Iterator[Finding]:
             chain = crawl.chain(link)
             broken = _broken(chain)
             if broken is not None:
-                yield finding(
-                    "link-broken",
-                    page,
-                    f"Links to {quoted(link)}, which {broken}: a visitor and a"
-                    " crawler find nothing there. Fix the link (or the page it"
-                    " names), or remove it.",
-                )
+                yield finding("link-broken", page, link=quoted(link), broken=broken)
             elif chain.redirects and link not in crawl.x_default:
-                yield finding(
-                    "link-redirect",
-                    page,
-                    f"Links to {quoted(link)}, which redirects to"
-                    f" {quoted(chain.target)}: link to {quoted(chain.target)}"
-                    " instead, so that crawlers and visitors skip the redirect.",
-                )
+                target = quoted(chain.target)
+                yield finding("link-redirect", page, link=quoted(link), target=target)
 
 
 def _broken(chain: Chain) -> str | None:
@@ -68,18 +57,15 @@ def chain_findings(crawl: Crawl) -> Iterator[Finding]:
         chain = crawl.chain(url)
         if chain.loops:
             yield finding(
-                "redirect-chain",
-                url,
-                f"It redirects in a loop ({_path(chain)}): nothing ever answers."
-                " Make one of them answer, or redirect to a page that does.",
+                "redirect-chain", url, "redirect-chain/loop", path=_path(chain)
             )
         elif chain.too_long or (chain.redirects > 1 and chain.end is not None):
             yield finding(
                 "redirect-chain",
                 url,
-                f"It redirects {chain.redirects} times before an answer"
-                f" ({_path(chain)}): redirect it straight to"
-                f" {quoted(chain.target)}.",
+                count=chain.redirects,
+                path=_path(chain),
+                target=quoted(chain.target),
             )
 
 
@@ -100,13 +86,7 @@ def orphan_findings(crawl: Crawl, listed: Collection[str]) -> Iterator[Finding]:
         node = crawl.nodes.get(url)
         if node is None or node.status != 200 or url in reached or url == crawl.home:
             continue
-        yield finding(
-            "page-orphan",
-            url,
-            "The sitemap lists it, but no page of the site links to it: search"
-            " engines rank such a page low, and visitors never find it. Link it"
-            " from a page (a list, a menu, a related page).",
-        )
+        yield finding("page-orphan", url)
 
 
 def unlisted_findings(crawl: Crawl, listed: Collection[str]) -> Iterator[Finding]:
@@ -119,14 +99,7 @@ def unlisted_findings(crawl: Crawl, listed: Collection[str]) -> Iterator[Finding
         node = crawl.nodes.get(url)
         if node is None or not node.indexable or url in listed:
             continue
-        yield finding(
-            "page-not-listed",
-            url,
-            f"{quoted(page)} links to it, and it is indexable (200, not"
-            " noindex, its own canonical), but the sitemap does not list it."
-            " Mark its route with sitemap= (or add its entry); if it is not to"
-            " be found, make it noindex or name another page as its canonical.",
-        )
+        yield finding("page-not-listed", url, page=quoted(page))
 
 
 def canonical_findings(crawl: Crawl) -> Iterator[Finding]:
@@ -146,10 +119,4 @@ def canonical_findings(crawl: Crawl) -> Iterator[Finding]:
             what = "says noindex"
         else:
             continue
-        yield finding(
-            "canonical-not-ok",
-            page,
-            f"Its canonical names {quoted(canonical)}, which {what}: search"
-            " engines then ignore the canonical. Name an address that answers"
-            " 200 and may be indexed.",
-        )
+        yield finding("canonical-not-ok", page, canonical=quoted(canonical), what=what)

@@ -29,22 +29,11 @@ def check_answer(listed: Listed, answer: Fetched) -> Iterator[Finding]:
     """The listed URL must answer 200 itself: a redirect is not the page."""
     url = listed.url
     if 300 <= answer.status < 400:
-        target = answer.headers.get("Location", "?")
-        yield finding(
-            "page-redirect",
-            url,
-            f"Answers {answer.status}, redirecting to {quoted(target)}: list"
-            " the address"
-            " the redirect ends at, not this one.",
-        )
+        target = quoted(answer.headers.get("Location", "?"))
+        yield finding("page-redirect", url, status=answer.status, target=target)
     elif answer.status != 200:
         raised = f" ({answer.error})" if answer.error else ""
-        yield finding(
-            "page-status",
-            url,
-            f"Answers {answer.status}{raised}: the sitemap must list only pages"
-            " that work. Leave the entry out, or fix the route.",
-        )
+        yield finding("page-status", url, status=answer.status, raised=raised)
 
 
 def noindex_reason(headers: Headers, robots_meta: tuple[str, ...]) -> str | None:
@@ -76,12 +65,7 @@ def check_document(
     yield from _canonical(listed, doc)
     reason = noindex_reason(answer.headers, doc.robots)
     if reason is not None:
-        yield finding(
-            "page-noindex",
-            listed.url,
-            f"The page says noindex ({reason}) but the sitemap lists it:"
-            " index it, or leave it out of the sitemap.",
-        )
+        yield finding("page-noindex", listed.url, reason=reason)
     yield from _text("title", listed.url, [doc.title] if doc.title else [])
     yield from _text("description", listed.url, list(doc.descriptions))
     yield from _hreflang(listed, doc)
@@ -92,54 +76,34 @@ def check_document(
 
 def _canonical(listed: Listed, doc: Document) -> Iterator[Finding]:
     if not doc.canonicals:
-        yield finding(
-            "canonical-missing",
-            listed.url,
-            'The page has no <link rel="canonical">: a search engine then picks'
-            " one itself. Set head(canonical=...).",
-        )
+        yield finding("canonical-missing", listed.url)
     elif len(doc.canonicals) > 1:
-        yield finding(
-            "canonical-multiple",
-            listed.url,
-            f"The page has {len(doc.canonicals)} canonicals"
-            f" ({_some([quoted(c) for c in doc.canonicals])}); search engines"
-            " then ignore them all."
-            " Keep one.",
-        )
+        some = _some([quoted(c) for c in doc.canonicals])
+        count = len(doc.canonicals)
+        yield finding("canonical-multiple", listed.url, count=count, canonicals=some)
     elif doc.canonicals[0] != listed.url:
-        yield finding(
-            "canonical-mismatch",
-            listed.url,
-            f"The canonical names {quoted(doc.canonicals[0])}, not this listed"
-            " URL: list"
-            " the canonical address in the sitemap, or fix the canonical.",
-        )
+        canonical = quoted(doc.canonicals[0])
+        yield finding("canonical-mismatch", listed.url, canonical=canonical)
 
 
 def _text(field: str, url: str, values: list[str]) -> Iterator[Finding]:
-    tag = "<title>" if field == "title" else '<meta name="description">'
     if not values or not values[0]:
-        yield finding(
-            f"{field}-missing", url, f"The page has no {tag}: set head({field}=...)."
-        )
+        tag = "<title>" if field == "title" else '<meta name="description">'
+        yield finding(f"{field}-missing", url, "text-missing", tag=tag, field=field)
         return
     text = values[0]
     low = option(f"{field}-too-short", "chars")
     high = option(f"{field}-too-long", "chars")
-    if len(text) > high:
+    if len(text) > high or len(text) < low:
+        kind, limit = ("long", high) if len(text) > high else ("short", low)
         yield finding(
-            f"{field}-too-long",
+            f"{field}-too-{kind}",
             url,
-            f"The {field} is {len(text)} characters; search results cut it after"
-            f" about {high}: {excerpt(text)}.",
-        )
-    elif len(text) < low:
-        yield finding(
-            f"{field}-too-short",
-            url,
-            f"The {field} is {len(text)} characters ({excerpt(text)}); say what"
-            f" the page is in at least {low}.",
+            f"text-too-{kind}",
+            field=field,
+            length=len(text),
+            limit=limit,
+            text=excerpt(text),
         )
 
 
@@ -155,20 +119,11 @@ def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
         yield finding(
             "hreflang-mismatch",
             listed.url,
-            "The head's hreflang links differ from the sitemap's xhtml:links:"
-            f" head only [{_some(only_head)}], sitemap only [{_some(only_map)}].",
+            head=_some(only_head),
+            sitemap=_some(only_map),
         )
     if head and X_DEFAULT not in head:
-        yield finding(
-            "hreflang-no-x-default",
-            listed.url,
-            f"The page names its languages but no {X_DEFAULT}: add"
-            f' <link rel="alternate" hreflang="{X_DEFAULT}"> for visitors of'
-            " other languages. (flask_marmeon names it for a localized page"
-            " unless its address without a locale is another page's: a route"
-            " of the app, robots.txt, or another locale's page; give this"
-            " page another address.)",
-        )
+        yield finding("hreflang-no-x-default", listed.url, x=X_DEFAULT)
 
 
 def _some(items: list[str], shown: int = 5) -> str:
@@ -183,21 +138,11 @@ def _social(url: str, doc: Document) -> Iterator[Finding]:
     if card == "summary_large_image" and not (
         doc.first("twitter:image") or doc.first("og:image")
     ):
-        yield finding(
-            "card-no-image",
-            url,
-            'twitter:card is "summary_large_image" but the page has no image: set'
-            ' an image, or use twitter={"card": "summary"}.',
-        )
+        yield finding("card-no-image", url)
     for key in ("og:locale", "og:locale:alternate"):
         for value in doc.values(key):
             if not OG_LOCALE.match(value):
-                yield finding(
-                    "og-locale-format",
-                    url,
-                    f"{key} is {excerpt(value)}; Open Graph wants language_TERRITORY"
-                    " (en_US, de_DE).",
-                )
+                yield finding("og-locale-format", url, key=key, value=excerpt(value))
 
 
 #: The deepest JSON-LD nesting read as data; deeper is ``jsonld-invalid``.
@@ -229,37 +174,22 @@ def _json_ld(url: str, doc: Document) -> Iterator[Finding]:
                 raise RecursionError
             untyped = sum(1 for node in _nodes(data) if not _typed(node))
         except ValueError as error:
-            yield finding(
-                "jsonld-invalid",
-                url,
-                f"JSON-LD block {number} does not parse: {shorten(str(error))}.",
-            )
+            error_text = shorten(str(error))
+            yield finding("jsonld-invalid", url, number=number, error=error_text)
             continue
         except RecursionError:
             # Python's JSON reader recurses once per level of nesting.
-            yield finding(
-                "jsonld-invalid",
-                url,
-                f"JSON-LD block {number} is nested too deep to read (hundreds"
-                " of levels): no search engine reads such data. Flatten it.",
-            )
+            yield finding("jsonld-invalid", url, "jsonld-invalid/deep", number=number)
             continue
         if untyped:
-            yield finding(
-                "jsonld-no-type",
-                url,
-                f"JSON-LD block {number} has {untyped} node(s) without @type;"
-                " search engines skip them.",
-            )
+            yield finding("jsonld-no-type", url, number=number, untyped=untyped)
         for key, value in _relative_urls(data):
             yield finding(
                 "jsonld-relative-url",
                 url,
-                f"JSON-LD block {number} has the relative address"
-                f" {excerpt(value)} in {excerpt(key)}; search engines want it"
-                " absolute: write absolute_url(...) (from flask_marmeon) around"
-                " it, which makes it"
-                " absolute against APP_URL as the head does.",
+                number=number,
+                value=excerpt(value),
+                key=excerpt(key),
             )
 
 

@@ -14,7 +14,7 @@ from .crawl import Crawl, is_page
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
 from .findings import Finding, excerpt, finding, quoted
-from .images import Images
+from .images import image_lookup
 from .link_checks import (
     canonical_findings,
     chain_findings,
@@ -81,7 +81,7 @@ class Auditor:
         self.fetcher = Fetcher(app, app_origin(app), app_root(app), timeout)
         self.max_pages = max_pages
         self.max_sitemaps = max_sitemaps
-        self.images = Images(self.fetcher)
+        self.images = image_lookup(self.fetcher)
         self._schemas: Schemas | None = None
 
     def site(self) -> Site:
@@ -102,14 +102,7 @@ class Auditor:
         if answer is None:
             return audit
         if not site.allowed(listed.url):
-            audit.findings.append(
-                finding(
-                    "page-disallowed",
-                    listed.url,
-                    "robots.txt disallows this listed URL, so crawlers never read"
-                    " it: allow it, or leave it out of the sitemap.",
-                )
-            )
+            audit.findings.append(finding("page-disallowed", listed.url))
         audit.findings.extend(check_answer(listed, answer))
         if is_page(answer):
             audit.document = parse(answer)
@@ -123,12 +116,7 @@ class Auditor:
         for url in doc.resources:
             own = self.fetcher.own_path(url) is not None
             if own and not site.allowed(url):
-                yield finding(
-                    "resource-disallowed",
-                    url,
-                    "robots.txt disallows this file, so a search engine renders"
-                    " the page without it. Serve it at an allowed address.",
-                )
+                yield finding("resource-disallowed", url)
 
     def close(self) -> None:
         """End the thread that calls the app."""
@@ -235,19 +223,15 @@ def return_links(pages: Mapping[str, Summary], crawl: Crawl) -> Iterator[Finding
             node = crawl.nodes.get(target)
             if node is None:
                 continue  # not fetched: another origin, robots.txt, the cap
-            if node.status != 200 or not node.html:
+            answers = node.status != 200 or not node.html
+            if answers or url not in crawl.hreflang.get(target, ()):
                 yield finding(
                     "hreflang-no-return",
                     url,
-                    f"Its {excerpt(lang)} version {quoted(target)} answers"
-                    f" {node.status}.",
-                )
-            elif url not in crawl.hreflang.get(target, ()):
-                yield finding(
-                    "hreflang-no-return",
-                    url,
-                    f"Its {excerpt(lang)} version {quoted(target)} does not"
-                    " link back to it (hreflang links must go both ways).",
+                    "hreflang-no-return/status" if answers else "",
+                    lang=excerpt(lang),
+                    target=quoted(target),
+                    status=node.status,
                 )
 
 
@@ -260,14 +244,7 @@ def indexable(app: Flask) -> bool:
 
 def not_indexable(site: Site) -> Finding:
     """The one finding of a site with MARMEON_INDEXABLE=False."""
-    return finding(
-        "site-not-indexable",
-        site.robots_url,
-        "MARMEON_INDEXABLE is false (a staging or preview deployment): every"
-        " answer says noindex and robots.txt disallows everything, so a search"
-        " engine indexes nothing. The other checks still ran; unset"
-        " MARMEON_INDEXABLE (or set it to true) where the site is to be found.",
-    )
+    return finding("site-not-indexable", site.robots_url)
 
 
 def duplicates(
@@ -290,12 +267,15 @@ def duplicates(
             continue
         for url in urls:
             others = [u for u in urls if u != url]
+            more = f" and {len(others) - 1} other pages" if len(others) > 1 else ""
             yield finding(
                 f"{field}-duplicate",
                 url,
-                f"The {field} {excerpt(text)} is also on {quoted(others[0])}"
-                + (f" and {len(others) - 1} other pages" if len(others) > 1 else "")
-                + ": each page needs its own.",
+                "text-duplicate",
+                field=field,
+                text=excerpt(text),
+                other=quoted(others[0]),
+                more=more,
             )
 
 

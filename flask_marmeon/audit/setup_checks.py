@@ -43,10 +43,9 @@ def _empty_routes(app: Flask, base: str) -> list[Finding]:
         finding(
             "sitemap-route-empty",
             where,
-            f"The route {route.rule!r} (endpoint {route.endpoint!r}) is marked"
-            f" for the sitemap, but the sitemap lists none of its pages:"
-            f" {route.message}. Fix the provider's entries, or remove"
-            " sitemap= from the route.",
+            rule=route.rule,
+            endpoint=route.endpoint,
+            why=route.message,
         )
         for route in sitemap.empty_routes
     ]
@@ -57,13 +56,5 @@ def _robots_under_path(origin: str, root: str) -> list[Finding]:
         return []
     served = origin + root + "/robots.txt"
     return [
-        finding(
-            "robots-under-path",
-            served,
-            f"The app is mounted under {root!r} (APPLICATION_ROOT), so"
-            f" its robots.txt is served at {served}, but crawlers read"
-            f" robots.txt only at the host's root ({origin}/robots.txt)."
-            " Serve one there (from the proxy, or the app at the root), with"
-            " this file's rules and its Sitemap: line.",
-        )
+        finding("robots-under-path", served, root=root, served=served, origin=origin)
     ]

@@ -110,28 +110,13 @@ def read_site(
     site = Site(robots_url, None, max_pages=max_pages, max_sitemaps=max_sitemaps)
     sitemaps: list[str] = []
     if answer is None or answer.status != 200:
-        status = "nothing" if answer is None else str(answer.status)
-        site.findings.append(
-            finding(
-                "robots-missing",
-                robots_url,
-                f"robots.txt answers {status}: a crawler then finds no sitemap"
-                " there. Mark a route with sitemap= (flask_marmeon then serves"
-                " it) or serve one that names the sitemap.",
-            )
-        )
+        status = "nothing" if answer is None else answer.status
+        site.findings.append(finding("robots-missing", robots_url, status=status))
     else:
         site.robots = protego.Protego.parse(answer.text())
         sitemaps = list(site.robots.sitemaps)
         if not sitemaps:
-            site.findings.append(
-                finding(
-                    "robots-no-sitemap",
-                    robots_url,
-                    "robots.txt has no 'Sitemap:' line, so crawlers must be told"
-                    " about the sitemap by hand. Add 'Sitemap: <absolute URL>'.",
-                )
-            )
+            site.findings.append(finding("robots-no-sitemap", robots_url))
     if not sitemaps:
         # Read the usual address anyway, so that the pages are still audited.
         sitemaps = [f"{fetcher.origin}{fetcher.root}/sitemap.xml"]
@@ -155,16 +140,8 @@ def _capped(site: Site, robots_url: str) -> None:
             f" {site.pages_left_out:,} more out (max_pages)"
         )
     if parts:
-        site.findings.append(
-            finding(
-                "audit-capped",
-                robots_url,
-                f"The audit {' and '.join(parts)}, so that a huge or hostile"
-                " site cannot keep it running for hours. Raise the limits"
-                " (audit(app, max_pages=..., max_sitemaps=...), flask marmeon"
-                " audit --max-pages/--max-sitemaps) to audit everything.",
-            )
-        )
+        what = " and ".join(parts)
+        site.findings.append(finding("audit-capped", robots_url, what=what))
 
 
 def _read_file(
@@ -186,27 +163,19 @@ def _read_file(
         site.elsewhere += 1
         return  # another origin: not fetched, not judged
 
-    def report(code: str, message: str) -> None:
-        site.findings.append(finding(code, url, message))
+    def report(code: str, text: str = "", /, **values: object) -> None:
+        site.findings.append(finding(code, url, text, **values))
 
     if answer.status != 200:
-        report("sitemap-status", f"The sitemap answers {answer.status}, not 200.")
+        report("sitemap-status", status=answer.status)
         return
     try:
         body = _body(answer)
     except zlib.error as error:
-        report(
-            "sitemap-invalid",
-            f"The file starts as gzip but does not inflate ({error}): send"
-            " the gzip stream whole, or the XML uncompressed.",
-        )
+        report("sitemap-invalid", "sitemap-invalid/gzip", error=error)
         return
     if body is None or len(body) > MAX_BYTES:
-        report(
-            "sitemap-too-large",
-            f"The file is over {MAX_MIB} MiB uncompressed, the format's limit:"
-            " split it with a sitemap index.",
-        )
+        report("sitemap-too-large", mib=MAX_MIB)
         if body is None:
             return
     etree = require("lxml.etree")
@@ -214,10 +183,7 @@ def _read_file(
     try:
         root = etree.fromstring(body, parser)
     except etree.XMLSyntaxError as error:
-        report(
-            "sitemap-invalid",
-            f"The file is not well-formed XML: {shorten(str(error))}.",
-        )
+        report("sitemap-invalid", "sitemap-invalid/xml", error=shorten(str(error)))
         return
     if root.tag == f"{{{SITEMAP_NS}}}sitemapindex" and not nested:
         _validate(schemas.index, root, report)
@@ -227,12 +193,8 @@ def _read_file(
         _validate(schemas.urlset, root, report)
         _read_urls(root, site, report)
     else:
-        report(
-            "sitemap-invalid",
-            f"The root element is {excerpt(str(root.tag))}; a sitemap is a"
-            " <urlset>, and only"
-            " robots.txt may name a <sitemapindex> (an index cannot hold one).",
-        )
+        tag = excerpt(str(root.tag))
+        report("sitemap-invalid", "sitemap-invalid/root", tag=tag)
 
 
 def _body(answer: Fetched) -> bytes | None:
@@ -246,15 +208,11 @@ def _body(answer: Fetched) -> bytes | None:
     return None if len(data) > MAX_BYTES else data
 
 
-def _validate(schema: Any, root: Any, report: Callable[[str, str], None]) -> None:
+def _validate(schema: Any, root: Any, report: Callable[..., None]) -> None:
     if root.getroottree().docinfo.internalDTD is not None:
         # Entities are not read (no file, no network, no expansion), and
         # the schema cannot judge a tree that holds their references.
-        report(
-            "sitemap-invalid",
-            "The file declares a DTD (<!DOCTYPE ...>); a sitemap has none, and"
-            " crawlers do not read its entities. Remove it.",
-        )
+        report("sitemap-invalid", "sitemap-invalid/dtd")
         return
     if schema.validate(root):
         return
@@ -262,16 +220,11 @@ def _validate(schema: Any, root: Any, report: Callable[[str, str], None]) -> Non
         f"line {e.line}: {shorten(e.message)}" for e in list(schema.error_log)[:3]
     ]
     more = len(schema.error_log) - len(errors)
-    report(
-        "sitemap-invalid",
-        "Not valid against the sitemaps 0.9 schema: "
-        + "; ".join(errors)
-        + (f" (and {more} more)" if more > 0 else "")
-        + ".",
-    )
+    more_text = f" (and {more} more)" if more > 0 else ""
+    report("sitemap-invalid", errors="; ".join(errors), more=more_text)
 
 
-def _read_urls(root: Any, site: Site, report: Callable[[str, str], None]) -> None:
+def _read_urls(root: Any, site: Site, report: Callable[..., None]) -> None:
     count = 0
     loc_tag, link_tag = f"{{{SITEMAP_NS}}}loc", f"{{{XHTML_NS}}}link"
     for url in root.iterchildren(f"{{{SITEMAP_NS}}}url"):
@@ -293,7 +246,5 @@ def _read_urls(root: Any, site: Site, report: Callable[[str, str], None]) -> Non
         site.listed[address] = Listed(address, alternates)
     if count > MAX_URLS:
         report(
-            "sitemap-too-large",
-            f"The file lists {count:,} URLs; the format's limit is {MAX_URLS:,}."
-            " Split it with a sitemap index (MARMEON_SITEMAP_MAX_URLS).",
+            "sitemap-too-large", "sitemap-too-large/urls", count=count, limit=MAX_URLS
         )

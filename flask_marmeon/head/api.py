@@ -29,7 +29,7 @@ from .stages import StageContext
 from .state import HeadState, head_state
 from .table import HEAD
 from .types import HeadFields
-from .urls import explain
+from .url_policy import explain
 
 if TYPE_CHECKING:
     # typing's own from Python 3.11; a string here at run time.

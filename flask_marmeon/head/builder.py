@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from ..page import Page
 from .elements import Element, Extra, Slot
-from .urls import UrlPolicy
+from .url_policy import UrlPolicy
 
 
 class Missing(NamedTuple):

@@ -5,7 +5,7 @@ which give the values a page did not set (the og and twitter defaults, the
 page's own address as its canonical) and put the JSON-LD blocks' texts in
 place, then the table's writers, in the table's order. The elements are
 collected in a :class:`~flask_marmeon.head.builder.Builder`, which decides
-every URL with the app's policy (:mod:`flask_marmeon.head.urls`) and its
+every URL with the app's policy (:mod:`flask_marmeon.head.url_policy`) and its
 group (left out, or carried to the browser module without APP_URL): the
 HTML writer only writes.
 """
@@ -23,7 +23,7 @@ from .locales import og_locale
 from .merge import MergedHead
 from .stages import StageContext, Step
 from .table import HEAD
-from .urls import UrlPolicy
+from .url_policy import UrlPolicy
 from .write_order import write_keys
 
 

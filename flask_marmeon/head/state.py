@@ -10,7 +10,7 @@ from ..config import Settings
 from .locales import OgLocales
 from .memo import HeadMemo
 from .stages import Stages
-from .urls import UrlPolicy
+from .url_policy import UrlPolicy
 
 
 def _new_mark() -> str:

@@ -12,7 +12,8 @@ from flask import Flask
 from .._edge import raise_on_problems
 from .._state import get_state
 from ..config import web_url
-from ..sitemap.changes import FindingFailed, changed_addresses, utc
+from ..sitemap.changes import FindingFailed, changed_addresses
+from ..sitemap.entries import utc
 from .key_file import key_path
 from .send import MAX_URLS, Answer, Sender
 from .watermark import read_watermark, write_watermark

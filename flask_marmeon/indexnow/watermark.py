@@ -16,7 +16,7 @@ from pathlib import Path
 from flask import Flask
 
 from .._state import get_state
-from ..sitemap.changes import utc
+from ..sitemap.entries import utc
 from ..sitemap.state import sitemap_of
 
 #: The file in the instance folder, without a shared cache.

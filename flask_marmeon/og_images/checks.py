@@ -68,15 +68,9 @@ def problems(look: Look, secret_key: object) -> list[Problem]:
     for font in look.fonts:
         for path in dict.fromkeys((font.regular, font.bold)):
             try:
-                try:
-                    ImageFont.truetype(str(path), 20)
-                except OSError:
-                    # A bitmap color font (Noto Color Emoji) loads only at
-                    # its own size, as the drawing loads it.
-                    size = _quiet_bitmap_size(path)
-                    if size is None:
-                        raise
-                    ImageFont.truetype(str(path), size)
+                # A bitmap color font (Noto Color Emoji) loads only at its
+                # own size, as the drawing loads it.
+                ImageFont.truetype(str(path), _quiet_bitmap_size(path) or 20)
             except OSError as error:
                 add(
                     "og_images.E004",

@@ -145,6 +145,11 @@ def clusters(text: str) -> list[str]:
     return out
 
 
+def is_emoji(cluster: str) -> bool:
+    """Whether ``cluster`` is an emoji (or an emoji sequence)."""
+    return "\ufe0f" in cluster or ZWJ in cluster or ord(cluster[0]) >= 0x1F000
+
+
 def is_rtl(char: str) -> bool:
     """Whether ``char`` is a strong right-to-left letter (Arabic, Hebrew...)."""
     return unicodedata.bidirectional(char) in ("R", "AL")

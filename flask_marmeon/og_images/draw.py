@@ -48,11 +48,6 @@ class Frame:
     #: Room left beside the site name (for the logo).
     site_room: int
 
-    @property
-    def text_width(self) -> int:
-        """The width a text may take."""
-        return self.width - 2 * self.margin
-
 
 #: The Open Graph card, 1200x630.
 WIDE = Frame(
@@ -81,11 +76,6 @@ SQUARE = Frame(
 )
 
 
-def frame_of(square: bool) -> Frame:
-    """The square frame or the wide one."""
-    return SQUARE if square else WIDE
-
-
 @dataclass(frozen=True)
 class Layouts:
     """The three texts laid out as the default card draws them."""
@@ -104,7 +94,7 @@ def lay_out(
     frame: Frame = WIDE,
 ) -> Layouts:
     """Fit the three texts (what the address and the drawing both use)."""
-    width = frame.text_width
+    width = frame.width - 2 * frame.margin
     return Layouts(
         fit(
             site,
@@ -130,7 +120,7 @@ def lay_out(
     )
 
 
-def _visual(runs: tuple[Run, ...], fonts: FontSet, rtl: bool) -> list[Run]:
+def _visual(runs: tuple[Run, ...], rtl: bool) -> list[Run]:
     """The runs left to right: in a right-to-left paragraph the order of the
     runs is reversed, a stretch of left-to-right runs keeping its own."""
     if not rtl:
@@ -147,12 +137,12 @@ def _visual(runs: tuple[Run, ...], fonts: FontSet, rtl: bool) -> list[Run]:
     return [run for segment in reversed(segments) for run in segment]
 
 
-def _run_text(run: Run, fonts: FontSet) -> str:
+def _run_text(text: str, fonts: FontSet) -> str:
     """Without libraqm, a right-to-left run is drawn reversed cluster by
     cluster (the basic layout draws characters left to right)."""
-    if fonts.raqm or not any(is_rtl(char) for char in run.text):
-        return run.text
-    return "".join(reversed(clusters(run.text)))
+    if fonts.raqm or not any(is_rtl(char) for char in text):
+        return text
+    return "".join(reversed(clusters(text)))
 
 
 def draw_line(
@@ -164,12 +154,12 @@ def draw_line(
     baseline: float,
     rtl: bool,
     fill: RGB,
-    left: float = MARGIN,
-    right: float = WIDTH - MARGIN,
+    left: float,
+    right: float,
 ) -> None:
     """Draw one laid-out line, each run with its face, on the baseline."""
     draw = ImageDraw.Draw(canvas)
-    runs = _visual(line.runs, fonts, rtl)
+    runs = _visual(line.runs, rtl)
     # A run's spaces at its ends are set apart: shaped with the run, a
     # right-to-left run would put its trailing space on the wrong side.
     pieces = []
@@ -185,7 +175,7 @@ def draw_line(
     for run, core, before, width, after in pieces:
         face = fonts.faces[run.face]
         x += before
-        text = _run_text(Run(run.face, core), fonts)
+        text = _run_text(core, fonts)
         if not text:
             pass
         elif face.bitmap_size:

@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import unicodedata
 from dataclasses import dataclass, field
 from importlib.resources import as_file, files
 from pathlib import Path
 
 from PIL import ImageFont, features
 
+from .clusters import is_emoji
 from .face import WIDTHS_SIZE, Face
 from .settings import FontFile
-from .system_fonts import SystemFonts, quiet_load
+from .system_fonts import SystemFonts
 
 _SHIPPED = files("flask_marmeon.og_images").joinpath("fonts")
 SHIPPED_REGULAR = "NotoSans-Regular.ttf"
@@ -48,11 +50,6 @@ def shipped_path(name: str) -> Path:
 def raqm_available() -> bool:
     """Whether Pillow can shape text with libraqm (and right to left)."""
     return bool(features.check("raqm"))
-
-
-def _is_emoji(cluster: str) -> bool:
-    code = ord(cluster[0])
-    return "\ufe0f" in cluster or code >= 0x1F000 or "\u200d" in cluster
 
 
 @dataclass(eq=False)
@@ -87,54 +84,34 @@ class FontSet:
         is not split at each space; an emoji goes to an emoji font first.
         """
         faces = self.faces
-        if previous is not None and not _letter(cluster):
+        emoji = is_emoji(cluster)
+        if previous is not None and unicodedata.category(cluster[0])[0] != "L":
             face = faces[previous]
             # Not after an emoji: a bitmap emoji font's space is wide.
-            if face.has(cluster) and face.script != "emoji" and not _is_emoji(cluster):
+            if face.has(cluster) and face.script != "emoji" and not emoji:
                 return previous
-        if _is_emoji(cluster):
+        # An emoji font's faces first for an emoji, last for anything else.
+        for emoji_face in (emoji, not emoji):
             for index, face in enumerate(faces):
-                if face.script == "emoji" and face.has(cluster):
+                if (face.script == "emoji") == emoji_face and face.has(cluster):
                     return index
-        for index, face in enumerate(faces):
-            if face.has(cluster) and (face.script != "emoji" or _is_emoji(cluster)):
-                return index
-        for index, face in enumerate(faces):
-            if face.has(cluster):
-                return index
         return self._found(cluster)
 
     def _found(self, cluster: str) -> int | None:
         """A face of the machine's for ``cluster``, added to the set (the
         indices of the faces before it stay as they are)."""
-        system = self.system
-        if system is None or cluster in self.unfound:
+        if self.system is None or cluster in self.unfound:
             return None
-        for face in system.candidates(cluster, self.bold):
-            if face.has(cluster):
-                return self._add(face)
-        matched = system.matched(cluster, self.bold)
-        if matched is not None and matched.has(cluster):
-            return self._add(matched)
+        face = self.system.face_for(cluster, self.bold)
         with self.lock:
-            if len(self.unfound) >= WIDTHS_SIZE:
-                self.unfound.clear()
-            self.unfound.add(cluster)
-        return None
-
-    def _add(self, face: Face) -> int:
-        with self.lock:
-            for index, known in enumerate(self.faces):
-                if known is face:
-                    return index
-            self.faces = (*self.faces, face)
-            return len(self.faces) - 1
-
-
-def _letter(cluster: str) -> bool:
-    import unicodedata
-
-    return unicodedata.category(cluster[0])[0] == "L"
+            if face is None:
+                if len(self.unfound) >= WIDTHS_SIZE:
+                    self.unfound.clear()
+                self.unfound.add(cluster)
+                return None
+            if face not in self.faces:
+                self.faces = (*self.faces, face)
+            return self.faces.index(face)
 
 
 @dataclass(eq=False)
@@ -154,30 +131,27 @@ class Fonts:
         the start-up check names a file that cannot be read). ``system``:
         look among the machine's fonts for what none of them draws."""
         layout = ImageFont.Layout.RAQM if raqm else ImageFont.Layout.BASIC
-        digest = hashlib.sha256()
-        regular = [Face.load(shipped_path(SHIPPED_REGULAR), "latin", layout)]
-        bold = [Face.load(shipped_path(SHIPPED_BOLD), "latin", layout)]
-        if any(font.script == "latin" for font in configured):
-            # The app's own Latin font replaces the shipped one.
-            regular, bold = [], []
-        for font in configured:
-            regular.append(Face.load(font.regular, font.script, layout))
-            bold.append(Face.load(font.bold, font.script, layout))
         chosen = {font.script for font in configured}
-        for script, (regular_name, bold_name) in SHIPPED_SCRIPTS.items():
-            if script not in chosen:
-                regular.append(Face.load(shipped_path(regular_name), script, layout))
-                bold.append(Face.load(shipped_path(bold_name), script, layout))
+        # The app's font for a script replaces the shipped one.
+        latin = FontFile(
+            "latin", shipped_path(SHIPPED_REGULAR), shipped_path(SHIPPED_BOLD)
+        )
+        files = [
+            *([] if "latin" in chosen else [latin]),
+            *configured,
+            *(
+                FontFile(script, shipped_path(regular), shipped_path(bold))
+                for script, (regular, bold) in SHIPPED_SCRIPTS.items()
+                if script not in chosen
+            ),
+        ]
+        regular = [Face.load(font.regular, font.script, layout) for font in files]
+        bold = [Face.load(font.bold, font.script, layout) for font in files]
+        digest = hashlib.sha256()
         for face in (*regular, *bold):
             digest.update(face.path.name.encode())
             digest.update(file_digest(face.path))
-        found = None
-        if system:
-
-            def load(path: Path, script: str) -> Face:
-                return Face.load(path, script, layout)
-
-            found = SystemFonts(quiet_load(load))
+        found = SystemFonts(layout) if system else None
         return cls(
             FontSet(tuple(regular), raqm, found),
             FontSet(tuple(bold), raqm, found, bold=True),

@@ -109,18 +109,33 @@ def texts_for(
     a letter or digit of the title has no font: a card is never drawn with
     its title missing (the page gets no generated image, and the warning
     says why)."""
-    from .draw import frame_of, lay_out
+    from .draw import SQUARE, WIDE, lay_out
 
     fonts = loaded(og).fonts
     layouts = lay_out(
-        title, description, site, fonts.regular, fonts.bold, frame_of(square)
+        title, description, site, fonts.regular, fonts.bold, SQUARE if square else WIDE
     )
     if og.look.draw is None and _unreadable(layouts.title.missing):
-        _warn_no_image(layouts.title.missing, page_path)
+        _warn(
+            "og-images.no-title",
+            layouts.title.missing,
+            "The page %s gets no generated image: no font draws its title's %s,"
+            " among the package's fonts, MARMEON_OG_IMAGE_FONTS and the"
+            " machine's fonts. Install fonts for the script (Debian:"
+            " fonts-noto-core, fonts-noto-cjk) or give one in"
+            " MARMEON_OG_IMAGE_FONTS (see the docs' generated images page).",
+            page_path,
+        )
         return None
     missing = layouts.title.missing + layouts.description.missing + layouts.site.missing
     if missing:
-        _warn_missing(missing)
+        _warn(
+            "og-images.missing",
+            missing,
+            "A generated image leaves out %s: no font has them. Give a font for"
+            " their script in MARMEON_OG_IMAGE_FONTS (see the docs' generated"
+            " images page).",
+        )
     return Texts(
         layouts.title.text, layouts.description.text, layouts.site.text, square
     )
@@ -134,7 +149,9 @@ def _unreadable(missing: str) -> bool:
     return any(unicodedata.category(char)[0] in "LN" for char in missing)
 
 
-def _warn_no_image(missing: str, page_path: str) -> None:
+def _warn(kind: str, missing: str, message: str, *args: object) -> None:
+    """Warn once per kind and first character left out (a bounded memo,
+    whatever texts a crawler walks through), naming the characters last."""
     from flask import current_app
 
     from .._state import get_state
@@ -143,35 +160,8 @@ def _warn_no_image(missing: str, page_path: str) -> None:
     chars = ", ".join(f"{c!r} (U+{ord(c[0]):04X})" for c in named[:8])
     if len(named) > 8:
         chars += f" and {len(named) - 8} more"
-    warn_once(
-        get_state(current_app._get_current_object()),  # type: ignore[attr-defined]
-        # Keyed by the first character left out: a bounded memo, whatever
-        # texts a crawler walks through.
-        ("og-images.no-title", missing[:1]),
-        "The page %s gets no generated image: no font draws its title's %s,"
-        " among the package's fonts, MARMEON_OG_IMAGE_FONTS and the machine's"
-        " fonts. Install fonts for the script (Debian: fonts-noto-core,"
-        " fonts-noto-cjk) or give one in MARMEON_OG_IMAGE_FONTS (see the"
-        " docs' generated images page).",
-        page_path,
-        chars,
-    )
-
-
-def _warn_missing(missing: str) -> None:
-    from flask import current_app
-
-    from .._state import get_state
-
-    chars = ", ".join(f"{c!r} (U+{ord(c[0]):04X})" for c in dict.fromkeys(missing))
-    warn_once(
-        get_state(current_app._get_current_object()),  # type: ignore[attr-defined]
-        ("og-images.missing", missing[:1]),
-        "A generated image leaves out %s: no font has them. Give a font for"
-        " their script in MARMEON_OG_IMAGE_FONTS (see the docs' generated"
-        " images page).",
-        chars,
-    )
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    warn_once(get_state(app), (kind, missing[:1]), message, *args, chars)
 
 
 def image_path(
@@ -249,11 +239,11 @@ def render_png(og: OgImagesState, texts: Texts) -> bytes:
     """Draw the image for ``texts`` and encode it as PNG."""
     from PIL import Image
 
-    from .draw import draw_card, frame_of, lay_out
+    from .draw import SQUARE, WIDE, draw_card, lay_out
 
     parts = loaded(og)
     look = og.look
-    frame = frame_of(texts.square)
+    frame = SQUARE if texts.square else WIDE
     if look.draw is not None:
         card = OgImageCard(
             texts.title,

@@ -20,11 +20,15 @@ from flask import Flask, current_app, has_request_context, request
 from ..head import roles
 from ..head.field_kinds import Image
 from ..head.merge import MergedHead
-from ..head.og_image import OgImage
+from ..head.og_image import OgImage, check_secret_key
 from ..head.stages import StageContext, Step
 from ..head.table import HEAD, Table
-from .head_image import AUTOMATIC, head_image
-from .state import OgImagesState
+from .canvas import HEIGHT, MIMETYPE, SQUARE_SIZE, WIDTH
+from .generator import image_path
+from .state import OgImagesState, og_images_of
+
+#: What ``MARMEON_OG_IMAGES`` gives a page that names no image.
+AUTOMATIC = OgImage()
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,7 @@ def with_generated_images(merged: MergedHead, automatic: bool, root: str) -> Mer
     for card, values, wanted_image in wanted:
         # A summary card shows its image square (X and Slack crop it): it
         # gets a square card of its own; the others stay wide.
-        named = head_image(
+        image: Any = _image(
             app,
             root,
             wanted_image,
@@ -111,15 +115,42 @@ def with_generated_images(merged: MergedHead, automatic: bool, root: str) -> Mer
             title=values.get(card.title, merged.get(_TITLE)),
             description=values.get(card.description, merged.get(_DESCRIPTION)),
             site_name=site,
-            page_path=request.path,
             square=values.get(card.kind) == "summary",
         )
-        image: Any = None
-        if named is not None:
-            image = Image(named.url, named.width, named.height, named.alt, named.type)
-            image = (image,) if card.many else image
+        if image is not None and card.many:
+            image = (image,)
         changes[card.name] = _with_image(values, card.image, image)
     return {**merged, **changes}
+
+
+def _image(
+    app: Flask,
+    root: str,
+    value: OgImage,
+    *,
+    title: str | None,
+    description: str | None,
+    site_name: str | None,
+    square: bool,
+) -> Image | None:
+    """The generated image for ``value`` (its address below APP_URL's
+    origin: ``root``, the mount path, then the image's); the page's texts
+    fill what it leaves out. ``square``: the 630x630 card of a Twitter
+    ``summary``. None when it cannot be drawn (logged)."""
+    check_secret_key(app)
+    shown = value.title if value.title is not None else (title or "")
+    texts = (
+        shown,
+        value.description if value.description is not None else (description or ""),
+        value.subtitle if value.subtitle is not None else (site_name or ""),
+    )
+    og = og_images_of(app)
+    path = image_path(og, app.secret_key, texts, page_path=request.path, square=square)
+    if path is None:
+        return None
+    alt = value.alt if value.alt is not None else (shown or site_name or None)
+    width, height = (SQUARE_SIZE, SQUARE_SIZE) if square else (WIDTH, HEIGHT)
+    return Image(root + path, width, height, alt, MIMETYPE)
 
 
 def _with_image(table: Mapping[str, Any], key: str, image: Any) -> Mapping[str, Any]:

@@ -58,16 +58,15 @@ class Block:
 def _faces(items: list[str], fonts: FontSet) -> tuple[list[tuple[str, int]], str]:
     """Each cluster with its face; the clusters no face has, left out."""
     out: list[tuple[str, int]] = []
-    missing: list[str] = []
+    missing: dict[str, None] = {}
     previous: int | None = None
     for cluster in items:
         face = fonts.face_for(cluster, previous)
         if face is None:
-            if cluster not in missing:
-                missing.append(cluster)
-            continue
-        out.append((cluster, face))
-        previous = face
+            missing[cluster] = None
+        else:
+            out.append((cluster, face))
+            previous = face
     return out, "".join(missing)
 
 
@@ -117,33 +116,16 @@ def _joins(cluster: str) -> bool:
     )
 
 
-class _Widths:
-    """Widths at :data:`REFERENCE_SIZE`: cluster by cluster (each face
+def _width(fonts: FontSet, items: Sequence[tuple[str, int]]) -> float:
+    """The width at :data:`REFERENCE_SIZE`: cluster by cluster (each face
     remembers them), joined runs whole."""
-
-    def __init__(self, fonts: FontSet) -> None:
-        self.fonts = fonts
-
-    def of(self, items: Sequence[tuple[str, int]]) -> float:
-        faces = self.fonts.faces
-        total = 0.0
-        joined: list[str] = []
-        joined_face = 0
-        for cluster, face in items:
-            if _joins(cluster):
-                if joined and joined_face != face:
-                    total += faces[joined_face].width("".join(joined))
-                    joined = []
-                joined.append(cluster)
-                joined_face = face
-                continue
-            if joined:
-                total += faces[joined_face].width("".join(joined))
-                joined = []
-            total += faces[face].width(cluster)
-        if joined:
-            total += faces[joined_face].width("".join(joined))
-        return total
+    total = 0.0
+    for (face, joins), group in groupby(items, key=lambda i: (i[1], _joins(i[0]))):
+        width = fonts.faces[face].width
+        texts = [cluster for cluster, _ in group]
+        for text in ["".join(texts)] if joins else texts:
+            total += width(text)
+    return total
 
 
 #: A word to wrap: its clusters, its width without and with its spaces.
@@ -151,7 +133,7 @@ _Word = tuple[list[tuple[str, int]], float, float]
 
 
 def _wrap(
-    words: list[_Word], widths: _Widths, scale: float, width: float
+    words: list[_Word], fonts: FontSet, scale: float, width: float
 ) -> list[list[tuple[str, int]]]:
     """Greedy lines; a word wider than a line is split between clusters."""
     limit = width / scale
@@ -170,7 +152,7 @@ def _wrap(
             line, used = list(word), full
             continue
         for item in word:
-            size = widths.of([item])
+            size = _width(fonts, [item])
             if line and item[0] != " " and used + size > limit:
                 lines.append(line)
                 line, used = [], 0.0
@@ -183,13 +165,13 @@ def _wrap(
 
 
 def _cut(
-    line: list[tuple[str, int]], widths: _Widths, scale: float, width: float
+    line: list[tuple[str, int]], fonts: FontSet, scale: float, width: float
 ) -> list[tuple[str, int]]:
     """The line shortened to end with an ellipsis and still fit."""
-    ellipsis = (ELLIPSIS, widths.fonts.face_for(ELLIPSIS, None) or 0)
-    limit = width / scale - widths.of([ellipsis])
+    ellipsis = (ELLIPSIS, fonts.face_for(ELLIPSIS, None) or 0)
+    limit = width / scale - _width(fonts, [ellipsis])
     head = _strip(line)
-    sizes = [widths.of([item]) for item in head]
+    sizes = [_width(fonts, [item]) for item in head]
     total = sum(sizes)
     while head and total > limit:
         total -= sizes.pop()
@@ -230,7 +212,6 @@ def fit(
     # No more clusters than could ever fit (a fifth of the smallest size
     # each): a title of 10,000 characters costs what a long one does.
     bound = int(max_lines * width / (sizes[-1] * 0.2)) + 1
-    widths = _Widths(fonts)
     head = text[: bound * 4]
     missing = ""
     rtl = False
@@ -256,18 +237,20 @@ def fit(
         if cut and items:
             items.pop()  # perhaps half a cluster
         placed, missing = _faces(items[:bound], fonts)
-        words = [(w, widths.of(_strip(w)), widths.of(w)) for w in _words(placed)]
+        words = [
+            (w, _width(fonts, _strip(w)), _width(fonts, w)) for w in _words(placed)
+        ]
     if not words:
         return Block(sizes[-1], (), "", rtl, missing)
     lines: list[list[tuple[str, int]]] = []
     size = sizes[0]
     for size in sizes:
-        lines = _wrap(words, widths, size / REFERENCE_SIZE, width)
+        lines = _wrap(words, fonts, size / REFERENCE_SIZE, width)
         if len(lines) <= max_lines:
             break
     else:
         lines = lines[:max_lines]
-        lines[-1] = _cut(lines[-1], widths, size / REFERENCE_SIZE, width)
+        lines[-1] = _cut(lines[-1], fonts, size / REFERENCE_SIZE, width)
     drawn = "".join(cluster for line in lines for cluster, _ in line)
     out = tuple(Line(_runs(_strip(line))) for line in lines)
     return Block(size, out, drawn.strip(), rtl, missing)

@@ -1,6 +1,6 @@
 """The app's part for generated images, and the way to it.
 
-Apart from generator.py so that the start-up checks (routing/problems.py) reach
+Apart from generator.py so that the start-up checks (routing/checks.py) reach
 the look without importing what serves and draws.
 """
 

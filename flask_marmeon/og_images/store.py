@@ -98,16 +98,11 @@ class ImageStore:
         if png is not None:
             return png
         with self.lock:
-            flight = self.flights.get(key)
-            leader = flight is None
-            if flight is None:
-                flight = self.flights[key] = threading.Event()
+            leader = key not in self.flights
+            flight = self.flights.setdefault(key, threading.Event())
         if not leader:
             flight.wait(WAIT * 2)
-            png = self.cached(key)
-            if png is not None:
-                return png
-            return self._fetch(key, draw)
+            return self.cached(key) or self._fetch(key, draw)
         try:
             return self._fetch(key, draw)
         finally:
@@ -142,16 +137,13 @@ class ImageStore:
         def renew() -> None:
             lock.renew(token, LOCK_LIFETIME, self.clock())
 
-        taken = self._quietly(take)
         deadline = time.monotonic() + WAIT
-        while taken is False and time.monotonic() < deadline:
+        while (taken := self._quietly(take)) is False and time.monotonic() < deadline:
             time.sleep(_POLL)
             png = self._shared_get(key)
             if png is not None:
                 return png
-            taken = self._quietly(take)
-        beat = Heartbeat(renew, LOCK_LIFETIME / 3) if taken else nullcontext()
-        with beat:
+        with Heartbeat(renew, LOCK_LIFETIME / 3) if taken else nullcontext():
             png = self._draw(draw)
         self._shared_call("set", f"{self.prefix}/png/{key}", png, KEEP)
         if taken:

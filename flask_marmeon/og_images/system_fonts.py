@@ -22,14 +22,14 @@ import shutil
 import subprocess
 import threading
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+from PIL import ImageFont
 
 from .._log import logger
-
-if TYPE_CHECKING:
-    from .face import Face
+from .clusters import is_emoji
+from .face import Face
 
 #: Where fonts are installed when fontconfig does not say.
 FONT_DIRS = (
@@ -62,11 +62,9 @@ FC_MATCH_CALLS = 64
 def script_of(cluster: str) -> str | None:
     """The script a cluster is looked up by: ``emoji``, ``cjk``, or the first
     word of its first character's Unicode name (None for a nameless one)."""
-    char = cluster[0]
-    code = ord(char)
-    if "\ufe0f" in cluster or "\u200d" in cluster or code >= 0x1F000:
+    if is_emoji(cluster):
         return "emoji"
-    word = unicodedata.name(char, "").split(" ", 1)[0]
+    word = unicodedata.name(cluster[0], "").split(" ", 1)[0]
     if not word:
         return None
     return "cjk" if word in _CJK else word.lower()
@@ -140,72 +138,59 @@ def _fc_match(char: str, bold: bool) -> Path | None:
 
 
 class SystemFonts:
-    """The machine's font files, looked through once, and the faces found.
+    """The machine's font files, looked through once, and the faces found
+    (drawn with ``layout``); a file that cannot be read is passed over.
+    Safe across threads."""
 
-    ``load`` makes a face of a file (``face.Face.load`` with the layout);
-    a file that cannot be read is passed over. Safe across threads.
-    """
-
-    def __init__(self, load: Callable[[Path, str], Face | None]) -> None:
-        self.load = load
+    def __init__(self, layout: ImageFont.Layout) -> None:
+        self.layout = layout
         self.lock = threading.Lock()
         self.files: dict[str, Path] | None = None
         #: (script, bold) -> the faces tried for it, in order.
         self.by_script: dict[tuple[str, bool], list[Face]] = {}
         self.fc_calls = 0
 
-    def _files(self) -> dict[str, Path]:
-        if self.files is None:
-            self.files = _walk((*FONT_DIRS, *_fontconfig_files()))
-        return self.files
-
-    def candidates(self, cluster: str, bold: bool) -> list[Face]:
-        """The faces found for the cluster's script (loaded once each)."""
-        script = script_of(cluster)
-        if script is None:
-            return []
-        with self.lock:
-            known = self.by_script.get((script, bold))
-            if known is None:
-                files = self._files()
-                known = []
-                for name in file_names(script, bold):
-                    path = files.get(name)
-                    face = self.load(path, script) if path is not None else None
-                    if face is not None:
-                        known.append(face)
-                self.by_script[(script, bold)] = known
-            return list(known)
-
-    def matched(self, cluster: str, bold: bool) -> Face | None:
-        """What fontconfig picks for the cluster's first character (a bounded
-        number of calls a process)."""
-        script = script_of(cluster) or "other"
-        with self.lock:
-            if self.fc_calls >= FC_MATCH_CALLS:
-                return None
-            self.fc_calls += 1
-        path = _fc_match(cluster[0], bold)
-        if path is None or not path.is_file():
-            return None
-        face = self.load(path, script)
-        if face is None:
-            return None
-        with self.lock:
-            self.by_script.setdefault((script, bold), []).append(face)
-        return face
-
-
-def quiet_load(
-    load: Callable[[Path, str], Face],
-) -> Callable[[Path, str], Face | None]:
-    """``load``, None (logged) for a file that cannot be read as a font."""
-
-    def attempt(path: Path, script: str) -> Face | None:
+    def _load(self, path: Path, script: str) -> Face | None:
         try:
-            return load(path, script)
+            return Face.load(path, script, self.layout)
         except Exception:  # noqa: BLE001 - fontTools and Pillow raise many kinds
             logger.debug("The font %s cannot be read; passed over.", path)
             return None
 
-    return attempt
+    def face_for(self, cluster: str, bold: bool) -> Face | None:
+        """A face that has every character of ``cluster``: Noto's for its
+        script, else what fontconfig picks for its first character."""
+        script = script_of(cluster)
+        if script is not None:
+            for face in self._candidates(script, bold):
+                if face.has(cluster):
+                    return face
+        matched = self._matched(cluster[0], script or "other", bold)
+        return matched if matched is not None and matched.has(cluster) else None
+
+    def _candidates(self, script: str, bold: bool) -> list[Face]:
+        """The faces found for ``script`` (loaded once each)."""
+        with self.lock:
+            known = self.by_script.get((script, bold))
+            if known is None:
+                if self.files is None:
+                    self.files = _walk((*FONT_DIRS, *_fontconfig_files()))
+                paths = [self.files.get(name) for name in file_names(script, bold)]
+                loaded = [self._load(path, script) for path in paths if path]
+                known = [face for face in loaded if face is not None]
+                self.by_script[(script, bold)] = known
+            return list(known)
+
+    def _matched(self, char: str, script: str, bold: bool) -> Face | None:
+        """What fontconfig picks for ``char`` (a bounded number of calls a
+        process)."""
+        with self.lock:
+            if self.fc_calls >= FC_MATCH_CALLS:
+                return None
+            self.fc_calls += 1
+        path = _fc_match(char, bold)
+        face = self._load(path, script) if path and path.is_file() else None
+        if face is not None:
+            with self.lock:
+                self.by_script.setdefault((script, bold), []).append(face)
+        return face

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote
 
 from werkzeug.exceptions import HTTPException
-from werkzeug.routing import BaseConverter, Map, Rule
+from werkzeug.routing import BaseConverter, Map, MapAdapter, Rule
 from werkzeug.routing.exceptions import RequestRedirect
 
 from ..config import own_host
@@ -38,7 +38,7 @@ from ..i18n.urls import (
 from ..locale_tags import X_DEFAULT, LocaleTags, spelling
 from .arguments import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
 from .entries import route_arguments
-from .overlaps import Rivals, answers_get, rivals_of
+from .overlaps import Rivals, answers_get, could_take, rivals_of
 from .rule_parts import rule_parts
 
 
@@ -70,7 +70,9 @@ class CompiledRule:
     #: When two arguments share a segment only the router can say how it
     #: splits them, so every address is matched back in full.
     match_always: bool
-    url_map: Map
+    #: The app's router, bound to its own host and the mount path (never a
+    #: request's), for the addresses that are matched back.
+    adapter: MapAdapter
     #: The app's locales for a localized rule (the first segment), else ().
     locales: tuple[str, ...] = ()
     #: The route's ``locales=`` option: None (all), configured tags (in
@@ -97,16 +99,12 @@ class CompiledRule:
             parts[arg.index] = text
         path = "".join(parts)  # type: ignore[arg-type]
         decoded_path = unquote(path) if "%" in path else path
-        static, pattern = (
+        rivals = (
             self.locale_rivals.get(params[LOCALE_ARG], self.rivals)
             if self.locales
             else self.rivals
         )
-        if (
-            self.match_always
-            or decoded_path in static
-            or (pattern is not None and pattern.fullmatch(decoded_path))
-        ):
+        if self.match_always or could_take(rivals, decoded_path):
             self._match_back(decoded_path, decoded_values)
         if len(self.base) + len(path) > MAX_LOC_LENGTH:
             raise Refused(
@@ -135,11 +133,10 @@ class CompiledRule:
         )
 
     def _match_back(self, decoded_path: str, decoded: dict[str, str]) -> None:
-        # The script name is the mount path, never a request's.
-        host = own_host(self.url_map, self.base)
-        adapter = self.url_map.bind(host, self.base_path or "/")
         try:
-            rule, matched = adapter.match(decoded_path, method="GET", return_rule=True)
+            rule, matched = self.adapter.match(
+                decoded_path, method="GET", return_rule=True
+            )
         except RequestRedirect as redirect:
             raise Refused(
                 f"the address redirects to {redirect.new_url!r}", "other route"
@@ -165,17 +162,9 @@ class CompiledRule:
         if self.default_rivals is None:
             return True
         decoded = unquote(default[len(self.base) :])
-        static, pattern = self.default_rivals
-        if decoded not in static and not (pattern and pattern.fullmatch(decoded)):
+        if not could_take(self.default_rivals, decoded):
             return True
-        host = own_host(self.url_map, self.base)
-        adapter = self.url_map.bind(host, self.base_path or "/")
-        return redirects_by_language(adapter, decoded)
-
-    @property
-    def base_path(self) -> str:
-        """The mount path ("" at the root)."""
-        return urlsplit(self.base).path
+        return redirects_by_language(self.adapter, decoded)
 
     def loc(self, params: Mapping[str, Any]) -> str:
         """The full address of ``params`` (not localized)."""
@@ -323,7 +312,7 @@ def compile_rule(
         names=frozenset(read.converters) if localized else route_arguments(rule),
         rivals=rivals_of(rule, candidates),
         match_always=match_always,
-        url_map=url_map,
+        adapter=url_map.bind(own_host(url_map, origin), root or "/"),
         locales=locales if localized else (),
         locale_option=option,
         unknown_locales=unknown,

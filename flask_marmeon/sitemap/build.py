@@ -25,17 +25,18 @@ from werkzeug.routing import Rule
 
 from .._log import logger
 from .._state import get_state
-from ..head.urls import UrlPolicy
+from ..head.url_policy import UrlPolicy
 from ..i18n.own_address import elsewhere as _elsewhere
 from ..i18n.urls import LOCALE_ARG
 from ..routing.marks import is_marked
 from .addresses import CompiledRule, compile_rule
 from .counted import Counted, rest_of_range
+from .entries import single_entry
 from .file_writer import MAX_BYTES, SitemapFile, UrlsetWriter
 from .paged import PagedRoute, checked_starts, is_paged, paged_routes, part_size
-from .providers import closed_after, entries_of, find_provider, provider_items
+from .providers import closed_after, find_provider, provider_items
 from .report import Limits, RouteReport, failed_in
-from .route_writer import write_entries, write_single
+from .route_writer import write_entries
 from .state import sitemap_state
 from .xml import sitemap_index
 
@@ -78,16 +79,6 @@ class Sitemap:
     empty_routes: tuple[EmptyRoute, ...] = ()
     #: The ``<lastmod>`` of each file the index names (None: not known).
     lastmods: tuple[str | None, ...] = ()
-
-    def main(self) -> bytes:
-        """What /sitemap.xml serves."""
-        return self.index if self.index is not None else self.files[0].body
-
-    def part(self, number: int) -> bytes | None:
-        """What /sitemap-<number>.xml serves in index mode, else None."""
-        if self.index is None or not 1 <= number <= len(self.files):
-            return None
-        return self.files[number - 1].body
 
     def bodies(self) -> tuple[bytes, ...]:
         """The files in serving order: what /sitemap.xml sends, then in
@@ -143,18 +134,15 @@ class _Build:
         writer, policy = self.writer, self.policy
         before = writer.written()
         try:
-            if items is None and not compiled.names - {LOCALE_ARG}:
+            if items is None:
                 view_func = app.view_functions.get(str(rule.endpoint))
                 provider = find_provider(rule, view_func)
-                entries = entries_of(provider, where) if provider is not None else ()
-                write_single(compiled, entries, where, writer, report, policy)
-            else:
-                if items is None:
-                    view_func = app.view_functions.get(str(rule.endpoint))
-                    provider = find_provider(rule, view_func)
-                    assert provider is not None  # the H10 checks ran first
-                    items = provider_items(provider, where)
-                write_entries(compiled, items, where, writer, report, policy)
+                # Only a route without parameters may have none (H10).
+                items = () if provider is None else provider_items(provider, where)
+                if not compiled.names - {LOCALE_ARG}:
+                    refuse = report.refuse_unknown
+                    items = (single_entry(items, where, refuse),)
+            write_entries(compiled, items, where, writer, report, policy)
         except Exception as error:
             # The provider's own exception (its database is down): the log's
             # message names the route, not only the traceback.
@@ -165,20 +153,6 @@ class _Build:
         if left_out is None or writer.written() > before:
             return None
         return EmptyRoute(rule.rule, str(rule.endpoint), left_out)
-
-
-def _on_own_host(rule: Rule, origin: str) -> bool:
-    if _elsewhere(rule, origin):
-        logger.warning(
-            "Sitemap: the route %r (endpoint %r) left out, because its"
-            " pages are on the host %r, not at APP_URL %r.",
-            rule.rule,
-            rule.endpoint,
-            rule.host or f"{rule.subdomain}.<server name>",
-            origin,
-        )
-        return False
-    return True
 
 
 def _site(
@@ -198,12 +172,21 @@ def _site(
     build = _Build(app, split=split)
     empty: list[EmptyRoute] = []
     for rule in list(app.url_map.iter_rules()):
-        option: object = getattr(rule, "marmeon_sitemap", None)
-        if is_marked(rule) and _on_own_host(rule, build.origin):
-            if not is_paged(option):
-                found = build.route(build.compile(rule), None)
-                if found is not None:
-                    empty.append(found)
+        if not is_marked(rule):
+            continue
+        if _elsewhere(rule, build.origin):
+            logger.warning(
+                "Sitemap: the route %r (endpoint %r) left out, because its"
+                " pages are on the host %r, not at APP_URL %r.",
+                rule.rule,
+                rule.endpoint,
+                rule.host or f"{rule.subdomain}.<server name>",
+                build.origin,
+            )
+        elif not is_paged(getattr(rule, "marmeon_sitemap", None)):
+            found = build.route(build.compile(rule), None)
+            if found is not None:
+                empty.append(found)
     build.over.log(build.max_urls, build.max_bytes, split=split)
     files = tuple(build.writer.finish())
     if not split:
@@ -215,8 +198,9 @@ def _site(
             for number, file in enumerate(files, start=1)
         ]
     for route in paged:
-        assert boundaries is not None
-        starts = tuple(boundaries(route))
+        starts = tuple(
+            _boundaries(app, route) if boundaries is None else boundaries(route)
+        )
         listed += [
             (
                 f"sitemap-{route.slug}-{number}.xml",
@@ -346,11 +330,6 @@ def build_sitemap(
     (default: asked of each provider); ``files_listed=False`` leaves the
     files of the other routes (``sitemap-<n>.xml``) out of the index;
     ``lastmod`` gives the index's ``<lastmod>`` of a part built before."""
-    if boundaries is None:
-
-        def boundaries(route: PagedRoute) -> Sequence[Any]:
-            return _boundaries(app, route)
-
     return in_own_context(app, _site, boundaries, files_listed, lastmod)
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from datetime import date, datetime, timezone
-from typing import Any
+from datetime import date, datetime
+from functools import partial
 
 from flask import Flask
 from werkzeug.routing import Rule
@@ -28,8 +28,8 @@ from ..i18n.urls import LOCALE_ARG
 from .addresses import CompiledRule, compile_rule
 from .arguments import Refused
 from .build import in_own_context, listed_rules
-from .entries import SitemapEntry, lastmod, normalize
-from .paged import PagedProvider, is_paged
+from .entries import SitemapEntry, lastmod, normalize, single_entry, utc
+from .paged import PagedProvider, is_paged, part_range
 from .providers import find_provider, provider_items
 from .report import RouteReport
 from .route_writer import entry_addresses
@@ -41,13 +41,6 @@ _PART = 50_000
 class FindingFailed(Exception):
     """A provider failed while changes were being found; the message names
     its route."""
-
-
-def utc(moment: datetime) -> datetime:
-    """``moment`` as an aware datetime in UTC (a naive one is taken as UTC)."""
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        return moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
 
 
 def changed_after(when: object, since: datetime, where: str) -> bool:
@@ -128,28 +121,7 @@ def _items(
     items = provider_items(provider, where)
     if compiled.names - {LOCALE_ARG}:
         return items
-    return (_single(items, where),)
-
-
-def _single(items: Iterable[object], where: str) -> SitemapEntry:
-    """A route without parameters is one page: the latest date counts and
-    the locales add up, as in the sitemap (route_writer.write_single)."""
-    latest: date | None = None
-    locales: list[str] | None = None
-    for item in items:
-        entry = normalize(item, where)
-        when = entry.last_modified
-        if when is not None and (latest is None or _moment(when) > _moment(latest)):
-            latest = when
-        if entry.locales is not None:
-            locales = [*(locales or ()), *entry.locales]
-    return SitemapEntry({}, latest, locales)
-
-
-def _moment(when: date) -> datetime:
-    if isinstance(when, datetime):
-        return utc(when)
-    return datetime(when.year, when.month, when.day, tzinfo=timezone.utc)
+    return (single_entry(items, where),)
 
 
 def _paged(provider: PagedProvider, since: datetime, where: str) -> Iterator[object]:
@@ -161,16 +133,10 @@ def _paged(provider: PagedProvider, since: datetime, where: str) -> Iterator[obj
     if given is not None:
         yield from given
         return
-    starts = list(provider.boundaries(_PART))
-    for number, start in enumerate(starts):
-        stop: Any = starts[number + 1] if number + 1 < len(starts) else None
-        yield from provider_items(_part(provider, start, stop), where)
-
-
-def _part(provider: PagedProvider, start: Any, stop: Any) -> Callable[[], Any]:
-    def entries() -> Iterable[object]:
+    starts = tuple(provider.boundaries(_PART))
+    for number in range(1, len(starts) + 1):
+        start, stop = part_range(starts, number)
         # Every entry of the range: it was just decided, so it holds about
         # a part, but a row added meanwhile is not left out.
-        return provider.entries(start, stop, sys.maxsize)
-
-    return entries
+        entries = partial(provider.entries, start, stop, sys.maxsize)
+        yield from provider_items(entries, where)

@@ -31,19 +31,26 @@ class Counted:
         return self._count
 
 
+def range_count(provider: object, start: Any, stop: Any | None) -> int | None:
+    """How many entries the range holds, when the provider can count them
+    (``count(start, stop)``: paged() does, in one ``COUNT``); None when it
+    cannot, or fails (the count only informs)."""
+    count = getattr(provider, "count", None)
+    if not callable(count):
+        return None
+    try:
+        total = count(start, stop)
+    except Exception:
+        return None
+    return total if isinstance(total, int) and not isinstance(total, bool) else None
+
+
 def rest_of_range(
     provider: object, start: Any, stop: Any | None, size: int
 ) -> tuple[int, bool]:
     """Entries of the range past the ``size + 1`` read: how many, when the
-    provider can count its range (``count(start, stop)``: paged() does, in
-    one ``COUNT``), and whether that is only a floor (it cannot: at least
-    the one read past the part). The rest is never read into memory."""
-    count = getattr(provider, "count", None)
-    if callable(count):
-        try:
-            total = count(start, stop)
-        except Exception:  # the count is for the log only
-            total = None
-        if isinstance(total, int) and not isinstance(total, bool):
-            return max(0, total - size - 1), False
-    return 0, True
+    provider can count its range, and whether that is only a floor (it
+    cannot: at least the one read past the part). The rest is never read
+    into memory."""
+    total = range_count(provider, start, stop)
+    return (0, True) if total is None else (max(0, total - size - 1), False)

@@ -9,7 +9,7 @@ its dict is read; what the route makes of it (its addresses) is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime, timezone
 from typing import Any
 
@@ -147,6 +147,45 @@ class _Given(SitemapEntry):
 _NONE = (None, None)
 _LOCALES = ("locales", "['en', 'de-AT']")
 _IMAGES = ("images", "['/covers/1.png']")
+
+
+def utc(moment: datetime) -> datetime:
+    """``moment`` as an aware datetime in UTC (a naive one is taken as UTC)."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        return moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+def _moment(when: date) -> datetime:
+    if isinstance(when, datetime):
+        return utc(when)
+    return datetime(when.year, when.month, when.day, tzinfo=timezone.utc)
+
+
+def single_entry(
+    items: Iterable[object], where: str, refuse: Callable[[str], object] | None = None
+) -> SitemapEntry:
+    """A route without parameters is one page: of its provider's entries,
+    the latest ``last_modified`` counts (its day is the sitemap's, the
+    moment itself what changed since), the locales and images add up. An
+    entry with params is left out (and said with ``refuse``)."""
+    latest: date | None = None
+    locales: list[str] | None = None
+    images: list[str] = []
+    for item in items:
+        entry = normalize(item, where)
+        if entry.params:
+            if refuse is not None:
+                refuse("a parameter is unknown: the route has none")
+            continue
+        when = entry.last_modified
+        lastmod(when, where)  # a wrong type raises, naming the route
+        if when is not None and (latest is None or _moment(when) > _moment(latest)):
+            latest = when
+        if entry.locales is not None:
+            locales = [*(locales or ()), *entry.locales]
+        images += entry.images or ()
+    return SitemapEntry({}, latest, locales, images or None)
 
 
 def lastmod(value: object, where: str = "an entry") -> str | None:

@@ -312,9 +312,7 @@ def _write_files(
     for name in listed:
         digits = name.removeprefix("sitemap-").removesuffix(".xml")
         if digits.isdigit():
-            body = sitemap.part(int(digits))
-            assert body is not None
-            done(name, body)
+            done(name, sitemap.files[int(digits) - 1].body)
     for route in routes:
         for number in range(1, len(starts[route.slug]) + 1):
             name = f"sitemap-{route.slug}-{number}.xml"
@@ -328,7 +326,7 @@ def _write_files(
                 days[name] = file.lastmod
                 done(name, file.body)
     if sitemap.index is None:
-        done(_INDEX, sitemap.main())  # one file: it names pages
+        done(_INDEX, sitemap.files[0].body)  # one file: it names pages
     else:
         located = ((f"{base}/{files[n]}", days.get(n)) for n in listed)
         done(_INDEX, sitemap_index(located))

@@ -2,7 +2,7 @@
 
 Google's image sitemap extension lists a page's images as
 ``<image:image><image:loc>URL</image:loc></image:image>``. The URLs go
-through the head's URL policy (:func:`flask_marmeon.head.urls.decide`): a
+through the head's URL policy (:func:`flask_marmeon.head.url_policy.decide`): a
 path is made absolute against APP_URL's origin, a full http(s) URL keeps its
 host, and a relative one that a browser would resolve to another host, or a
 URL of another scheme, is left out.

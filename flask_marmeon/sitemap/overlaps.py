@@ -17,64 +17,48 @@ from werkzeug.routing import Rule
 from .rule_parts import rule_parts
 
 Rivals = tuple[frozenset[str], "re.Pattern[str] | None"]
+#: A rule's path up to its first argument, and its segments (see _shape).
+_Shape = tuple[str, "list[str | None] | None"]
 
 
 def _pattern(rule: Rule) -> str:
-    pieces: list[str] = []
     parts = rule_parts(rule)
-    for dynamic, data in parts.trace:
-        if dynamic:
-            pieces.append(f"(?:{parts.converters[data].regex})")
-        else:
-            pieces.append(re.escape(data))
-    return "".join(pieces)
+    return "".join(
+        f"(?:{parts.converters[data].regex})" if dynamic else re.escape(data)
+        for dynamic, data in parts.trace
+    )
 
 
-def segments(
-    rule: Rule, fixed: Mapping[str, str] | None = None
-) -> list[str | None] | None:
-    """The rule's path segments, a segment with an argument as None; None when
-    an argument can span several segments. ``fixed`` gives the text of
-    arguments whose value is known (a localized rule's locale)."""
+def _shape(rule: Rule, fixed: Mapping[str, str] | None = None) -> _Shape:
+    """The rule's path up to its first argument (whose value ``fixed`` does
+    not give: a localized rule's locale), and its segments, a segment with
+    an argument as None; None when an argument can span several segments."""
     text: list[str] = []
+    spans = False
     parts = rule_parts(rule)
     for dynamic, data in parts.trace:
         if dynamic and fixed is not None and data in fixed:
-            text.append(fixed[data])
-        elif dynamic:
-            if not parts.converters[data].part_isolating:
-                return None
-            text.append("\0")
-        else:
-            text.append(data)
-    return [None if "\0" in part else part for part in "".join(text).split("/")]
-
-
-def could_share(one: list[str | None] | None, two: list[str | None] | None) -> bool:
-    """Whether two rules' segments (see :func:`segments`) can name one path."""
-    if one is None or two is None:
-        return True
-    if len(one) != len(two):
-        return False
-    return all(a is None or b is None or a == b for a, b in zip(one, two, strict=True))
-
-
-def literal_prefix(rule: Rule, fixed: Mapping[str, str] | None = None) -> str:
-    """The rule's path up to its first argument (whose value ``fixed`` does
-    not give)."""
-    prefix = ""
-    for dynamic, data in rule_parts(rule).trace:
-        if dynamic:
-            if fixed is None or data not in fixed:
-                break
             data = fixed[data]
-        prefix += data
-    return prefix
+        elif dynamic:
+            spans = spans or not parts.converters[data].part_isolating
+            data = "\0"
+        text.append(data)
+    path = "".join(text)
+    segments = [None if "\0" in part else part for part in path.split("/")]
+    return path.partition("\0")[0], None if spans else segments
 
 
-def prefixes_meet(one: str, two: str) -> bool:
-    """Whether paths starting with ``one`` and ``two`` can be the same."""
-    return one.startswith(two) or two.startswith(one)
+def _could_share(one: _Shape, two: _Shape) -> bool:
+    """Whether two rules' shapes (see :func:`_shape`) can name one path."""
+    (prefix, segments), (other_prefix, other_segments) = one, two
+    if not (prefix.startswith(other_prefix) or other_prefix.startswith(prefix)):
+        return False
+    if segments is None or other_segments is None:
+        return True
+    return len(segments) == len(other_segments) and all(
+        a is None or b is None or a == b
+        for a, b in zip(segments, other_segments, strict=True)
+    )
 
 
 def answers_get(rule: Rule) -> bool:
@@ -90,14 +74,11 @@ def rivals_of(
     """The paths of the routes without arguments among ``candidates`` that
     could take an address of ``rule`` (with ``fixed`` arguments), and one
     pattern for the addresses of the others."""
-    own = segments(rule, fixed)
-    prefix = literal_prefix(rule, fixed)
+    own = _shape(rule, fixed)
     others = [
         other
         for other in candidates
-        if other is not rule
-        and could_share(own, segments(other))
-        and prefixes_meet(prefix, literal_prefix(other))
+        if other is not rule and _could_share(own, _shape(other))
     ]
     static = frozenset(
         "".join(data for _, data in rule_parts(other).trace)
@@ -106,6 +87,14 @@ def rivals_of(
     )
     return static, _union(
         [_pattern(other) for other in others if rule_parts(other).converters]
+    )
+
+
+def could_take(rivals: Rivals, decoded_path: str) -> bool:
+    """Whether one of ``rivals`` could take the (decoded) path."""
+    static, pattern = rivals
+    return decoded_path in static or (
+        pattern is not None and pattern.fullmatch(decoded_path) is not None
     )
 
 

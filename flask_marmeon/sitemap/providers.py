@@ -33,7 +33,6 @@ from typing import Any, TypeVar, cast
 
 from werkzeug.routing import Rule
 
-from .entries import SitemapEntry, normalize
 from .paged import is_paged
 
 Provider = Callable[[], object]
@@ -183,8 +182,9 @@ async def _await(awaitable: Awaitable[_T]) -> _T:
 
 
 def provider_items(provider: Provider, where: str) -> Iterator[object]:
-    """Call ``provider`` and give its items as given, lazily (see
-    :func:`entries_of`).
+    """Call ``provider`` and give its items as given, lazily, in the
+    caller's context (the build's own app context). ``where`` names the
+    route for error messages.
 
     A synchronous provider's own iterator is given as it is, with no layer
     between it and the build's loop (each layer costs every entry a step);
@@ -207,16 +207,6 @@ def _run_items(result: object, where: str) -> Iterator[object]:
             yield from _check_iterable(result, where)
     finally:
         runner.close()
-
-
-def entries_of(provider: Provider, where: str) -> Iterator[SitemapEntry]:
-    """Call ``provider`` and yield its entries, lazily.
-
-    Runs in the caller's context (the build's own app context). ``where``
-    names the route for error messages.
-    """
-    for item in provider_items(provider, where):
-        yield normalize(item, where)
 
 
 @contextmanager

@@ -7,7 +7,7 @@ from collections import Counter
 from werkzeug.routing import Rule
 
 from .._log import logger
-from ..head.urls import explain
+from ..head.url_policy import explain
 from .arguments import Refused
 from .entries import shown
 from .images import MAX_IMAGE_LENGTH, MAX_IMAGES, ImageReport
@@ -29,6 +29,10 @@ class RouteReport:
         """Count an entry left out."""
         self.reasons[refused.kind] += 1
         self.first.setdefault(refused.kind, str(refused))
+
+    def refuse_unknown(self, message: str) -> None:
+        """Count an entry left out for a parameter its route does not have."""
+        self.refuse(Refused(message, "unknown"))
 
     def unknown(self, tags: tuple[str, ...]) -> None:
         """Note locale tags an entry or the route named that are not configured."""

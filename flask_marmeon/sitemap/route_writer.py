@@ -44,25 +44,16 @@ def write_entries(
     """Write the ``<url>`` elements of every entry of ``items``, in order,
     each handed to ``writer`` whole (all its versions) as it is made."""
     shortcut = shortcut_of(compiled)
-    # Without a shortcut, no params hold this name: every entry goes the
-    # general way.
+    # Without a shortcut, no params hold this name, and no value is in
+    # range(0) or of at most 0 characters: every entry goes the general way.
     name: Any = _NO_NAME
     int_kind = False
     bound = 0
     taken: frozenset[object] = frozenset()
     plain = PLAIN_TEXT.fullmatch
-    usual = len(compiled.locales) or 1
-    days: _Days | None = None
-    if shortcut is not None:
-        name, bound, taken = shortcut.name, shortcut.bound, shortcut.taken
-        # The most characters of a value: the shortcut takes ints in
-        # range(bound), texts of at most bound characters.
-        widest = len(str(bound - 1)) if shortcut.kind is int else bound
-        int_kind = shortcut.kind is int
-        usual = len(shortcut.versions)
-        days = _Days(value_pieces_of(compiled.base, shortcut), usual, where, widest)
-    known_get = days.known.get if days is not None else _nothing
-    written = days.written if days is not None else _bare
+    usual = 1
+    known_get: Any = None
+    written: Any = None
     xhtml = bool(compiled.locales)
     add = writer.add
     # The day of each file's latest entry is for the index only.
@@ -71,7 +62,17 @@ def write_entries(
     # `max_size` long: as many entries as fit in the writer's open batch go
     # into it directly, without a call per entry (see
     # UrlsetWriter.open_batch); any other entry is handed over with add().
-    max_size = days.max_size if days is not None and days.ascii else 0
+    max_size = 0
+    if shortcut is not None:
+        name, bound, taken = shortcut.name, shortcut.bound, shortcut.taken
+        # The most characters of a value: the shortcut takes ints in
+        # range(bound), texts of at most bound characters.
+        widest = len(str(bound - 1)) if shortcut.kind is int else bound
+        int_kind = shortcut.kind is int
+        usual = len(shortcut.versions)
+        days = _Days(value_pieces_of(compiled.base, shortcut), usual, where, widest)
+        known_get, written = days.known.get, days.written
+        max_size = days.max_size if days.ascii else 0
     batch: list[str] = []
     fits = fits_left = 0
     if max_size:
@@ -91,65 +92,64 @@ def write_entries(
             # An entry given locales or images is not exactly a SitemapEntry:
             # it goes the general way.
             params = entry.params if type(entry) is entry_type else None
-        if type(params) is dict and len(params) == 1:
+        # None when the params are not exactly one: no shortcut then.
+        value: Any = (
+            params.get(name) if type(params) is dict and len(params) == 1 else None
+        )
+        if (
+            type(value) is int and 0 <= value < bound and value not in taken
+            if int_kind
+            else type(value) is str
+            and len(value) <= bound
+            and value not in taken
+            and plain(value) is not None
+        ):
             # The shortcut: a few comparisons stand for every check.
-            value: Any = params.get(name)
-            if (
-                type(value) is int and 0 <= value < bound and value not in taken
-                if int_kind
-                else type(value) is str
-                and len(value) <= bound
-                and value not in taken
-                and plain(value) is not None
-            ):
-                when = entry._last_modified
-                try:
-                    # Dates and None are kept by themselves; anything else
-                    # (a datetime, a mistake) is for written() to say. A
-                    # datetime is never kept by itself: it goes there at
-                    # once, as hashing an aware one costs a utcoffset().
-                    pieces, day = (
-                        written(when)
-                        if type(when) is datetime
-                        else known_get(when) or written(when)
-                    )
-                except TypeError:
-                    # Unhashable: no date. written() names the mistake.
-                    pieces, day = written(when)
-                if fits_left:
-                    fits_left -= 1
-                    # str() of a str is the str itself.
-                    append(str(value).join(pieces))
-                    if track and day is not None and (latest is None or day > latest):
-                        latest = day
-                    continue
-                writer.count_batched(fits - fits_left, usual, max_size, latest, xhtml)
-                going = add(str(value).join(pieces), usual, day, xhtml, False)
-                if max_size:
-                    batch, fits = writer.open_batch(usual, max_size)
-                    fits_left = fits
-                    append = batch.append
-                latest = None
-                if going:
-                    continue
-                break
-        when = entry.last_modified
-        day = lastmod(when, where)
-        try:
-            text, urls, pictured = _general(compiled, entry, report, policy, day)
-        except Refused as refused:
-            report.refuse(refused)
-            continue
-        if urls:
-            writer.count_batched(fits - fits_left, usual, max_size, latest, xhtml)
-            going = add(text, urls, day, xhtml, pictured)
-            if max_size:
-                batch, fits = writer.open_batch(usual, max_size)
-                fits_left = fits
-                append = batch.append
-            latest = None
-            if not going:
-                break
+            when = entry._last_modified
+            try:
+                # Dates and None are kept by themselves; anything else
+                # (a datetime, a mistake) is for written() to say. A
+                # datetime is never kept by itself: it goes there at
+                # once, as hashing an aware one costs a utcoffset().
+                pieces, day = (
+                    written(when)
+                    if type(when) is datetime
+                    else known_get(when) or written(when)
+                )
+            except TypeError:
+                # Unhashable: no date. written() names the mistake.
+                pieces, day = written(when)
+            # str() of a str is the str itself.
+            text = str(value).join(pieces)
+            if fits_left:
+                fits_left -= 1
+                append(text)
+                if track and day is not None and (latest is None or day > latest):
+                    latest = day
+                continue
+            urls, pictured = usual, False
+        else:
+            day = lastmod(entry.last_modified, where)
+            try:
+                found = entry_addresses(compiled, entry, report)
+            except Refused as refused:
+                report.refuse(refused)
+                continue
+            images = entry.images
+            pictures = absolute_images(images, policy, report.images) if images else ()
+            urls, pictured = len(found.locs), bool(pictures)
+            if not urls:
+                continue
+            text = url_elements(found, day, pictures)
+        writer.count_batched(fits - fits_left, usual, max_size, latest, xhtml)
+        going = add(text, urls, day, xhtml, pictured)
+        if max_size:
+            batch, fits = writer.open_batch(usual, max_size)
+            fits_left = fits
+            append = batch.append
+        latest = None
+        if not going:
+            break
     else:
         writer.count_batched(fits - fits_left, usual, max_size, latest, xhtml)
         return
@@ -164,17 +164,6 @@ def write_entries(
             continue
         if urls:
             writer.left_out(urls)
-
-
-_BARE: _Written = ((), None)
-
-
-def _nothing(when: object) -> None:
-    return None
-
-
-def _bare(when: object) -> _Written:
-    return _BARE
 
 
 class _Days:
@@ -239,22 +228,6 @@ class _Days:
         return found
 
 
-def _general(
-    compiled: CompiledRule,
-    entry: SitemapEntry,
-    report: RouteReport,
-    policy: Callable[[str], str | None],
-    day: str | None,
-) -> tuple[str, int, bool]:
-    """An entry off the shortcut: its elements, how many URLs they are, and
-    whether they list images."""
-    found = entry_addresses(compiled, entry, report)
-    pictures = (
-        absolute_images(entry.images, policy, report.images) if entry.images else ()
-    )
-    return url_elements(found, day, pictures), len(found.locs), bool(pictures)
-
-
 def entry_addresses(
     compiled: CompiledRule, entry: SitemapEntry, report: RouteReport
 ) -> Addresses:
@@ -269,33 +242,3 @@ def entry_addresses(
         if refused:
             report.refused_locales(refused)
     return addresses(compiled, entry.params, locales)
-
-
-def write_single(
-    compiled: CompiledRule,
-    entries: Iterable[SitemapEntry],
-    where: str,
-    writer: UrlsetWriter,
-    report: RouteReport,
-    policy: Callable[[str], str | None],
-) -> None:
-    """A route without parameters is one entry: its provider may say when
-    the page changed (the latest date counts), its locales and its images."""
-    latest: str | None = None
-    locales: list[str] | None = None
-    images: list[str] = []
-    for entry in entries:
-        if entry.params:
-            report.refuse(
-                Refused("a parameter is unknown: the route has none", "unknown")
-            )
-            continue
-        day = lastmod(entry.last_modified, where)
-        if day is not None and (latest is None or day > latest):
-            latest = day
-        if entry.locales is not None:
-            locales = [*(locales or ()), *entry.locales]
-        images += entry.images or ()
-    when = date.fromisoformat(latest) if latest is not None else None
-    one = SitemapEntry({}, when, locales, images or None)
-    write_entries(compiled, (one,), where, writer, report, policy)

@@ -19,24 +19,13 @@ from flask import Flask
 
 from .._state import get_state
 from .build import ROOM, in_own_context, part_entries
+from .counted import range_count
 from .paged import PagedRoute, checked_starts
 
 
 def can_split(route: PagedRoute) -> bool:
     """Whether the route's provider splits one range (``split()``)."""
     return callable(getattr(route.provider, "split", None))
-
-
-def _count(route: PagedRoute, start: Any, stop: Any | None) -> int | None:
-    # How many rows the range holds, when the provider can count them.
-    count = getattr(route.provider, "count", None)
-    if start is None or not callable(count):
-        return None
-    try:
-        total = count(start, stop)
-    except Exception:  # the split goes on without it
-        return None
-    return total if isinstance(total, int) and not isinstance(total, bool) else None
 
 
 def _split(
@@ -48,7 +37,7 @@ def _split(
     max_urls = get_state(app).settings.sitemap_max_urls
     fits = max(1, min(size, size * urls // max_urls)) if urls else size
     target = max(1, fits - fits // ROOM)
-    total = _count(route, start, stop)
+    total = None if start is None else range_count(route.provider, start, stop)
     # Even ranges (125 rows: 63 and 62, not 95 and 30), each with room.
     step = math.ceil(total / math.ceil(total / target)) if total else target
     split = getattr(route.provider, "split", None)

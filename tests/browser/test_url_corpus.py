@@ -11,7 +11,7 @@ import pytest
 from browser_tools import LiveServer, wait_for_module
 from marmeon_site import make_site
 
-from flask_marmeon.head.urls import decide
+from flask_marmeon.head.url_policy import decide
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Flask
 
-from flask_marmeon.head.urls import decide
+from flask_marmeon.head.url_policy import decide
 from flask_marmeon.page import Page
 
 from .conftest import managed, parse_head

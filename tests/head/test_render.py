@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from flask_marmeon.head.text import clean_text
-from flask_marmeon.head.urls import decide
+from flask_marmeon.head.url_policy import decide
 
 from .conftest import RenderFn, links, meta, parse_head, title
 

@@ -18,8 +18,8 @@ from flask_marmeon import (
     check_routes,
     everyone,
     localized,
+    raise_on_problems,
 )
-from flask_marmeon.routing.problems import raise_on_problems
 
 
 def view(**kwargs: object) -> str:

@@ -11,8 +11,7 @@ from flask import Blueprint, Flask
 from lxml import etree
 from werkzeug.routing import BaseConverter, Map, Rule
 
-from flask_marmeon import SitemapEntry, everyone, localized
-from flask_marmeon.routing.problems import check_routes
+from flask_marmeon import SitemapEntry, check_routes, everyone, localized
 from flask_marmeon.sitemap.rule_parts import RuleParts, public_parts, rule_parts
 
 from .conftest import locs

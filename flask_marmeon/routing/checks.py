@@ -1,6 +1,7 @@
 """The routes' start-up checks (H10), registered by :func:`init_app`.
 
-Start-up (the first request, or an eager :func:`raise_on_problems`) and
+Start-up (the first request, or an eager
+:func:`~flask_marmeon.raise_on_problems`) and
 ``flask marmeon check-routes`` run the same registered checks
 (:mod:`flask_marmeon.checks`), as Django's system checks do: a list of
 problems, each naming its route, its id and how to fix it.
@@ -13,8 +14,6 @@ from dataclasses import dataclass
 from flask import Flask
 from werkzeug.routing import Rule
 
-from .._edge import check_app
-from .._edge import raise_on_problems as raise_on_problems  # its old place
 from .._state import MarmeonState, get_state
 from ..checks import Problem
 from ..i18n import locales_problems
@@ -25,10 +24,6 @@ from ..sitemap.providers import has_provider
 from .marks import api_blueprint, everyone, is_marked, policy_name, policy_of_rule
 from .marks import requires_sign_in as _requires_sign_in
 from .shadows import shadows
-
-#: The name this class had before the check registry: every start-up
-#: problem is a :class:`~flask_marmeon.checks.Problem`.
-RouteProblem = Problem
 
 #: A paged provider's own problems (``problems()``: its statement).
 PROVIDER_ID = "sitemap.E001"
@@ -172,23 +167,6 @@ def unmarked_routes_problems(app: Flask) -> list[Problem]:
         for shadow in shadows(app, locales)
     ]
     return problems
-
-
-def check_routes(app: Flask) -> list[Problem]:
-    """Return every H10 problem of ``app``; empty when none.
-
-    A marked route must answer GET, not be ``internal=True``, not belong to
-    the api group, not sit behind ``authenticate`` or ``login_required``, say
-    ``authorize=everyone``, and have a sitemap provider when it has
-    parameters; and APP_URL must be set when any route is marked. Any
-    route's ``locales=`` must be on a localized route and name tags of
-    APP_LOCALES only, and no plain route may answer an address of a
-    localized route (``/de/about`` beside a localized ``/about``).
-    Generated images need SECRET_KEY (when MARMEON_OG_IMAGES is on), and a
-    logo and fonts that can be read. Every check that a subsystem
-    registered runs (:mod:`flask_marmeon.checks`).
-    """
-    return check_app(app)
 
 
 def init_app(state: MarmeonState) -> None:

@@ -15,7 +15,7 @@ from flask import Flask, render_template_string
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from flask_marmeon import head
-from flask_marmeon.head.urls import (
+from flask_marmeon.head.url_policy import (
     UrlPolicy,
     decide,
     decide_with_parser,
