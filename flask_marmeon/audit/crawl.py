@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urljoin
 
 from ..locale_tags import X_DEFAULT
-from .document import Document, parse
-from .fetch import Fetched, Fetcher
+from .document import Document
+from .fetch import Fetched
 from .findings import Finding, finding, quoted
 from .page_checks import noindex_reason
 
@@ -157,15 +157,6 @@ class Crawl:
             elif target != url:
                 # Its return link is checked: fetched within the cap.
                 self.add(target)
-
-    def walk(self, fetcher: Fetcher) -> None:
-        """Fetch every address of the queue for its links alone, no page
-        checks (the preview's links in and out)."""
-        for url in self:
-            answer = fetcher.get(url)
-            if answer is None:
-                continue
-            self.record(url, answer, parse(answer) if is_page(answer) else None)
 
     def linking(self, url: str) -> list[str]:
         """The pages that link ``url``, in the order they were fetched."""

@@ -19,7 +19,7 @@ from urllib.parse import SplitResult, urlsplit
 
 from flask import Flask
 from werkzeug.datastructures import Headers
-from werkzeug.test import EnvironBuilder, run_wsgi_app
+from werkzeug.test import create_environ, run_wsgi_app
 
 from ..config import app_url_value, environ, parse_app_url, parse_root
 from ..errors import StartupError
@@ -217,21 +217,21 @@ class Fetcher:
             path = path[len(self.root) :] or "/"
         return path
 
+    def owns(self, url: str) -> bool:
+        """Whether ``url`` is the app's (see :meth:`own_path`)."""
+        return self.own_path(url) is not None
+
     def get(self, url: str) -> Fetched | None:
         """GET ``url`` through the app, or None when it is not the app's."""
         path = self.own_path(url)
         if path is None:
             return None
-        builder = EnvironBuilder(
+        environ = create_environ(
             path=path,
             base_url=self.origin + self.root,
             query_string=urlsplit(url).query,
             headers=[("User-Agent", USER_AGENT), ("Accept", "*/*")],
         )
-        try:
-            environ = builder.get_environ()
-        finally:
-            builder.close()
         self.requests += 1
         # A context of its own: Flask then pushes a fresh app context.
         context = contextvars.Context()

@@ -77,9 +77,6 @@ def page_path(value: str) -> str | None:
         return None
     if any(ord(char) < 0x20 or ord(char) == 0x7F for char in value):
         return None
-    parts = urlsplit(value)
-    if parts.scheme or parts.netloc:
-        return None
     return value
 
 
@@ -118,7 +115,7 @@ def _page(auditor: Auditor, headers: dict[str, str]) -> tuple[str, int, dict[str
         html = render_template(
             "marmeon/preview.html",
             index=[(url, own(url)) for url in site.listed if own(url)],
-            site_findings=auditor.site_findings(site),
+            site_findings=auditor.kept(site.findings, site),
         )
         return html, 200, headers
     path = page_path(value)
@@ -128,11 +125,12 @@ def _page(auditor: Auditor, headers: dict[str, str]) -> tuple[str, int, dict[str
     listed = site.listed.get(url)
     result = auditor.page(site, listed or Listed(url, {}))
     answer, doc = result.answer, result.document
-    findings: list[Finding] = auditor.page_findings(result)
+    findings: list[Finding] = auditor.kept(result.findings)
     # The site's links, for this page's links in and out and their findings.
     crawl = auditor.crawl(site)
     crawl.add(url)
-    crawl.walk(auditor.fetcher)
+    for address in crawl:
+        auditor.visit(site, crawl, address, checks=False)
     findings += [
         item
         for item in (*link_findings(crawl), *canonical_findings(crawl))
@@ -153,7 +151,7 @@ def _page(auditor: Auditor, headers: dict[str, str]) -> tuple[str, int, dict[str
         findings=findings,
         links_out=[_link(auditor, crawl, link) for link in crawl.links.get(url, ())],
         links_in=[_link(auditor, crawl, page) for page in crawl.linking(url)],
-        site_findings=auditor.site_findings(site),
+        site_findings=auditor.kept(site.findings, site),
         title_cut=TITLE_CUT,
         description_cut=DESCRIPTION_CUT,
     )

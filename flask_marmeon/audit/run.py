@@ -62,10 +62,6 @@ class Summary:
     description: str | None
     hreflang: tuple[tuple[str, str], ...]
 
-    @classmethod
-    def of(cls, doc: Document) -> Summary:
-        return cls(doc.title, next(iter(doc.descriptions), None), doc.hreflang)
-
 
 class Auditor:
     """Audits one app through its own answers."""
@@ -82,15 +78,12 @@ class Auditor:
         self.max_pages = max_pages
         self.max_sitemaps = max_sitemaps
         self.images = image_lookup(self.fetcher)
-        self._schemas: Schemas | None = None
 
     def site(self) -> Site:
         """robots.txt and the sitemaps, with their findings."""
-        if self._schemas is None:
-            self._schemas = Schemas.load()
         return read_site(
             self.fetcher,
-            self._schemas,
+            Schemas.load(),
             max_pages=self.max_pages,
             max_sitemaps=self.max_sitemaps,
         )
@@ -114,38 +107,29 @@ class Auditor:
 
     def _blocked(self, site: Site, doc: Document) -> Iterator[Finding]:
         for url in doc.resources:
-            own = self.fetcher.own_path(url) is not None
-            if own and not site.allowed(url):
+            if self.fetcher.owns(url) and not site.allowed(url):
                 yield finding("resource-disallowed", url)
 
     def close(self) -> None:
         """End the thread that calls the app."""
         self.fetcher.close()
 
-    def run(self, progress: Progress | None = None) -> Report:
-        """The whole audit (the calling thread ended after it)."""
-        try:
-            return self._run(progress)
-        finally:
-            self.close()
-
     def crawl(self, site: Site) -> Crawl:
         """The crawl's queue: the listed pages first, then the home page."""
-
-        def own(url: str) -> bool:
-            return self.fetcher.own_path(url) is not None
-
         home = f"{self.fetcher.origin}{self.fetcher.root}/"
-        crawl = Crawl(own, site.allowed, self.max_pages, home)
+        crawl = Crawl(self.fetcher.owns, site.allowed, self.max_pages, home)
         for url in site.listed:
             crawl.add(url, listed=True)
         crawl.add(home)
         return crawl
 
-    def visit(self, site: Site, crawl: Crawl, url: str) -> PageAudit:
-        """Fetch one address of the crawl: a listed page with every check, any
-        other for its links and its answer only."""
-        listed = site.listed.get(url)
+    def visit(
+        self, site: Site, crawl: Crawl, url: str, *, checks: bool = True
+    ) -> PageAudit:
+        """Fetch one address of the crawl: a listed page with every check
+        (unless ``checks`` is false), any other for its links and its answer
+        only."""
+        listed = site.listed.get(url) if checks else None
         if listed is not None:
             audit = self.page(site, listed)
         else:
@@ -157,53 +141,48 @@ class Auditor:
             crawl.record(url, audit.answer, audit.document)
         return audit
 
-    def _run(self, progress: Progress | None) -> Report:
-        site = self.site()
-        total = len(site.listed)
-        pages: dict[str, Summary] = {}
-        crawl = self.crawl(site)
-        done = 0
-        found: list[tuple[Finding, str | None]] = []
-        for url in crawl:
-            audit = self.visit(site, crawl, url)
-            if url not in site.listed:
-                continue
-            found += [(item, url) for item in audit.findings]
-            if audit.document is not None:
-                pages[url] = Summary.of(audit.document)
-            del audit  # the answer and the document go now
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        found += [(item, None) for item in self._across(pages, crawl, site)]
-        capped = crawl.capped(list(site.findings), site.robots_url)
-        found = [(f, None) for f in capped] + found
-        found += [(item, None) for item in setup_findings(self.fetcher.app)]
-        if not indexable(self.fetcher.app):
-            found = [(f, p) for f, p in found if f.code not in NOT_INDEXABLE_CODES]
-            found.insert(0, (not_indexable(site), None))
+    def run(self, progress: Progress | None = None) -> Report:
+        """The whole audit (the calling thread ended after it)."""
+        try:
+            site = self.site()
+            crawl = self.crawl(site)
+            pages: dict[str, Summary] = {}
+            found: list[tuple[Finding, str | None]] = []
+            done = 0
+            for url in crawl:
+                audit = self.visit(site, crawl, url)
+                if url not in site.listed:
+                    continue
+                found += [(item, url) for item in self.kept(audit.findings)]
+                if (doc := audit.document) is not None:
+                    description = next(iter(doc.descriptions), None)
+                    pages[url] = Summary(doc.title, description, doc.hreflang)
+                del audit, doc  # the answer and the document go now
+                done += 1
+                if progress is not None:
+                    progress(done, len(site.listed))
+            found += [(item, None) for item in self._across(pages, crawl, site)]
+            found += [(item, None) for item in setup_findings(self.fetcher.app)]
+        finally:
+            self.close()
         urls = tuple(dict.fromkeys([*site.listed, *crawl.nodes]))
-        return Report.of(total, merge_linked(found), urls)
+        return Report.of(len(site.listed), merge_linked(found), urls)
 
-    def site_findings(self, site: Site) -> list[Finding]:
-        """The findings about robots.txt and the sitemaps, as :meth:`run`
-        reports them (a site that must not be indexed: said once)."""
+    def kept(self, found: Iterable[Finding], site: Site | None = None) -> list[Finding]:
+        """``found`` as :meth:`run` reports it: on a site that must not be
+        indexed, without what that does on purpose, and ``site``'s findings
+        led by the one that says so."""
         if indexable(self.fetcher.app):
-            return list(site.findings)
-        kept = [f for f in site.findings if f.code not in NOT_INDEXABLE_CODES]
-        return [not_indexable(site), *kept]
-
-    def page_findings(self, audit: PageAudit) -> list[Finding]:
-        """The findings of one page, as :meth:`run` reports them."""
-        if indexable(self.fetcher.app):
-            return list(audit.findings)
-        return [f for f in audit.findings if f.code not in NOT_INDEXABLE_CODES]
+            return list(found)
+        said = [] if site is None else [finding("site-not-indexable", site.robots_url)]
+        return said + [f for f in found if f.code not in NOT_INDEXABLE_CODES]
 
     def _across(
         self, pages: dict[str, Summary], crawl: Crawl, site: Site
     ) -> Iterator[Finding]:
-        yield from duplicates(pages, "title", lambda d: d.title)
-        yield from duplicates(pages, "description", lambda d: d.description)
+        yield from crawl.capped(self.kept(site.findings, site), site.robots_url)
+        yield from duplicates(pages, "title")
+        yield from duplicates(pages, "description")
         yield from return_links(pages, crawl)
         yield from link_findings(crawl)
         yield from chain_findings(crawl)
@@ -242,21 +221,11 @@ def indexable(app: Flask) -> bool:
     return bool(getattr(getattr(state, "settings", None), "indexable", True))
 
 
-def not_indexable(site: Site) -> Finding:
-    """The one finding of a site with MARMEON_INDEXABLE=False."""
-    return finding("site-not-indexable", site.robots_url)
-
-
-def duplicates(
-    docs: Mapping[str, Summary],
-    field: str,
-    value: Callable[[Summary], str | None],
-) -> Iterator[Finding]:
+def duplicates(docs: Mapping[str, Summary], field: str) -> Iterator[Finding]:
     """The same title (or description) on pages that are not versions of one."""
     groups: dict[str, list[str]] = defaultdict(list)
     for url, doc in docs.items():
-        text = value(doc)
-        if text:
+        if text := getattr(doc, field):
             groups[text].append(url)
     for text, urls in groups.items():
         # Language versions of one page may share a text: they name each other.

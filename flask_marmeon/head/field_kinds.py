@@ -51,8 +51,6 @@ def kind_of(value: object) -> str:
     return f"{type(value).__name__} {value!r}"
 
 
-#: How a field takes a value without calling its check() (Field.fast).
-FAST_NONE, FAST_TEXT, FAST_BOOL, FAST_SIZE, FAST_CHOICE, FAST_TEMPLATE = range(6)
 _BOOLS = frozenset((True, False))
 
 
@@ -63,10 +61,9 @@ class Field:
     annotation: Any = None
     expected = ""
     #: What the field takes as it is, without a call to :meth:`check` (the
-    #: fast way through for the common values): one of the ``FAST_*`` below.
-    fast = 0
-    #: For ``FAST_CHOICE``: the values taken as they are.
-    fast_choices: frozenset[str] = frozenset()
+    #: fast way through for the common values): a value of this exact type
+    #: that the test (a method written in C) accepts; None for none.
+    quick: tuple[type, Callable[[Any], bool]] | None = None
 
     def check(self, value: object, path: str) -> Any:
         """Return the normalized value, or raise TypeError/ValueError."""
@@ -78,22 +75,19 @@ class Field:
 
 class TextField(Field):
     annotation = Text
-    fast = FAST_TEXT
+    quick: tuple[type, Callable[[Any], bool]] | None = (str, str.isprintable)
     expected = "text (a str or a lazy string)"
+    clean = staticmethod(clean_text)
 
     def check(self, value: object, path: str) -> str:
         if not is_text(value):
             raise self.wrong(value, path)
-        return clean_text(str(value))
+        return self.clean(str(value))
 
 
 class UrlField(TextField):
     expected = "a URL as text, such as '/notes/1' or 'https://cdn.example/a.png'"
-
-    def check(self, value: object, path: str) -> str:
-        if not is_text(value):
-            raise self.wrong(value, path)
-        return clean_url(str(value))
+    clean = staticmethod(clean_url)
 
 
 def _plain_template(value: str) -> bool:
@@ -102,7 +96,7 @@ def _plain_template(value: str) -> bool:
 
 class TemplateField(TextField):
     expected = "text with %s where the title goes, such as '%s · Notes'"
-    fast = FAST_TEMPLATE
+    quick = (str, _plain_template)
 
     def check(self, value: object, path: str) -> str:
         text = super().check(value, path)
@@ -117,7 +111,7 @@ class TemplateField(TextField):
 class BoolField(Field):
     annotation = bool
     expected = "True or False"
-    fast = FAST_BOOL
+    quick = (bool, _BOOLS.__contains__)
 
     def check(self, value: object, path: str) -> bool:
         if not isinstance(value, bool):
@@ -128,31 +122,25 @@ class BoolField(Field):
 class SizeField(Field):
     annotation = int
     expected = "a whole number of pixels such as 1200"
-    fast = FAST_SIZE
+    quick: tuple[type, Callable[[Any], bool]] | None = (int, (0).__lt__)
+    least = 1
+    too_small = "{path} must be at least 1 pixel, not {value!r}."
 
     def check(self, value: object, path: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.wrong(value, path)
-        if value < 1:
-            raise ValueError(f"{path} must be at least 1 pixel, not {value!r}.")
+        if value < self.least:
+            raise ValueError(self.too_small.format(path=path, value=value))
         return int(value)
 
 
-class LimitField(Field):
+class LimitField(SizeField):
     """A count for Google's robots directives: -1 for no limit, else >= 0."""
 
-    annotation = int
     expected = "a whole number, -1 for no limit"
-
-    def check(self, value: object, path: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.wrong(value, path)
-        if value < -1:
-            raise ValueError(
-                f"{path} is {value!r}: write a number of at least 0, or -1 for"
-                " no limit."
-            )
-        return int(value)
+    quick = None
+    least = -1
+    too_small = "{path} is {value!r}: write a number of at least 0, or -1 for no limit."
 
 
 def moment(value: datetime, path: str) -> str:
@@ -187,8 +175,7 @@ class MomentField(Field):
 class ChoiceField(Field):
     def __init__(self, *choices: str) -> None:
         self.choices = choices
-        self.fast = FAST_CHOICE
-        self.fast_choices = frozenset(choices)
+        self.quick = (str, frozenset(choices).__contains__)
         self.annotation = Literal.__getitem__(choices)
         self.expected = "one of " + ", ".join(repr(c) for c in choices)
 
@@ -224,13 +211,13 @@ class TextListField(Field):
     annotation = Sequence[Text]
     expected = "a list of text, such as ['Ada', 'Grace']"
 
+    item: Field = TextField()
+
     def check(self, value: object, path: str) -> tuple[str, ...]:
         if not isinstance(value, (list, tuple)):
             raise self.wrong(value, path)
-        item_field = TextField()
-        return tuple(
-            item_field.check(item, f"{path}[{i}]") for i, item in enumerate(value)
-        )
+        check = self.item.check
+        return tuple(check(item, f"{path}[{i}]") for i, item in enumerate(value))
 
 
 class ObjectField(Field):
@@ -249,22 +236,9 @@ class ObjectField(Field):
         self.expected = f"a dict with the keys of {typed.__name__}"
         #: Makes the error for an unknown key (None: the dict's own message).
         self.unknown = unknown
-        #: Per key, what is taken as it is, without a call to the field's
-        #: check(): a value of this exact type that the test (a method
-        #: written in C) accepts. A str subclass, a lazy string, a wrong type
-        #: or None goes the long way.
-        self.rules: dict[str, tuple[type, Callable[[Any], bool]]] = {}
-        for key, field in fields.items():
-            if field.fast == FAST_TEXT:
-                self.rules[key] = (str, str.isprintable)
-            elif field.fast == FAST_BOOL:
-                self.rules[key] = (bool, _BOOLS.__contains__)
-            elif field.fast == FAST_SIZE:
-                self.rules[key] = (int, (0).__lt__)
-            elif field.fast == FAST_CHOICE:
-                self.rules[key] = (str, field.fast_choices.__contains__)
-            elif field.fast == FAST_TEMPLATE:
-                self.rules[key] = (str, _plain_template)
+        #: Per key, its field's ``quick`` (Field.quick). A str subclass, a
+        #: lazy string, a wrong type or None goes the long way.
+        self.rules = {k: f.quick for k, f in fields.items() if f.quick is not None}
 
     def check(self, value: object, path: str) -> dict[str, Any]:
         if type(value) is not dict and not isinstance(value, Mapping):
@@ -292,14 +266,21 @@ class ObjectField(Field):
         return out
 
 
+#: The text form of a record: a URL.
+_URL = UrlField()
+
+
 class RecordField(Field):
     """A URL, or a dict with ``url`` and the other keys, as a named tuple
     (``record``, whose fields name the dict's keys, ``url`` first); with
     ``many``, also a list of them, always normalized to a tuple.
 
-    ``also`` lists other kinds of value the field takes, each with the
-    function that makes the record of one (``(value, path) -> record``):
-    the way to accept a new kind of image wherever an image is.
+    ``text`` checks the text form (a color is not a URL), None refuses it
+    (a feed needs its type); ``rule(record, path)`` checks a dict's keys
+    together (a color only on a mask icon). ``also`` lists other kinds of
+    value the field takes, each with the function that makes the record of
+    one (``(value, path) -> record``): the way to accept a new kind of image
+    wherever an image is.
     """
 
     def __init__(
@@ -309,22 +290,28 @@ class RecordField(Field):
         *,
         many: bool = False,
         also: tuple[tuple[type, Callable[[Any, str], Any]], ...] = (),
+        text: Field | None = _URL,
+        rule: Callable[[Any, str], None] | None = None,
     ) -> None:
         self.obj = obj
         self.record = record
         self.many = many
         self.also = also
+        self.text = text
+        self.rule = rule
         #: The record's fields (a table may have fewer keys: twitter's
         #: image has no size; those stay None).
         self.keys: tuple[str, ...] = record._fields  # type: ignore[attr-defined]
-        kinds = (Text, obj.annotation) + tuple(kind for kind, _ in also)
-        one: Any = Union[kinds]  # noqa: UP007
+        kinds = (Text,) * (text is not None) + (obj.annotation,)
+        one: Any = Union[kinds + tuple(kind for kind, _ in also)]  # noqa: UP007
         self.annotation = Union[one, Sequence[one]] if many else one  # noqa: UP007
         self.expected = (
             "a URL as text, or a dict such as {'url': '/cover.png', ...} with"
-            f" the keys {', '.join(map(repr, obj.fields))}"
-            + (", or a list of them" if many else "")
-        )
+            if text is not None
+            else "a dict with"
+        ) + f" the keys {', '.join(map(repr, obj.fields))}"
+        if many:
+            self.expected += ", or a list of them"
 
     def one(self, value: object, path: str) -> Any:
         if type(value) is dict or isinstance(value, Mapping):
@@ -332,11 +319,13 @@ class RecordField(Field):
             got = self.obj.check(value, path)
             # tuple.__new__ itself: the named tuple's __new__ with keywords
             # costs a third of the image's checks.
-            return tuple.__new__(self.record, map(got.get, self.keys))
-        if is_text(value):
-            return tuple.__new__(
-                self.record, (clean_url(str(value)),) + (None,) * (len(self.keys) - 1)
-            )
+            record = tuple.__new__(self.record, map(got.get, self.keys))
+            if self.rule is not None:
+                self.rule(record, path)
+            return record
+        if self.text is not None and is_text(value):
+            first = self.text.check(value, path)
+            return tuple.__new__(self.record, (first,) + (None,) * (len(self.keys) - 1))
         for kind, make in self.also:
             if isinstance(value, kind):
                 return make(value, path)

@@ -13,14 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
-from typing import Any, NamedTuple, Union
+from typing import NamedTuple, Union
 
 from .field_kinds import (
-    FAST_NONE,
     Field,
     ObjectField,
-    RecordField,
     TextField,
+    TextListField,
     kind_of,
 )
 from .text import _plain, is_text
@@ -57,19 +56,17 @@ class LineField(TextField):
         return one_line(str(value), path)
 
 
-class LinesField(Field):
+class LinesField(TextListField):
     """A text or a list of texts, each on one line; always a tuple."""
 
     annotation = Union[Text, Sequence[Text]]  # noqa: UP007 (the TypedDict's)
     expected = "text on one line, or a list of them"
+    item = LineField()
 
     def check(self, value: object, path: str) -> tuple[str, ...]:
         if is_text(value):
             return (one_line(str(value), path),)
-        if not isinstance(value, (list, tuple)):
-            raise self.wrong(value, path)
-        line = LineField()
-        return tuple(line.check(item, f"{path}[{i}]") for i, item in enumerate(value))
+        return super().check(value, path)
 
 
 class Price(NamedTuple):
@@ -117,7 +114,7 @@ class CurrencyField(LineField):
     """A currency as its ISO 4217 code (``EUR``)."""
 
     expected = "a currency's ISO 4217 code, such as 'EUR'"
-    fast = FAST_NONE  # a printable text is not a code yet
+    quick = None  # a printable text is not a code yet
 
     def check(self, value: object, path: str) -> str:
         code = super().check(value, path)
@@ -179,41 +176,3 @@ class NamesField(Field):
             if texts is not None:
                 out[name] = self.texts.check(texts, f"{path}[{name!r}]")
         return out
-
-
-class ItemsField(RecordField):
-    """A :class:`~.field_kinds.RecordField` whose text form is checked by
-    ``text`` (a color is not a URL), or is refused when ``text`` is None
-    (a feed needs its type); ``rule(record, path)`` checks a record's keys
-    together (a color only on a mask icon)."""
-
-    def __init__(
-        self,
-        obj: ObjectField,
-        record: type[tuple[Any, ...]],
-        *,
-        text: Field | None,
-        rule: Callable[[Any, str], None] | None = None,
-    ) -> None:
-        super().__init__(obj, record, many=True)
-        self.text = text
-        self.rule = rule
-        if text is None:
-            one: Any = obj.annotation
-            self.annotation = Union[one, Sequence[one]]  # noqa: UP007
-            self.expected = (
-                "a dict with the keys "
-                + ", ".join(map(repr, obj.fields))
-                + ", or a list of them"
-            )
-
-    def one(self, value: object, path: str) -> Any:
-        if self.text is not None and is_text(value):
-            first = self.text.check(value, path)
-            return tuple.__new__(self.record, (first,) + (None,) * (len(self.keys) - 1))
-        if self.text is None and not isinstance(value, Mapping):
-            raise self.wrong(value, path)
-        record = super().one(value, path)
-        if self.rule is not None:
-            self.rule(record, path)
-        return record

@@ -14,11 +14,10 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from .elements import link, meta
-from .field_kinds import ChoiceField, ObjectField, UrlField
+from .field_kinds import ChoiceField, ObjectField, RecordField, UrlField
 from .page_tag_kinds import (
     AmountField,
     CurrencyField,
-    ItemsField,
     LineField,
     NamesField,
     PriceField,
@@ -91,7 +90,7 @@ ICON = ObjectField(
     },
     required=("url",),
 )
-ICONS_CHECK = ItemsField(ICON, IconLink, text=UrlField(), rule=_color_on_mask_icon)
+ICONS_CHECK = RecordField(ICON, IconLink, many=True, rule=_color_on_mask_icon)
 _ICON_EXTRAS = ("type", "sizes", "media", "color")
 #: writers.Tags's arguments (table.py makes the writers: this module
 #: imports no writer, which would close an import loop through the table).
@@ -104,7 +103,9 @@ ICONS_WRITE = (
 THEME_COLOR = ObjectField(
     ThemeColor, {"color": LineField(), "media": LineField()}, required=("color",)
 )
-THEME_COLOR_CHECK = ItemsField(THEME_COLOR, ThemeColorMeta, text=LineField())
+THEME_COLOR_CHECK = RecordField(
+    THEME_COLOR, ThemeColorMeta, many=True, text=LineField()
+)
 THEME_COLOR_WRITE = ({"": meta("name", "theme-color", extras=("media",))}, None, (1,))
 
 MANIFEST = link("manifest", "manifest")
@@ -114,7 +115,7 @@ FEED = ObjectField(
     {"url": UrlField(), "type": ChoiceField(*_FEED_TYPES), "title": LineField()},
     required=("url", "type"),
 )
-FEEDS_CHECK = ItemsField(FEED, FeedLink, text=None)
+FEEDS_CHECK = RecordField(FEED, FeedLink, many=True, text=None)
 FEEDS_WRITE = (
     {kind: link("alternate", "feeds", ("title",), type=kind) for kind in _FEED_TYPES},
     FeedLink._fields.index("type"),

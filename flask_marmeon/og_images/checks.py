@@ -7,7 +7,6 @@ from pathlib import Path
 
 from flask import Flask
 
-from .._state import MarmeonState
 from ..checks import Problem
 from ..errors import install_hint
 from .settings import Look, bitmap_size
@@ -84,8 +83,3 @@ def problems(look: Look, secret_key: object) -> list[Problem]:
 def look_problems(app: Flask) -> list[Problem]:
     """The look's problems, each naming its setting and file."""
     return problems(og_images_of(app).look, app.secret_key)
-
-
-def init_app(state: MarmeonState) -> None:
-    """Register the generated images' start-up check."""
-    state.checks.register(look_problems)

@@ -93,10 +93,10 @@ def clean_prefix(text: str, limit: int | None) -> tuple[str, bool]:
 
 
 def _extends(char: str) -> bool:
+    """Whether ``char`` joins the cluster before it without being a mark."""
     code = ord(char)
     return (
-        unicodedata.category(char) in ("Mn", "Me", "Mc")
-        or 0xFE00 <= code <= 0xFE0F  # variation selectors
+        0xFE00 <= code <= 0xFE0F  # variation selectors
         or 0x1F3FB <= code <= 0x1F3FF  # skin tones
         or 0xE0020 <= code <= 0xE007F  # emoji tag sequences
         or 0xE0100 <= code <= 0xE01EF
@@ -108,10 +108,6 @@ def _regional(char: str) -> bool:
     return 0x1F1E6 <= ord(char) <= 0x1F1FF
 
 
-def _is_mark(char: str) -> bool:
-    return unicodedata.category(char) in ("Mn", "Me", "Mc")
-
-
 def clusters(text: str) -> list[str]:
     """``text`` split into grapheme clusters (a simplified UAX #29), with at
     most :data:`MAX_MARKS` combining marks on each base character (the
@@ -119,29 +115,29 @@ def clusters(text: str) -> list[str]:
     out: list[str] = []
     marks = 0  # on the last base character
     for char in text:
+        mark = unicodedata.category(char) in ("Mn", "Me", "Mc")
+        extends = mark or _extends(char)
         if out:
             last = out[-1]
             if (
-                _extends(char)
+                extends
                 or last[-1] == ZWJ
                 or last[-1] in _VIRAMAS
                 or (_regional(char) and len(last) == 1 and _regional(last))
             ):
-                if _is_mark(char):
+                if mark:
                     if marks >= MAX_MARKS:
                         continue
                     marks += 1
-                elif _extends(char):
-                    pass
-                else:
+                elif not extends:
                     marks = 0  # a base character joined to the cluster
                 if len(last) < MAX_CLUSTER:
                     out[-1] = last + char
                     continue
-                if _extends(char):
+                if extends:
                     continue  # nothing to draw it on in a new cluster
         out.append(char)
-        marks = 1 if _is_mark(char) else 0
+        marks = 1 if mark else 0
     return out
 
 

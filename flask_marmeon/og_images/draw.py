@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .address import Texts
 from .canvas import HEIGHT, RGB, SQUARE_SIZE, WIDTH, Colors
 from .clusters import clusters, is_rtl
-from .fonts import FontSet
+from .fonts import Fonts, FontSet
 from .layout import Block, Line, Run, fit
 
 MARGIN = 80
@@ -80,39 +81,35 @@ SQUARE = Frame(
 class Layouts:
     """The three texts laid out as the default card draws them."""
 
+    frame: Frame
     site: Block
     title: Block
     description: Block
 
 
-def lay_out(
-    title: str,
-    description: str,
-    site: str,
-    regular: FontSet,
-    bold: FontSet,
-    frame: Frame = WIDE,
-) -> Layouts:
+def lay_out(texts: Texts, fonts: Fonts) -> Layouts:
     """Fit the three texts (what the address and the drawing both use)."""
+    frame = SQUARE if texts.square else WIDE
     width = frame.width - 2 * frame.margin
     return Layouts(
+        frame,
         fit(
-            site,
-            bold,
+            texts.site,
+            fonts.bold,
             sizes=frame.site_sizes,
             max_lines=1,
             width=width - frame.site_room,
         ),
         fit(
-            title,
-            bold,
+            texts.title,
+            fonts.bold,
             sizes=frame.title_sizes,
             max_lines=frame.title_lines,
             width=width,
         ),
         fit(
-            description,
-            regular,
+            texts.description,
+            fonts.regular,
             sizes=frame.description_sizes,
             max_lines=frame.description_lines,
             width=width,
@@ -176,11 +173,9 @@ def draw_line(
         face = fonts.faces[run.face]
         x += before
         text = _run_text(core, fonts)
-        if not text:
-            pass
-        elif face.bitmap_size:
+        if text and face.bitmap_size:
             _paste_bitmap(canvas, face.font(size), text, face.scale(size), x, baseline)
-        else:
+        elif text:
             draw.text(
                 (x, baseline),
                 text,
@@ -217,14 +212,10 @@ def _block_height(block: Block, spacing: float) -> float:
 
 
 def draw_card(
-    layouts: Layouts,
-    regular: FontSet,
-    bold: FontSet,
-    colors: Colors,
-    logo: Image.Image | None,
-    frame: Frame = WIDE,
+    layouts: Layouts, fonts: Fonts, colors: Colors, logo: Image.Image | None
 ) -> Image.Image:
     """The default card, from texts laid out by :func:`lay_out`."""
+    frame = layouts.frame
     width, height, margin = frame.width, frame.height, frame.margin
     canvas = Image.new("RGB", (width, height), colors.background)
     draw = ImageDraw.Draw(canvas)
@@ -246,7 +237,7 @@ def draw_card(
         draw_line(
             canvas,
             site.lines[0],
-            bold,
+            fonts.bold,
             site.size,
             baseline=HEADER_TOP + LOGO_HEIGHT / 2 + site.size * 0.36,
             rtl=rtl,
@@ -262,37 +253,25 @@ def draw_card(
     top = HEADER_TOP + LOGO_HEIGHT + 24
     bottom = height - BAND - 48
     y = top + max(0.0, (bottom - top - texts) / 2)
-    sides = (margin, width - margin)
-    y = _draw_block(canvas, title, bold, y, title_spacing, 0.26, colors.title, sides)
-    _draw_block(
-        canvas, description, regular, y + gap, text_spacing, 0.4, colors.text, sides
+    # Each text's lines from y down, each baseline ``drop`` of the size
+    # above the line's bottom.
+    blocks = (
+        (title, fonts.bold, title_spacing, 0.26, colors.title),
+        (description, fonts.regular, text_spacing, 0.4, colors.text),
     )
+    for block, faces, spacing, drop, fill in blocks:
+        for line in block.lines:
+            y += block.size * spacing
+            draw_line(
+                canvas,
+                line,
+                faces,
+                block.size,
+                baseline=y - block.size * drop,
+                rtl=block.rtl,
+                fill=fill,
+                left=margin,
+                right=width - margin,
+            )
+        y += gap
     return canvas
-
-
-def _draw_block(
-    canvas: Image.Image,
-    block: Block,
-    fonts: FontSet,
-    y: float,
-    spacing: float,
-    drop: float,
-    fill: RGB,
-    sides: tuple[float, float],
-) -> float:
-    """Draw ``block``'s lines from ``y`` down; return where it ends. Each
-    baseline sits ``drop`` of the size above the line's bottom."""
-    for line in block.lines:
-        y += block.size * spacing
-        draw_line(
-            canvas,
-            line,
-            fonts,
-            block.size,
-            baseline=y - block.size * drop,
-            rtl=block.rtl,
-            fill=fill,
-            left=sides[0],
-            right=sides[1],
-        )
-    return y

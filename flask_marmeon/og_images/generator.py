@@ -12,7 +12,7 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from .._log import logger, warn_once
-from .address import MAX_ADDRESS, Texts, fitted_path, serializer
+from .address import MAX_ADDRESS, Texts, etag_of, fitted_path, serializer, token_of
 from .canvas import OgImageCard
 from .settings import Look
 from .state import Loaded, OgImagesState
@@ -35,15 +35,7 @@ def signer_of(
     it still reads); None without a key."""
     if not secret_key:
         return None
-    older = tuple(key for key in fallbacks or () if key)
-    signer = og.signers.get((secret_key, older))
-    if signer is None:
-        if len(og.signers) >= 8:  # keys changed at run time: start again
-            og.signers.clear()
-        signer = og.signers[(secret_key, older)] = serializer(
-            secret_key, og.scope, older
-        )
-    return signer
+    return serializer(secret_key, og.scope, [key for key in fallbacks or () if key])
 
 
 def _logo(look: Look) -> Image.Image | None:
@@ -95,26 +87,15 @@ def _load(look: Look) -> Loaded:
     return Loaded(fonts, _logo(look), digest.hexdigest()[:12])
 
 
-def texts_for(
-    og: OgImagesState,
-    title: str,
-    description: str,
-    site: str,
-    page_path: str = "",
-    *,
-    square: bool = False,
-) -> Texts | None:
+def texts_for(og: OgImagesState, texts: Texts, page_path: str) -> Texts | None:
     """The texts cut to what the default card draws; characters that no
     font has are left out, and named in a warning (once each). None when
     a letter or digit of the title has no font: a card is never drawn with
     its title missing (the page gets no generated image, and the warning
     says why)."""
-    from .draw import SQUARE, WIDE, lay_out
+    from .draw import lay_out
 
-    fonts = loaded(og).fonts
-    layouts = lay_out(
-        title, description, site, fonts.regular, fonts.bold, SQUARE if square else WIDE
-    )
+    layouts = lay_out(texts, loaded(og).fonts)
     if og.look.draw is None and _unreadable(layouts.title.missing):
         _warn(
             "og-images.no-title",
@@ -137,7 +118,7 @@ def texts_for(
             " images page).",
         )
     return Texts(
-        layouts.title.text, layouts.description.text, layouts.site.text, square
+        layouts.title.text, layouts.description.text, layouts.site.text, texts.square
     )
 
 
@@ -175,7 +156,10 @@ def image_path(
     """The image's path below the mount path, made once per texts; None when
     the app's drawing function fails for them (logged with the page's path:
     the page keeps no image rather than a broken one)."""
-    key = (_digest_of(texts), secret_key, square)
+    # Keyed by the texts' digest: the memo keeps no page's whole texts (a
+    # 100 KB description), only the cut ones in the addresses it holds.
+    digest = hashlib.blake2b(repr(texts).encode(), digest_size=16).digest()
+    key = (digest, secret_key, square)
     known = og.addresses.get(key, False)
     if known is not False:
         return known  # type: ignore[return-value]
@@ -185,25 +169,12 @@ def image_path(
             "A generated image (OgImage) needs the app's SECRET_KEY, which signs"
             " its address: set app.config['SECRET_KEY']."
         )
-    cut = texts_for(og, *texts, page_path=page_path, square=square)
-    path: str | None = None
-    if cut is not None:
-        path = _drawable_path(og, signer, cut, page_path)
+    cut = texts_for(og, Texts(*texts, square), page_path)
+    path = None if cut is None else _drawable_path(og, signer, cut, page_path)
     if len(og.addresses) >= ADDRESSES_SIZE:
         og.addresses.clear()
     og.addresses[key] = path
     return path
-
-
-def _digest_of(texts: tuple[str, str, str]) -> bytes:
-    """What the memo keys a page's texts by: their digest, so that it keeps
-    no page's whole texts (a 100 KB description), only the cut ones in the
-    addresses it holds."""
-    digest = hashlib.blake2b(digest_size=16)
-    for text in texts:
-        digest.update(text.encode("utf-8", "surrogatepass"))
-        digest.update(b"\xff")  # never in UTF-8: the texts' boundaries
-    return digest.digest()
 
 
 def _drawable_path(
@@ -215,23 +186,21 @@ def _drawable_path(
     fitted = fitted_path(signer, cut, digest, MAX_ADDRESS - len(og.scope))
     if fitted is None:
         return None
-    cut, written = fitted
-    path: str | None = written
-    if og.look.draw is not None:
-        # The app's function runs now, so that a page never names an image
-        # that cannot be drawn; the image is kept for its first request.
-        from .address import etag_of, token_of
-
-        token = token_of(written) or ""
-        try:
-            og.store.get(etag_of(token, digest), lambda: render_png(og, cut))
-        except Exception:
-            logger.exception(
-                "MARMEON_OG_IMAGE_DRAW failed for the page %s; the page names"
-                " no generated image.",
-                page_path,
-            )
-            path = None
+    cut, path = fitted
+    if og.look.draw is None:
+        return path
+    # The app's function runs now, so that a page never names an image that
+    # cannot be drawn; the image is kept for its first request.
+    token = token_of(path) or ""
+    try:
+        og.store.get(etag_of(token, digest), lambda: render_png(og, cut))
+    except Exception:
+        logger.exception(
+            "MARMEON_OG_IMAGE_DRAW failed for the page %s; the page names"
+            " no generated image.",
+            page_path,
+        )
+        return None
     return path
 
 
@@ -243,8 +212,8 @@ def render_png(og: OgImagesState, texts: Texts) -> bytes:
 
     parts = loaded(og)
     look = og.look
-    frame = SQUARE if texts.square else WIDE
     if look.draw is not None:
+        frame = SQUARE if texts.square else WIDE
         card = OgImageCard(
             texts.title,
             texts.description,
@@ -265,18 +234,8 @@ def render_png(og: OgImagesState, texts: Texts) -> bytes:
         if image.mode not in ("RGB", "RGBA", "P", "L"):
             image = image.convert("RGB")
     else:
-        fonts = parts.fonts
-        layouts = lay_out(
-            texts.title,
-            texts.description,
-            texts.site,
-            fonts.regular,
-            fonts.bold,
-            frame,
-        )
-        image = draw_card(
-            layouts, fonts.regular, fonts.bold, look.colors, parts.logo, frame
-        )
+        layouts = lay_out(texts, parts.fonts)
+        image = draw_card(layouts, parts.fonts, look.colors, parts.logo)
     out = io.BytesIO()
     # The fastest zlib level: a quarter of the time of the default for a few
     # kilobytes more (flat colors compress well at any level).

@@ -39,6 +39,6 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
     og = OgImagesState(look, store, scope)
     state.add(og)
     add_front(state, PREFIX, ImageEndpoint(app, og))
-    checks.init_app(state)
+    state.checks.register(checks.look_problems)
     # The head names each OgImage's address before it resolves.
     head_state(state).stages.add(BEFORE_RESOLVE, generated_images(og, settings.root))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from flask import Flask
 
@@ -17,7 +17,6 @@ from .settings import Look
 from .store import ImageStore
 
 if TYPE_CHECKING:
-    from itsdangerous import URLSafeSerializer
     from PIL import Image
 
     from .fonts import Fonts
@@ -46,10 +45,6 @@ class OgImagesState:
     #: (digest of the texts given, key) -> the image's path (the texts cut
     #: to what is drawn), or None when it cannot be drawn.
     addresses: dict[Hashable, str | None] = field(default_factory=dict)
-    #: (SECRET_KEY, SECRET_KEY_FALLBACKS) -> its signer.
-    signers: dict[tuple[Any, tuple[Any, ...]], URLSafeSerializer] = field(
-        default_factory=dict
-    )
 
 
 def og_images_of(app: Flask) -> OgImagesState:
