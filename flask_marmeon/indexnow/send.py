@@ -60,13 +60,13 @@ class Answer:
 
 @dataclass(frozen=True)
 class Sender:
-    """Where and how the requests go; ``sleep`` and ``now`` are the clock
-    (tests give their own, so they never wait)."""
+    """Where and how the requests go: ``site`` is what each request's JSON
+    holds besides its ``urlList`` (``host``, ``key``, ``keyLocation``);
+    ``sleep`` and ``now`` are the clock (tests give their own, so they never
+    wait)."""
 
     endpoint: str
-    host: str
-    key: str
-    key_location: str
+    site: dict[str, str]
     sleep: Callable[[float], None]
     now: Callable[[], float]
 
@@ -92,15 +92,9 @@ class Sender:
         return answer
 
     def _post(self, urls: Sequence[str]) -> tuple[Answer, float | None]:
-        body = {
-            "host": self.host,
-            "key": self.key,
-            "keyLocation": self.key_location,
-            "urlList": list(urls),
-        }
         request = urllib.request.Request(
             self.endpoint,
-            data=json.dumps(body).encode(),
+            data=json.dumps({**self.site, "urlList": list(urls)}).encode(),
             headers={"Content-Type": "application/json; charset=utf-8"},
             method="POST",
         )
@@ -121,12 +115,8 @@ class Sender:
 
     def _retry_after(self, value: str | None) -> float | None:
         """Retry-After's seconds (a number, or an HTTP date)."""
-        if value is None:
-            return None
-        text = value.strip()
+        text = (value or "").strip()
         if text.isdigit():
             return float(text)
         moment = parse_date(text)
-        if moment is None:
-            return None
-        return max(0.0, moment.timestamp() - self.now())
+        return None if moment is None else max(0.0, moment.timestamp() - self.now())

@@ -48,10 +48,10 @@ def robots_txt(
     if not indexable:
         return f"User-agent: *\nDisallow: {root}/\n"
     groups: list[str] = []
-    if not any("*" in _agents(rule) for rule in rules):
+    if not any("*" in _listed(rule["user_agent"]) for rule in rules):
         groups.append(f"User-agent: *\nDisallow: {root}{INTERNAL_PATH}\n")
     for rule in rules:
-        agents = _agents(rule)
+        agents = _listed(rule["user_agent"])
         lines = [f"User-agent: {agent}" for agent in agents]
         disallow = _listed(rule.get("disallow"))
         allow = _listed(rule.get("allow"))
@@ -87,10 +87,6 @@ def robots_modified(text: bytes) -> int:
     """
     digest = int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
     return _DATES_FROM + digest % _DATES_SPAN
-
-
-def _agents(rule: Any) -> list[str]:
-    return _listed(rule.get("user_agent") if isinstance(rule, dict) else None)
 
 
 def _listed(value: Any) -> list[str]:

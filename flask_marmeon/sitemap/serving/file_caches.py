@@ -32,7 +32,7 @@ from flask import Flask
 from ..._state import MarmeonState
 from ...shared_lock import Backend
 from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
-from ..paged import PagedRoute, part_range
+from ..paged import PagedRoute
 from ..splits import build_split, can_split
 from .files import Files, Packed
 from .health import Health
@@ -111,7 +111,7 @@ class FileCaches:
         build: Callable[[], tuple[bytes, ...] | Packed],
         name: str,
         slots: threading.BoundedSemaphore | None = None,
-        group: str | None = None,
+        group: str = "",
     ) -> SitemapCache:
         settings = self.state.settings
         return SitemapCache(
@@ -160,7 +160,7 @@ class FileCaches:
         elif kept and not redo:
             return kept
         else:
-            ranges = ranges_of(build_boundaries(self.app, route))
+            ranges = tuple(pairwise((*build_boundaries(self.app, route), None)))
             self._clear_redo(route, cache)
         if kept is not None and ranges != kept:
             # The index names the new ranges (their number may differ).
@@ -179,13 +179,20 @@ class FileCaches:
         try:
             for number, (start, stop) in enumerate(kept, start=1):
                 digest = _digest(kept, number)
-                urls = self._outgrown_urls(route, digest)
+                # How many URLs its part held when it outgrew the range
+                # (here or in any process), None when it did not.
+                noted = self._noted(route, digest, lambda n: n.value("outgrown"))
+                urls = self._outgrew.get((route.slug, digest))
+                if isinstance(noted, int) and not isinstance(noted, bool):
+                    urls = noted
                 if urls is None:
                     continue
                 bounds = [*build_split(self.app, route, start, stop, urls), stop]
                 ranges[number - 1] = (bounds[0], bounds[1])
                 added += pairwise(bounds[1:])
-                self._split_done(route, digest)
+                # The range is no more: its note goes.
+                self._outgrew.pop((route.slug, digest), None)
+                self._noted(route, digest, lambda notes: notes.unmark("outgrown"))
         except Exception:
             self._outgrown(route)  # asked again after the pause
             raise
@@ -195,24 +202,9 @@ class FileCaches:
         """Rows added below the first range's start (a smaller key) are in
         no range: the first range (part 1, whatever was split) then begins
         at the smallest key."""
-        if not ranges:
-            return ranges
         first, stop = ranges[0]
         below = build_split(self.app, route, None, first)
         return ((below[0], stop), *ranges[1:]) if below else ranges
-
-    def _outgrown_urls(self, route: PagedRoute, digest: str) -> int | None:
-        """How many URLs the part of the range ``digest`` held when it
-        outgrew it (here or in any process), None when it did not."""
-        found = self._noted(route, digest, lambda notes: notes.value("outgrown"))
-        if isinstance(found, int) and not isinstance(found, bool):
-            return found
-        return self._outgrew.get((route.slug, digest))
-
-    def _split_done(self, route: PagedRoute, digest: str) -> None:
-        # The range is no more: its note goes.
-        self._outgrew.pop((route.slug, digest), None)
-        self._noted(route, digest, lambda notes: notes.unmark("outgrown"))
 
     def _clear_redo(self, route: PagedRoute, cache: SitemapCache) -> None:
         self._redo.discard(route.slug)
@@ -252,12 +244,12 @@ class FileCaches:
         # ours, counts as missing: decided again.
         try:
             value = pickle.loads(files.body(0) or b"")
-            if not isinstance(value, tuple) or value[:1] != ("ranges",):
-                raise TypeError(f"{type(value).__name__}, not the ranges")
-            ranges = value[1]
-            pairs = all(isinstance(pair, tuple) and len(pair) == 2 for pair in ranges)
-            if not isinstance(ranges, tuple) or not pairs:
-                raise TypeError("not pairs of keys")
+            tagged = isinstance(value, tuple) and value[:1] == ("ranges",)
+            ranges = value[1] if tagged else None
+            if not isinstance(ranges, tuple) or not all(
+                isinstance(pair, tuple) and len(pair) == 2 for pair in ranges
+            ):
+                raise TypeError("not the ranges")
         except Exception:
             cache = self._starts[route.slug]
             cache.clear()
@@ -285,40 +277,35 @@ class FileCaches:
         the old ones is never served (nor its stored copy read)."""
         digest = _digest(ranges, number)
         key = (route.slug, digest)
+        start, stop = ranges[number - 1]
+
+        def build() -> Packed:
+            # Compressed as it is written: its XML is never held whole.
+            part = build_part(self.app, route, number, start, stop, packed=True)
+            if part.overflowed:
+                self._outgrown(route, digest, part.file.urls)
+            # Its <lastmod> (the newest of its entries) for the index, here
+            # and in the shared store (a day or a time: a short text).
+            lastmod = self._lastmods[key] = part.file.lastmod
+            if lastmod is not None:
+                self._noted(route, digest, lambda notes: notes.mark("lastmod", lastmod))
+            return Packed((part.file.packed,))
+
         with self._lock:
             cache = self._parts.get(key)
-            if cache is not None:
+            if cache is None:
+                cache = self._parts[key] = self._cache(
+                    f"part:{route.slug}:{digest}",
+                    build,
+                    f"part {number} of {route.where}",
+                    self._slots,
+                    route.where,
+                )
+            else:
                 self._parts.move_to_end(key)
-                # Parts built since the last look count now.
-                self._forget_some(key)
-                return cache
-
-            def build() -> Packed:
-                # Compressed as it is written: its XML is never held whole.
-                part = build_part(self.app, route, number, start, stop, packed=True)
-                if part.overflowed:
-                    self._outgrown(route, digest, part.file.urls)
-                self._built(route, digest, part.file.lastmod)
-                return Packed((part.file.packed,))
-
-            start, stop = ranges[number - 1]
-            cache = self._cache(
-                f"part:{route.slug}:{digest}",
-                build,
-                f"part {number} of {route.where}",
-                self._slots,
-                route.where,
-            )
-            self._parts[key] = cache
+            # Parts built since the last look count now.
             self._forget_some(key)
             return cache
-
-    def _built(self, route: PagedRoute, digest: str, lastmod: str | None) -> None:
-        """Note a part's ``<lastmod>`` (the newest of its entries) for the
-        index, here and in the shared store (a day or a time: a short text)."""
-        self._lastmods[(route.slug, digest)] = lastmod
-        if lastmod is not None:
-            self._noted(route, digest, lambda notes: notes.mark("lastmod", lastmod))
 
     def _lastmod(self, route: PagedRoute, number: int, ranges: Ranges) -> str | None:
         """The ``<lastmod>`` of a part built before (here or, with a shared
@@ -333,8 +320,7 @@ class FileCaches:
     def _noted(
         self, route: PagedRoute, digest: str, call: Callable[[SharedFiles], object]
     ) -> object:
-        """``call`` on the notes of a part's range, beside its files in the
-        store (quietly); None without a store."""
+        # The notes of a part's range are kept beside its files in the store.
         notes = self._shared(f"notes:{route.slug}:{digest}")
         return None if notes is None else self.site.quietly(lambda: call(notes))
 
@@ -361,12 +347,6 @@ class FileCaches:
             if cache.last is not None:
                 kept -= cache.last.size
             del self._parts[key]
-
-
-def ranges_of(starts: Sequence[Any]) -> Ranges:
-    """The ranges of parts that begin at ``starts`` (in key order)."""
-    given = tuple(starts)
-    return tuple(part_range(given, number) for number in range(1, len(given) + 1))
 
 
 def _digest(ranges: Ranges, number: int) -> str:

@@ -1,6 +1,6 @@
-"""A :class:`~.ttl_cache.SitemapCache`'s refresh through its shared store (the
-one process that takes the lock builds, under a heartbeat, in one of its
-places for builds; the others take its build),
+"""A :class:`~.ttl_cache.SitemapCache`'s state, its build, and its refresh
+through its shared store (the one process that takes the lock builds, under
+a heartbeat, in one of its places for builds; the others take its build),
 the look at the store's newest build, and the log of its outages."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass, field
 
 from ..._log import logger
 from ...shared_lock import Heartbeat
@@ -26,41 +27,28 @@ PROBE = 5.0
 CLOCK_SKEW = 60
 
 
+@dataclass(eq=False)
 class SharedRefresh:
-    """A :class:`~.ttl_cache.SitemapCache`'s state, and what it does with its
-    shared store: its refresh there, the look at the newest build, the
-    outages said once (the parameters are the cache's)."""
+    """A :class:`~.ttl_cache.SitemapCache`'s state, its build, and what it
+    does with its shared store: its refresh there, the look at the newest
+    build, the outages said once (the fields are the cache's parameters)."""
 
-    def __init__(
-        self,
-        build: Callable[[], tuple[bytes, ...] | Packed],
-        *,
-        ttl: float,
-        retry_after: float,
-        wait: float = 20,
-        shared: SharedFiles | None = None,
-        lock_timeout: int = 60,
-        slots: threading.BoundedSemaphore | None = None,
-        poll: float = 0.05,
-        clock: Callable[[], float] = time.time,
-        name: str = "the sitemap",
-        health: Health | None = None,
-        group: str | None = None,
-    ) -> None:
-        self.build = build
-        self.name = name
-        #: What the app's caches have said in the log (shared by them).
-        self.health = health if health is not None else Health()
-        #: What the log groups this file's failures by: its route.
-        self.group = group if group is not None else name
-        self.ttl = ttl
-        self.retry_after = retry_after
-        self.wait = wait
-        self.shared = shared
-        self.lock_timeout = lock_timeout
-        self.slots = slots
-        self.poll = poll
-        self.clock = clock
+    build: Callable[[], tuple[bytes, ...] | Packed]
+    _: KW_ONLY
+    ttl: float
+    retry_after: float
+    wait: float = 20
+    shared: SharedFiles | None = None
+    lock_timeout: int = 60
+    slots: threading.BoundedSemaphore | None = None
+    poll: float = 0.05
+    clock: Callable[[], float] = time.time
+    name: str = "the sitemap"
+    health: Health = field(default_factory=Health)
+    group: str = ""
+
+    def __post_init__(self) -> None:
+        self.group = self.group or self.name
         self._cond = threading.Condition(threading.Lock())
         self._value: Files | None = None
         self._failed_until: float | None = None
@@ -101,9 +89,7 @@ class SharedRefresh:
         anything beats nothing (a cold request gets a stale build at once),
         but a build dated ahead of the clock never replaces one here, or a
         look that read it before a rebuild would put it back after."""
-        if local is None:
-            return True
-        return local.built_at < built_at <= now + CLOCK_SKEW
+        return local is None or local.built_at < built_at <= now + CLOCK_SKEW
 
     def _sane(self, until: float | None, now: float) -> float | None:
         # A pause longer than any this app sets is not ours: ignored.
@@ -125,7 +111,46 @@ class SharedRefresh:
             self._cond.notify_all()
 
     def _build_here(self, held: bool = False) -> tuple[Files | None, float | None]:
-        raise NotImplementedError
+        """Build in this process, in one of its places for builds (``held``:
+        taken already): (the files, None) or (None, paused until)."""
+        slots = self.slots
+        if slots is not None and not held:
+            self._queued = True
+            slots.acquire()
+            self._queued = False
+        try:
+            self.builds += 1
+            try:
+                built = self.build()
+                bodies = built.packed if isinstance(built, Packed) else built
+                if not bodies or not all(type(body) is bytes for body in bodies):
+                    raise TypeError(f"the build gave {type(built).__name__}, not files")
+            except Exception as error:
+                meanwhile = (
+                    "the last good file is served"
+                    if self._value is not None
+                    else "requests are answered with 503"
+                )
+                self.health.failed(
+                    self.group,
+                    self.name,
+                    error,
+                    f"the provider is not called again for {self.retry_after}"
+                    f" seconds, and meanwhile {meanwhile}",
+                )
+                until = self.clock() + self.retry_after
+                self._pause(until)
+                return None, until
+            # Packed: compressed as it was written, its ETag read from the trailer.
+            now = self.clock()
+            packed = isinstance(built, Packed)
+            files = Files.stored(bodies, now) if packed else Files(bodies, now)
+            self._install(files)
+            self.health.worked(self.group, self.name)
+            return files, None
+        finally:
+            if slots is not None:
+                slots.release()
 
     def newest(self) -> None:
         """Take the shared store's build at once when it is newer than the
@@ -145,13 +170,12 @@ class SharedRefresh:
         try:
             stamp = shared.stamp()
             self._reachable()
-            local = self._value
-            if stamp is not None and local is not None and stamp.built_at == 0:
+            if stamp is not None and self._value is not None and stamp.built_at == 0:
                 # Another process said it is stale (expire()).
                 with self._cond:
                     self._expired = True
             elif stamp is not None:
-                self._take(shared, stamp, local, self.clock())
+                self._take(shared, stamp, self.clock())
         except Exception:
             self._unreachable()
 
@@ -272,17 +296,15 @@ class SharedRefresh:
             return False
         self._seen = stamp
         # Even a stale build: cold requests get it at once.
-        self._take(shared, stamp, self._value, now)
+        self._take(shared, stamp, now)
         local = self._value
         return local is not None and self._fresh(local, now)
 
-    def _take(
-        self, shared: SharedFiles, stamp: Stamp, local: Files | None, now: float
-    ) -> None:
-        """Install the store's build when it replaces ``local`` (the one
-        here). Asked again as it is installed: a newer one taken meanwhile
-        (a build made here, or the look's in a process just started) wins."""
-        if self._takes(stamp.built_at, local, now):
+    def _take(self, shared: SharedFiles, stamp: Stamp, now: float) -> None:
+        """Install the store's build when it replaces the one here. Asked
+        again as it is installed: a newer one taken meanwhile (a build made
+        here, or the look's in a process just started) wins."""
+        if self._takes(stamp.built_at, self._value, now):
             bodies = shared.bodies(stamp)
             if bodies is not None:
                 self._install(Files.stored(bodies, stamp.built_at), if_taken=True)
@@ -297,7 +319,7 @@ class SharedRefresh:
             return None
 
     def on_store(self, call: Callable[[SharedFiles], object]) -> object:
-        """``call`` on the shared store, quietly; None without one."""
+        """:meth:`quietly` ``call(store)``; None without a store."""
         shared = self.shared
         return None if shared is None else self.quietly(lambda: call(shared))
 

@@ -161,8 +161,6 @@ class SharedFiles:
             return None
 
     def _set(self, name: str, value: object, timeout: int = KEEP) -> bool:
-        """Write ``value`` at ``name`` (after the prefix); False when the
-        backend refused it."""
         with self.context():
             return (
                 self.backend.set(self.prefix + name, value, timeout=timeout)

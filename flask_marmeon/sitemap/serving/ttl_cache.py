@@ -7,11 +7,9 @@ A request that finds a file gets it at once, even a stale one (stale while
 rebuilding); only a cold start (no file yet) waits, at most ``wait`` seconds,
 so a hanging provider holds one thread, never one per request.
 
-With a shared store (shared_store.py, a Flask-Caching ``Cache``) the thread first
-looks there: a build another process made is taken as it is; otherwise the
-one process that takes the lock builds and stores it, and the others poll
-for it. The pause after a failure is kept there too. When the store cannot
-be reached, the thread builds in this process, and says so once.
+With a shared store (a Flask-Caching ``Cache``) the thread first looks there
+(shared_refresh.py); when the store cannot be reached, it builds in this
+process, and says so once.
 
 The clock is an argument (and the attribute :attr:`SitemapCache.clock`), so
 tests move time without monkeypatching; it is the wall clock by default, as
@@ -24,11 +22,10 @@ from __future__ import annotations
 
 import math
 import threading
-import time
 from dataclasses import dataclass
 
 from ..._log import logger
-from .files import Files, Packed
+from .files import Files
 from .shared_refresh import SharedRefresh
 from .shared_store import SharedFiles
 
@@ -65,10 +62,9 @@ class SitemapCache(SharedRefresh):
     :param name: what the files are, for the log ("the sitemap", "part 3 of
         the route ...").
     :param health: what the app's caches said in the log, shared by them.
-    :param group: what a failure is logged once for (the route).
+    :param group: what a failure is logged once for (the route; default:
+        the name).
     """
-
-    # -- the request's side ------------------------------------------------
 
     def _retry(self, now: float) -> int | None:
         if self._failed_until is not None and now < self._failed_until:
@@ -92,19 +88,18 @@ class SitemapCache(SharedRefresh):
                 self._start()
             if value is not None:
                 return Lookup(value)
-            deadline = time.monotonic() + wait
-            while self._value is None:
-                if self._thread is None:
+
+            def done() -> bool:
+                if self._value is None and self._thread is None:
                     # The refresh ended without files. When clear() dropped
                     # the ones it had just installed, a new one starts and
                     # the wait goes on; otherwise it failed.
                     if not self._cleared or self._retry(self.clock()) is not None:
-                        break
+                        return True
                     self._start()
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    break
-                self._cond.wait(remaining)
+                return self._value is not None
+
+            self._cond.wait_for(done, wait)
             if self._value is not None:
                 return Lookup(self._value)
             retry = self._retry(self.clock())
@@ -155,8 +150,6 @@ class SitemapCache(SharedRefresh):
         with self._cond:
             return self._cond.wait_for(lambda: self._thread is None, timeout)
 
-    # -- the background thread ---------------------------------------------
-
     def _start(self) -> None:
         # Called with the condition held: one refresh at a time.
         self._late = False
@@ -178,48 +171,6 @@ class SitemapCache(SharedRefresh):
             with self._cond:
                 self._thread = None
                 self._cond.notify_all()
-
-    def _build_here(self, held: bool = False) -> tuple[Files | None, float | None]:
-        """Build in this process, in one of its places for builds (``held``:
-        taken already): (the files, None) or (None, paused until)."""
-        slots = self.slots
-        if slots is not None and not held:
-            self._queued = True
-            slots.acquire()
-            self._queued = False
-        try:
-            self.builds += 1
-            try:
-                built = self.build()
-                bodies = built.packed if isinstance(built, Packed) else built
-                if not bodies or not all(type(body) is bytes for body in bodies):
-                    raise TypeError(f"the build gave {type(built).__name__}, not files")
-            except Exception as error:
-                meanwhile = (
-                    "the last good file is served"
-                    if self._value is not None
-                    else "requests are answered with 503"
-                )
-                self.health.failed(
-                    self.group,
-                    self.name,
-                    error,
-                    f"the provider is not called again for {self.retry_after}"
-                    f" seconds, and meanwhile {meanwhile}",
-                )
-                until = self.clock() + self.retry_after
-                self._pause(until)
-                return None, until
-            # Packed: compressed as it was written, its ETag read from the trailer.
-            now = self.clock()
-            packed = isinstance(built, Packed)
-            files = Files.stored(bodies, now) if packed else Files(bodies, now)
-            self._install(files)
-            self.health.worked(self.group, self.name)
-            return files, None
-        finally:
-            if slots is not None:
-                slots.release()
 
     @property
     def last(self) -> Files | None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
 
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
@@ -132,9 +131,7 @@ def _register(
         return []
     origin = settings.app_url or ""
     ttl = settings.sitemap_ttl
-    host: dict[str, Any] = (
-        {"host": own_host(app.url_map, origin)} if app.url_map.host_matching else {}
-    )
+    host = own_host(app.url_map, origin) if app.url_map.host_matching else None
     serving = settings.sitemap_serve
     # MARMEON_SITEMAP_URL (an export on a CDN), else the app's own sitemap
     # when it serves one, else no Sitemap: line.
@@ -201,7 +198,7 @@ def _register(
 
     def add(rule: str, endpoint: str, view: Callable[..., Response]) -> None:
         # Served without cookies: every path of the rule starts as it does.
-        app.add_url_rule(rule, endpoint, view, methods=["GET"], **host)
+        app.add_url_rule(rule, endpoint, view, methods=["GET"], host=host)
         free.append(_edge.CookieFree(rule.split("<")[0], endpoint))
 
     if not route_taking(app, ROBOTS_PATH, origin):
