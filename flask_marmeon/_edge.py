@@ -271,22 +271,19 @@ def edge_of(state: MarmeonState) -> Edge:
 def add_front(state: MarmeonState, prefix: str, endpoint: FrontEndpoint) -> None:
     """Answer the paths that start with ``prefix`` with ``endpoint``, in front
     of the app and of the start-up check (call it from ``init_app``)."""
-    edge = edge_of(state)
-    edge.front = (*edge.front, (prefix, endpoint))
+    edge_of(state).front += ((prefix, endpoint),)
 
 
 def on_start(state: MarmeonState, hook: StartHook) -> None:
     """Run ``hook`` when the edge starts, after the H10 checks pass, in the
     order the hooks were added."""
-    edge = edge_of(state)
-    edge.hooks = (*edge.hooks, hook)
+    edge_of(state).hooks += (hook,)
 
 
 def on_development(state: MarmeonState, hook: DevelopmentHook) -> None:
     """Run ``hook`` once, before the first request handled in development
     (``app.debug``, read on every request), in the order the hooks were added."""
-    edge = edge_of(state)
-    edge.development_hooks = (*edge.development_hooks, hook)
+    edge_of(state).development_hooks += (hook,)
 
 
 # -- what the front endpoints answer alike ------------------------------------

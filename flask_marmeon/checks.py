@@ -48,13 +48,15 @@ class Problem:
         """What is wrong and how to fix it, in one sentence."""
         return f"{self.message}: {self.hint}" if self.hint else self.message
 
+    @property
+    def where(self) -> str:
+        """``"route '/notes/<int:note_id>' (endpoint 'show') "``, or "" for the app."""
+        if self.rule is None:
+            return ""
+        return f"route {self.rule!r} (endpoint {self.endpoint!r}) "
+
     def __str__(self) -> str:
-        where = (
-            ""
-            if self.rule is None
-            else f"route {self.rule!r} (endpoint {self.endpoint!r}) "
-        )
-        return f"{where}{self.reason} [{self.id}]"
+        return f"{self.where}{self.reason} [{self.id}]"
 
 
 #: A start-up check: the app in, its problems out (none when all is well).

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -74,12 +76,7 @@ def _check_routes(app: Flask) -> None:
     if problems:
         click.echo(f"\n{len(problems)} problem(s), code H10:", err=True)
         for problem in problems:
-            where = (
-                ""
-                if problem.rule is None
-                else f"route {problem.rule!r} (endpoint {problem.endpoint!r}) "
-            )
-            click.echo(f"  - [{problem.id}] {where}{problem.message}", err=True)
+            click.echo(f"  - [{problem.id}] {problem.where}{problem.message}", err=True)
             if problem.hint:
                 click.echo(f"    hint: {problem.hint}", err=True)
         click.get_current_context().exit(1)
@@ -176,8 +173,8 @@ def audit_command(
         )
     output = "json" if as_json else output or "text"
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    bar = _progress_bar()
-    try:
+    # The app cannot start (H10), APP_URL is missing, or the audit extra is.
+    with _said(StartupError, ValueError, ImportError, bar="Auditing") as bar:
         report = run_audit(
             app,
             progress=bar,
@@ -185,14 +182,6 @@ def audit_command(
             max_pages=max_pages,
             max_sitemaps=max_sitemaps,
         )
-    except (StartupError, ValueError, ImportError) as error:
-        # The app cannot start (H10), APP_URL is missing, or the audit
-        # extra is: the message says what to do; a traceback would not.
-        _close(bar)
-        click.echo(f"Error: {error}", err=True)
-        click.get_current_context().exit(1)
-    finally:
-        _close(bar)
     if output == "junit":
         click.echo(report.junit(), nl=False)
     else:
@@ -220,17 +209,8 @@ def export_sitemap_command(directory: str, base_url: str | None) -> None:
     (listed in .marmeon-export) are ever removed.
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    bar = _progress_bar("Exporting")
-    try:
+    with _said(StartupError, ExportError, bar="Exporting") as bar:
         names = export_sitemap(app, directory, progress=bar, base_url=base_url)
-    except (StartupError, ExportError) as error:
-        # What is wrong and what to do is the message; the traceback of a
-        # store's failure says nothing more to the one running the command.
-        _close(bar)
-        click.echo(f"Error: {error}", err=True)
-        click.get_current_context().exit(1)
-    finally:
-        _close(bar)
     click.echo(f"Wrote {len(names)} files (and their .gz) into {directory}.")
 
 
@@ -266,11 +246,8 @@ def indexnow_command(dry_run: bool, since: datetime | None) -> None:
     anything was not accepted.
     """
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    try:
+    with _said(IndexNowError, StartupError):
         done = submit_changed(app, since, dry_run)
-    except (IndexNowError, StartupError) as error:
-        click.echo(f"Error: {error}", err=True)
-        click.get_current_context().exit(1)
     _say(done)
 
 
@@ -337,13 +314,29 @@ class _ProgressBar:
         self.closed = True
 
 
+@contextmanager
+def _said(
+    *errors: type[Exception], bar: str | None = None
+) -> Iterator[_ProgressBar | None]:
+    """Say ``errors`` in one line and exit with status 1: what is wrong and
+    what to do is the message, and a traceback says nothing more to the one
+    running the command. With ``bar``, its label, :func:`_progress_bar`'s
+    bar runs, closed before anything is said."""
+    progress = _progress_bar(bar) if bar else None
+    try:
+        yield progress
+    except errors as error:
+        if progress is not None:
+            progress.close()
+        click.echo(f"Error: {error}", err=True)
+        click.get_current_context().exit(1)
+    finally:
+        if progress is not None:
+            progress.close()
+
+
 def _progress_bar(label: str = "Auditing") -> _ProgressBar | None:
     """A progress bar on stderr, only when stderr is a terminal."""
     if not sys.stderr.isatty():
         return None
     return _ProgressBar(label)
-
-
-def _close(bar: _ProgressBar | None) -> None:
-    if bar is not None:
-        bar.close()

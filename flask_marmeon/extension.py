@@ -18,8 +18,8 @@ from .i18n.own_address import own_page
 from .indexnow import key_file as indexnow_key_file
 from .og_images import install as og_images
 from .routing import checks as routing_checks
-from .routing import redirects as routing_redirects
 from .routing import rule as routing_rule
+from .routing.redirects import mount_redirects
 from .shared_lock import Backend, is_backend
 from .sitemap.serving import views as sitemap_views
 
@@ -71,9 +71,12 @@ class Marmeon:
         head_templates.install(app)  # head() in templates, {% do %}
         # The edge first: the other modules register their endpoints on it.
         _edge.install(app, state)
-        routing_rule.init_app(app, state)
+        # The route options; their policies are enforced from the first
+        # request on (routing_rule.enforce_policies, below).
+        app.url_rule_class = routing_rule.MarmeonRule  # type: ignore[assignment]
         routing_checks.init_app(state)
-        routing_redirects.init_app(app)
+        # Werkzeug's redirects, rebuilt first among the app's request hooks.
+        app.before_request_funcs.setdefault(None, []).insert(0, mount_redirects)
         app.cli.add_command(marmeon_group)  # test_cli_runner and custom CLIs
         i18n.init_app(app, state)
         sitemap_views.init_app(app, state, shared)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any, Literal, NamedTuple, Union
 
-from .mistakes import hint
+from .mistakes import hint, unknown_key
 from .text import _plain, clean_text, clean_url, is_text
 from .types import Text
 
@@ -228,14 +228,14 @@ class ObjectField(Field):
         typed: Any,
         fields: dict[str, Field],
         required: tuple[str, ...] = (),
-        unknown: Callable[[str, object], TypeError] | None = None,
+        unknown: Callable[[str, object, dict[str, Field]], TypeError] | None = None,
     ) -> None:
         self.annotation = typed
         self.fields = fields
         self.required = required
         self.expected = f"a dict with the keys of {typed.__name__}"
-        #: Makes the error for an unknown key (None: the dict's own message).
-        self.unknown = unknown
+        #: Makes the error for an unknown key: (path, key, fields) -> error.
+        self.unknown = unknown or unknown_key
         #: Per key, its field's ``quick`` (Field.quick). A str subclass, a
         #: lazy string, a wrong type or None goes the long way.
         self.rules = {k: f.quick for k, f in fields.items() if f.quick is not None}
@@ -252,12 +252,7 @@ class ObjectField(Field):
                 continue
             field = self.fields.get(key) if isinstance(key, str) else None
             if field is None:
-                if self.unknown is not None:
-                    raise self.unknown(path, key)
-                raise TypeError(
-                    f"{path} has no key {key!r}; it takes"
-                    f" {', '.join(map(repr, self.fields))}.{hint(key, self.fields)}"
-                )
+                raise self.unknown(path, key, self.fields)
             if item is not None:
                 out[key] = field.check(item, f"{path}.{key}" if path else key)
         for key in self.required:

@@ -24,6 +24,14 @@ _PREFIXES = (
 )
 
 
+def unknown_key(path: str, key: object, keys: Collection[str]) -> TypeError:
+    """The error for ``{key: ...}`` at ``path`` when ``key`` is not one of ``keys``."""
+    return TypeError(
+        f"{path} has no key {key!r}; it takes"
+        f" {', '.join(map(repr, keys))}.{hint(key, list(keys))}"
+    )
+
+
 def unknown_robots_key(path: str, key: object, keys: Collection[str]) -> TypeError:
     """The error for ``robots={key: ...}`` when ``key`` is not one of ``keys``."""
     if isinstance(key, str):
@@ -35,20 +43,18 @@ def unknown_robots_key(path: str, key: object, keys: Collection[str]) -> TypeErr
                 f" (robots={{{positive!r}: False}}), which writes"
                 f" 'no{positive}'."
             )
-    return TypeError(
-        f"{path} has no key {key!r}; it takes"
-        f" {', '.join(map(repr, keys))}.{hint(key, list(keys))}"
-    )
+    return unknown_key(path, key, keys)
 
 
 def unknown_argument(
+    path: str,
     name: object,
     arguments: Collection[str],
     tables: Mapping[str, Collection[str]],
 ) -> TypeError:
-    """The error for ``head(name=...)``: where the name belongs when it is a
-    key of one of ``tables`` (``open_graph``, ``twitter``), else the
-    closest argument."""
+    """The error for ``head(name=...)`` (``path`` is "", head()'s): where the
+    name belongs when it is a key of one of ``tables`` (``open_graph``,
+    ``twitter``), else the closest argument."""
     said = f"head() got an unknown argument {name!r}"
     places = _places(name, tables) if isinstance(name, str) else []
     if places:

@@ -24,7 +24,7 @@ from .merge import MergedHead
 from .stages import StageContext, Step
 from .table import HEAD
 from .url_policy import UrlPolicy
-from .write_order import write_keys
+from .writers import write_keys
 
 
 class ResolvedHead(NamedTuple):

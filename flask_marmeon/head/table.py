@@ -13,7 +13,9 @@ head field".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from . import page_tags as tags
@@ -58,7 +60,6 @@ from .types import (
     TwitterImage,
     Verification,
 )
-from .write_order import WriteFn, grouped
 from .writers import (
     Canonical,
     Directive,
@@ -72,8 +73,9 @@ from .writers import (
     Text,
     TextList,
     Title,
+    WriteFn,
     Writer,
-    WrittenByAnother,
+    grouped,
 )
 
 #: How a key merges over an earlier fragment's value.
@@ -103,9 +105,16 @@ class Row:
     role: str = ""
 
 
-def nested(table: Table, write: Writer | None = None, **kw: Any) -> Row:
-    """A key holding a nested table: checked and merged key by key."""
-    return Row(table.check, write, BY_KEY, table, **kw)
+def nested(
+    table: Table,
+    write: Writer | None = None,
+    when: tuple[str, str] | None = None,
+    **kw: Any,
+) -> Row:
+    """A key holding a nested table: checked and merged key by key, and
+    written (:class:`~.writers.NestedTable`) when its sibling ``when[0]``
+    holds ``when[1]``, or always without ``when``."""
+    return Row(table.check, write or NestedTable(table, when), BY_KEY, table, **kw)
 
 
 class Table:
@@ -166,13 +175,9 @@ class Table:
         return next((n for n, row in self.keys.items() if row.role == role), "")
 
 
-def _plain(typed: Any, keys: dict[str, Field], required: tuple[str, ...] = ()) -> Table:
-    """A table whose keys are written by their owner (an image's, robots')."""
-    return Table(typed, {name: Row(check) for name, check in keys.items()}, required)
-
-
-def _unknown_robots_key(path: str, key: object) -> TypeError:
-    return unknown_robots_key(path, key, ROBOTS.keys)
+def _plain(typed: Any, keys: Mapping[str, Field]) -> Table:
+    """A table of a record (an image's), whose keys its owner writes."""
+    return Table(typed, {name: Row(check) for name, check in keys.items()}, ("url",))
 
 
 ROBOTS = Table(
@@ -189,40 +194,19 @@ ROBOTS = Table(
         "noimageindex": Row(BoolField(), Directive("noimageindex")),
         "unavailable_after": Row(MomentField(), Directive("unavailable_after: {}")),
     },
-    unknown=_unknown_robots_key,
+    unknown=unknown_robots_key,
 )
 
 # An image's, a video's and an audio's keys, in the order of their record
 # (field_kinds.Image, field_kinds.Media) and of their tags: url first.
+_SIZE = {"width": SizeField(), "height": SizeField()}
 OPEN_GRAPH_IMAGE = _plain(
-    OpenGraphImage,
-    {
-        "url": UrlField(),
-        "width": SizeField(),
-        "height": SizeField(),
-        "alt": TextField(),
-    },
-    required=("url",),
+    OpenGraphImage, {"url": UrlField(), **_SIZE, "alt": TextField()}
 )
-TWITTER_IMAGE = _plain(
-    TwitterImage, {"url": UrlField(), "alt": TextField()}, required=("url",)
-)
-OPEN_GRAPH_VIDEO = _plain(
-    OpenGraphVideo,
-    {
-        "url": UrlField(),
-        "secure_url": UrlField(),
-        "type": TextField(),
-        "width": SizeField(),
-        "height": SizeField(),
-    },
-    required=("url",),
-)
-OPEN_GRAPH_AUDIO = _plain(
-    OpenGraphAudio,
-    {"url": UrlField(), "secure_url": UrlField(), "type": TextField()},
-    required=("url",),
-)
+TWITTER_IMAGE = _plain(TwitterImage, {"url": UrlField(), "alt": TextField()})
+_AUDIO = {"url": UrlField(), "secure_url": UrlField(), "type": TextField()}
+OPEN_GRAPH_VIDEO = _plain(OpenGraphVideo, {**_AUDIO, **_SIZE})
+OPEN_GRAPH_AUDIO = _plain(OpenGraphAudio, _AUDIO)
 
 ARTICLE = Table(
     OpenGraphArticle,
@@ -273,50 +257,34 @@ FACEBOOK = Table(Facebook, {"app_id": Row(LineField(), Text("fb:app_id"))})
 
 
 def _records(
-    table: Table, record: type[tuple[Any, ...]], name: str, field: str, **kw: Any
-) -> tuple[RecordField, Records]:
-    """An image-like key's check and writer, both from its table."""
-    many = kw.pop("many", True)
-    also = kw.pop("also", ())
-    keys = kw.pop("keys", tuple(table.keys)[1:])
-    check = RecordField(table.check, record, many=many, also=also)
-    return check, Records(name, field, keys, record._fields, **kw)  # type: ignore[attr-defined]
+    table: Table,
+    name: str,
+    field: str,
+    record: type[tuple[Any, ...]] = Media,
+    *,
+    many: bool = True,
+    also: tuple[tuple[type, Any], ...] = (),
+    keys: tuple[str, ...] | None = None,
+    role: str = "",
+    **write: Any,
+) -> Row:
+    """An image-like key: its check and writer, both from its table."""
+    keys = tuple(table.keys)[1:] if keys is None else keys
+    fields = record._fields  # type: ignore[attr-defined]
+    return Row(
+        RecordField(table.check, record, many=many, also=also),
+        Records(name, field, keys, fields, **write),
+        role=role,
+    )
 
 
-_OG_IMAGE = _records(
-    OPEN_GRAPH_IMAGE,
-    Image,
-    "og:image",
-    "open_graph.image",
-    also=IMAGE_KINDS,
-    # type: a generated image's only (not a key of the dict).
-    keys=("width", "height", "type", "alt"),
-)
-_OG_VIDEO = _records(
-    OPEN_GRAPH_VIDEO, Media, "og:video", "open_graph.video", urls=("secure_url",)
-)
-_OG_AUDIO = _records(
-    OPEN_GRAPH_AUDIO, Media, "og:audio", "open_graph.audio", urls=("secure_url",)
-)
-_TWITTER_IMAGE = _records(
-    TWITTER_IMAGE,
-    Image,
-    "twitter:image",
-    "twitter.image",
-    many=False,
-    kind="name",
-    also=IMAGE_KINDS,
-)
+_URLS = ("secure_url",)
 
 OPEN_GRAPH = Table(
     OpenGraph,
     {
         "title": Row(TextField(), Text("og:title"), role=roles.TITLE),
-        "description": Row(
-            TextField(),
-            Text("og:description"),
-            role=roles.DESCRIPTION,
-        ),
+        "description": Row(TextField(), Text("og:description"), role=roles.DESCRIPTION),
         "type": Row(
             ChoiceField("website", "article", "book", "profile", "product"),
             Text("og:type"),
@@ -326,13 +294,23 @@ OPEN_GRAPH = Table(
         ),
         "site_name": Row(TextField(), Text("og:site_name"), role=roles.SITE_NAME),
         "locale": Row(TextField(), Locale(), role=roles.LOCALE),
-        "image": Row(*_OG_IMAGE, role=roles.IMAGE),
-        "video": Row(*_OG_VIDEO),
-        "audio": Row(*_OG_AUDIO),
-        "article": nested(ARTICLE, NestedTable(ARTICLE, "article")),
-        "book": nested(BOOK, NestedTable(BOOK, "book"), rare=True),
-        "profile": nested(PROFILE, NestedTable(PROFILE, "profile"), rare=True),
-        "product": nested(PRODUCT, NestedTable(PRODUCT, "product"), rare=True),
+        "image": _records(
+            OPEN_GRAPH_IMAGE,
+            "og:image",
+            "open_graph.image",
+            Image,
+            also=IMAGE_KINDS,
+            # type: a generated image's only (not a key of the dict).
+            keys=("width", "height", "type", "alt"),
+            role=roles.IMAGE,
+        ),
+        "video": _records(OPEN_GRAPH_VIDEO, "og:video", "open_graph.video", urls=_URLS),
+        "audio": _records(OPEN_GRAPH_AUDIO, "og:audio", "open_graph.audio", urls=_URLS),
+        # Each written only for its og type.
+        "article": nested(ARTICLE, when=("type", "article")),
+        "book": nested(BOOK, when=("type", "book"), rare=True),
+        "profile": nested(PROFILE, when=("type", "profile"), rare=True),
+        "product": nested(PRODUCT, when=("type", "product"), rare=True),
     },
 )
 TWITTER = Table(
@@ -345,24 +323,22 @@ TWITTER = Table(
         ),
         "site": Row(TextField(), Text("twitter:site", "name")),
         "creator": Row(TextField(), Text("twitter:creator", "name")),
-        "title": Row(
-            TextField(),
-            Text("twitter:title", "name"),
-            role=roles.TITLE,
-        ),
+        "title": Row(TextField(), Text("twitter:title", "name"), role=roles.TITLE),
         "description": Row(
-            TextField(),
-            Text("twitter:description", "name"),
-            role=roles.DESCRIPTION,
+            TextField(), Text("twitter:description", "name"), role=roles.DESCRIPTION
         ),
-        "image": Row(*_TWITTER_IMAGE, role=roles.IMAGE),
+        "image": _records(
+            TWITTER_IMAGE,
+            "twitter:image",
+            "twitter.image",
+            Image,
+            many=False,
+            also=IMAGE_KINDS,
+            role=roles.IMAGE,
+            kind="name",
+        ),
     },
 )
-
-
-def _unknown_argument(path: str, name: object) -> TypeError:
-    tables = {"open_graph": OPEN_GRAPH.keys, "twitter": TWITTER.keys}
-    return unknown_argument(name, HEAD.keys, tables)
 
 
 #: ``head()``'s arguments, in output order.
@@ -370,7 +346,7 @@ HEAD = Table(
     HeadFields,
     {
         "title": Row(TextField(), Title("title_template"), role=roles.TITLE),
-        "title_template": Row(TemplateField(), WrittenByAnother()),
+        "title_template": Row(TemplateField()),  # written by the title's
         "description": Row(
             TextField(), Text("description", "name"), role=roles.DESCRIPTION
         ),
@@ -382,14 +358,17 @@ HEAD = Table(
         ),
         "manifest": Row(UrlField(), Href(tags.MANIFEST), rare=True),
         "feeds": Row(tags.FEEDS_CHECK, Tags(*tags.FEEDS_WRITE), rare=True),
-        "verification": nested(VERIFICATION, NestedTable(VERIFICATION), rare=True),
+        "verification": nested(VERIFICATION, rare=True),
         "other": Row(tags.OTHER_CHECK, Names(), BY_KEY, rare=True),
-        "facebook": nested(FACEBOOK, NestedTable(FACEBOOK), rare=True),
-        "open_graph": nested(OPEN_GRAPH, NestedTable(OPEN_GRAPH), role=roles.CARD),
-        "twitter": nested(TWITTER, NestedTable(TWITTER), role=roles.CARD),
+        "facebook": nested(FACEBOOK, rare=True),
+        "open_graph": nested(OPEN_GRAPH, role=roles.CARD),
+        "twitter": nested(TWITTER, role=roles.CARD),
         "json_ld": Row(JsonLdField(JsonLd), write.JsonLd(), APPEND, role=roles.JSON_LD),
     },
-    unknown=_unknown_argument,
+    unknown=partial(
+        unknown_argument,
+        tables={"open_graph": OPEN_GRAPH.keys, "twitter": TWITTER.keys},
+    ),
 )
 
 

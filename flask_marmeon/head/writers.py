@@ -11,13 +11,15 @@ A writer is called when its value is set, or always when ``always`` is true
 takes the page's title) are steps at the head's ``resolve`` stage
 (:mod:`.stages`), which run before the writers. ``slots`` lists
 every :class:`~flask_marmeon.head.elements.Slot` it may write, so that the
-HTML writer prepares each one's constant text once.
+HTML writer prepares each one's constant text once. :func:`write_keys`
+calls a table's writers in turn, :func:`grouped` makes a run of rarely set
+keys (the page tags) one look.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from ..locale_tags import X_DEFAULT
 from . import roles
@@ -34,10 +36,53 @@ from .elements import (
 )
 from .robots import robots_content
 from .text import clean_text, clean_url
-from .write_order import WriteFn, write_keys
 
 if TYPE_CHECKING:
     from .builder import Builder
+
+#: A writer's __call__: (builder, value, siblings) -> None.
+WriteFn: TypeAlias = Callable[[Any, Any, Mapping[str, Any]], None]
+
+
+def write_keys(
+    out: Any,
+    writers: tuple[tuple[str, WriteFn, bool], ...],
+    values: Mapping[str, Any],
+) -> None:
+    """Each writer of a table, in the table's order, with its key's value."""
+    for name, writer, always in writers:
+        value = values.get(name)
+        if value is not None or always:
+            writer(out, value, values)
+
+
+def grouped(
+    entries: list[tuple[str, WriteFn, bool, bool]],
+) -> tuple[tuple[str, WriteFn, bool], ...]:
+    """``(name, write, always, rare)`` in output order -> write_keys' entries,
+    each run of rare keys (the page tags, which most pages never set) one
+    entry: a page without any of them pays one look, not one per key."""
+    out: list[tuple[str, WriteFn, bool]] = []
+    run: list[tuple[str, WriteFn, bool]] = []
+    for name, write, always, rare in [*entries, ("", _some(()), False, False)]:
+        if rare and not always:
+            run.append((name, write, always))
+            continue
+        out += [("", _some(tuple(run)), True)] if len(run) > 1 else run
+        run = []
+        if name:
+            out.append((name, write, always))
+    return tuple(out)
+
+
+def _some(run: tuple[tuple[str, WriteFn, bool], ...]) -> WriteFn:
+    names = frozenset(name for name, _, _ in run)
+
+    def some(out: Any, value: Any, values: Mapping[str, Any]) -> None:
+        if not names.isdisjoint(values):
+            write_keys(out, run, values)
+
+    return some
 
 
 class Writer:
@@ -62,12 +107,8 @@ class Text(Writer):
         out.elements.append((self.slot, value, None))
 
 
-class TextList(Writer):
+class TextList(Text):
     """One ``<meta>`` per item of a list (``article:tag``)."""
-
-    def __init__(self, name: str, kind: str = "property") -> None:
-        self.slot = meta(kind, name)
-        self.slots = (self.slot,)
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
         slot = self.slot
@@ -115,7 +156,7 @@ class Records(Writer):
                 out.group(
                     [(self.slot, record[0], True)]
                     + [
-                        (slot, _text(record[i]), is_url)
+                        (slot, str(record[i]), is_url)
                         for i, slot, is_url in self.follow
                         if record[i] is not None
                     ]
@@ -126,10 +167,6 @@ class Records(Writer):
                 item = record[i]
                 if item is not None:
                     out.follow(slot, item if type(item) is str else str(item))
-
-
-def _text(value: object) -> str:
-    return value if type(value) is str else str(value)
 
 
 class Nested(Protocol):
@@ -144,16 +181,18 @@ class Nested(Protocol):
 
 
 class NestedTable(Writer):
-    """A nested table (``open_graph``, ``twitter``); with ``when``, written
-    only when the og type is ``when`` (``article``)."""
+    """A nested table (``open_graph``, ``twitter``); with ``when``, a
+    ``(key, value)`` the table declares, written only when its sibling
+    ``key`` holds ``value`` (og's ``article`` when its type is one)."""
 
-    def __init__(self, table: Nested, when: str | None = None) -> None:
+    def __init__(self, table: Nested, when: tuple[str, str] | None = None) -> None:
         self.table = table
         self.when = when
         self.slots = table.slots
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        if self.when is None or siblings.get("type") == self.when:
+        when = self.when
+        if when is None or siblings.get(when[0]) == when[1]:
             write_keys(out, self.table.writers, value)
 
 
@@ -171,13 +210,6 @@ class Title(Writer):
         if template is not None:
             value = template.replace("%s", value)
         out.elements.append((TITLE, value, None))
-
-
-class WrittenByAnother(Writer):
-    """A field read by another one's writer (title_template by the title's)."""
-
-    def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
-        pass
 
 
 class Canonical(Writer):

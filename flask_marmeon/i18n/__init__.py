@@ -3,17 +3,7 @@
 A localized blueprint's routes answer at ``/<locale>/...`` for each locale of
 ``APP_LOCALES``, spelled in lower case; a route's ``locales=`` may say that
 its page exists in fewer. The package is an edge: it is the part that reads
-the request.
-
-- :mod:`flask_marmeon.locale_tags` (the foundation's): a locale tag's URL
-  spelling, any-case lookup, ``x-default``;
-- :mod:`.urls`: the locale converter, the rule mark, paths under the mount;
-- :mod:`.availability`: :func:`available_locales`, the ``locales=`` option;
-- :mod:`.negotiate`: the visitor's locale from ``Accept-Language``;
-- :mod:`.pages`: the page object, :func:`current_page`, Flask-Babel;
-- :mod:`.blueprint`: :func:`localized` and its URL processors;
-- :mod:`.redirect`: the address without a locale;
-- :mod:`.errors`: error pages of localized URLs.
+the request. ARCHITECTURE.md lists its modules.
 """
 
 from __future__ import annotations

@@ -22,11 +22,10 @@ from flask import Blueprint, Flask, current_app, request
 from flask.sansio.blueprints import BlueprintSetupState
 from werkzeug.exceptions import NotFound
 
-from .._context import peek_request_state
 from .._log import warn_once
 from .._state import MarmeonState, get_state
 from .errors import wrap_error_handlers
-from .pages import error_page, page_for, set_page
+from .pages import error_page, page_for, page_locale, set_page
 from .redirect import redirect_to_locale
 from .state import i18n_state
 from .urls import LOCALE_ARG, OLD_LANGUAGE_ARGS, RULE_PREFIX, is_localized_rule
@@ -112,9 +111,7 @@ def _pull_locale(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # look-up in Python (about 0.7 us).
     req = request._get_current_object()  # type: ignore[attr-defined]
     rule = req.url_rule
-    if rule is None:
-        return
-    if not is_localized_rule(rule) or LOCALE_ARG not in values:
+    if rule is None or not is_localized_rule(rule) or LOCALE_ARG not in values:
         return
     tag = values.pop(LOCALE_ARG)
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -127,9 +124,8 @@ def _pull_locale(endpoint: str | None, values: dict[str, Any] | None) -> None:
         # address no route matches: the app's before_request hooks (its
         # layouts) still run, then Flask raises it instead of calling the
         # view.
-        set_page(state, error_page(tag))
+        page = error_page(tag)
         req.routing_exception = NotFound()
-        return
     set_page(state, page)
 
 
@@ -140,9 +136,10 @@ def _add_locale(endpoint: str, values: dict[str, Any]) -> None:
         _warn_old_language(endpoint, values)
     if values.get(LOCALE_ARG) is not None:
         return
-    if not _endpoint_is_localized(current_app, endpoint):
-        return
-    values[LOCALE_ARG] = _default_locale(get_state())
+    if _endpoint_is_localized(current_app, endpoint):
+        # Elsewhere than on a localized page (a plain page, a CLI command)
+        # the app's first locale, which is its fallback.
+        values[LOCALE_ARG] = page_locale() or get_state().settings.locales[0]
 
 
 #: What Flask's URL-processor pattern passed to url_for for the language.
@@ -158,21 +155,15 @@ def _warn_old_language(endpoint: str, values: dict[str, Any]) -> None:
         return
     arguments = set().union(*(r.arguments for r in app.url_map.iter_rules(endpoint)))
     for name in sorted(_OLD_ARGS.intersection(values) - arguments):
+        value = values[name]
         warn_once(
             get_state(app),
             ("i18n.old-language-argument", name),
-            "url_for(%r, %s=%r) names the language as Flask's URL-processor"
-            " pattern did, but %r is a localized endpoint: %s= is no argument"
-            " of its rule and ends up in the query string (?%s=...). Write"
-            " url_for(%r, locale=%r).",
-            endpoint,
-            name,
-            values[name],
-            endpoint,
-            name,
-            name,
-            endpoint,
-            values[name],
+            f"url_for({endpoint!r}, {name}={value!r}) names the language as"
+            f" Flask's URL-processor pattern did, but {endpoint!r} is a localized"
+            f" endpoint: {name}= is no argument of its rule and ends up in the"
+            f" query string (?{name}=...). Write url_for({endpoint!r},"
+            f" locale={value!r}).",
         )
 
 
@@ -182,12 +173,3 @@ def _endpoint_is_localized(app: Flask, endpoint: str) -> bool:
     except KeyError:  # unknown endpoint: url_for raises its own BuildError
         return False
     return any(is_localized_rule(rule) for rule in rules)
-
-
-def _default_locale(state: MarmeonState) -> str:
-    # The page's locale on a localized page; elsewhere (a plain page, a CLI
-    # command) the app's first locale, which is its fallback.
-    rs = peek_request_state()
-    if rs is not None and rs.page is not None and rs.page.locale is not None:
-        return rs.page.locale
-    return state.settings.locales[0]

@@ -28,9 +28,9 @@ from typing import Any
 
 from flask import Flask, request
 
-from .._context import peek_request_state, request_state
+from .._context import request_state
 from .._state import MarmeonState
-from .pages import error_page, set_page
+from .pages import error_page, peek_page, set_page
 from .state import i18n_state
 from .urls import is_localized_rule, locale_of_path
 
@@ -86,8 +86,7 @@ def enter_error_page(state: MarmeonState) -> None:
     rule = request.url_rule
     if rule is not None and not is_localized_rule(rule):
         return
-    rs = peek_request_state()
-    page = rs.page if rs is not None else None
+    page = peek_page()
     if page is not None and page.locale is not None:
         locale: str | None = page.locale
         if page.canonical_path is None and not page.hreflang_paths:

@@ -27,15 +27,9 @@ def best_locale(
     regions, is never chosen, not even through ``*``.
     """
     ordered = sorted(accept, key=lambda item: -item[1])
-    refused = tuple(spelling(value) for value, quality in ordered if quality <= 0)
-    if refused:
-        locales = [
-            tag
-            for tag in locales
-            if not any(
-                spelling(tag) == r or spelling(tag).startswith(r + "-") for r in refused
-            )
-        ]
+    # "de-" refuses "de" and "de-AT", not "den".
+    refused = tuple(spelling(value) + "-" for value, quality in ordered if quality <= 0)
+    locales = [tag for tag in locales if not (spelling(tag) + "-").startswith(refused)]
     by_spelling = LocaleTags(locales).by_spelling
     # The header is the client's, and may hold thousands of ranges: each is
     # tried once, and Werkzeug only for a range whose language (or ``*``)

@@ -40,42 +40,35 @@ def dot_segment(values: Mapping[str, Any]) -> str | None:
     return None
 
 
-def warn_dot_segment(
-    app: Flask, state: MarmeonState, endpoint: str, name: str, value: object
-) -> None:
-    """Development's warning, once per endpoint, for a page left without
-    its addresses by a dot segment."""
-    if not app.debug:
-        return
-    warn_once(
-        state,
-        ("head.dot-segment", endpoint),
-        "The value %r of %r (endpoint %r) has a '.' or '..' segment, so the"
-        " address it builds names another page once a browser resolves it:"
-        " the page's head has no default canonical and no hreflang, and the"
-        " sitemap leaves such a value out.",
-        value,
-        name,
-        endpoint,
-    )
-
-
-def elsewhere(rule: Rule, origin: str) -> bool:
-    """Whether ``rule`` answers on another host than APP_URL's (``origin``):
-    a blueprint's subdomain, a host rule. APP_URL + its path would be
-    another page, or a 404."""
-    if rule.map.host_matching:
-        return bool(rule.host) and rule.host != origin_host(origin)
-    return bool(rule.subdomain) and rule.subdomain != rule.map.default_subdomain
-
-
-def no_own_address(app: Flask, state: MarmeonState, rule: Rule) -> bool:
-    """Whether the page of ``rule`` is on another host than APP_URL's, so
-    that its head names no default canonical and no hreflang (development
-    says so once per endpoint)."""
+def has_own_address(
+    app: Flask,
+    state: MarmeonState,
+    rule: Rule,
+    endpoint: str,
+    values: Mapping[str, Any],
+) -> bool:
+    """Whether the page of ``rule`` with ``values`` names addresses of its
+    own (a default canonical, hreflang): not with a dot segment
+    (:func:`dot_segment`), nor on another host than APP_URL's
+    (:func:`elsewhere`). Development says why, once per endpoint."""
+    name = dot_segment(values)
+    if name is not None:
+        if app.debug:
+            warn_once(
+                state,
+                ("head.dot-segment", endpoint),
+                "The value %r of %r (endpoint %r) has a '.' or '..' segment, so"
+                " the address it builds names another page once a browser"
+                " resolves it: the page's head has no default canonical and no"
+                " hreflang, and the sitemap leaves such a value out.",
+                values[name],
+                name,
+                endpoint,
+            )
+        return False
     origin = state.settings.app_url
     if origin is None or not elsewhere(rule, origin):
-        return False
+        return True
     if app.debug:
         warn_once(
             state,
@@ -89,7 +82,16 @@ def no_own_address(app: Flask, state: MarmeonState, rule: Rule) -> bool:
             or f"{rule.subdomain}.{app.config.get('SERVER_NAME') or '<server name>'}",
             origin,
         )
-    return True
+    return False
+
+
+def elsewhere(rule: Rule, origin: str) -> bool:
+    """Whether ``rule`` answers on another host than APP_URL's (``origin``):
+    a blueprint's subdomain, a host rule. APP_URL + its path would be
+    another page, or a 404."""
+    if rule.map.host_matching:
+        return bool(rule.host) and rule.host != origin_host(origin)
+    return bool(rule.subdomain) and rule.subdomain != rule.map.default_subdomain
 
 
 def own_page() -> Page | None:
@@ -107,11 +109,7 @@ def own_page() -> Page | None:
     values = req.view_args or {}
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
     state = get_state(app)
-    name = dot_segment(values)
-    if name is not None:
-        warn_dot_segment(app, state, endpoint, name, values[name])
-        return None
-    if no_own_address(app, state, rule):
+    if not has_own_address(app, state, rule, endpoint, values):
         return None
     try:
         path = build_path(app, root_adapter(app, state.settings.root), endpoint, values)

@@ -16,7 +16,7 @@ from ..config import own_host
 from ..locale_tags import X_DEFAULT, babel_spelling, spelling
 from ..page import Alternate, Page
 from .availability import available_locales
-from .own_address import dot_segment, no_own_address, warn_dot_segment
+from .own_address import has_own_address
 from .state import i18n_state
 from .urls import LOCALE_ARG, build_path, redirects_by_language, root_adapter
 
@@ -92,12 +92,7 @@ def page_for(
     if locale not in available:
         return None
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-    dotted = dot_segment(values)
-    if dotted is not None:
-        # Its addresses would name another page (flask_marmeon.i18n.own_address).
-        warn_dot_segment(app, state, endpoint, dotted, values[dotted])
-        return Page(locale=locale)
-    if no_own_address(app, state, rule):
+    if not has_own_address(app, state, rule, endpoint, values):
         return Page(locale=locale)
     root = state.settings.root
     adapter = root_adapter(app, root)
@@ -148,13 +143,22 @@ def current_page() -> Page:
     return page if page is not None else Page()
 
 
+def peek_page() -> Page | None:
+    """The page object of the current request, if anything made it."""
+    rs = peek_request_state()
+    return None if rs is None else rs.page
+
+
+def page_locale() -> str | None:
+    """The locale of the current request's page, if it has one."""
+    page = peek_page()
+    return None if page is None else page.locale
+
+
 def template_page() -> Page:
     """The Jinja global ``page``: outside a request (a template rendered for
     an e-mail) it is an empty page rather than an error."""
-    rs = peek_request_state()
-    if rs is None or rs.page is None:
-        return Page()
-    return rs.page
+    return peek_page() or Page()
 
 
 def selected_locale() -> str | None:
@@ -163,10 +167,8 @@ def selected_locale() -> str | None:
     ``"de-AT"`` is returned as ``"de_AT"``, the form ``babel.Locale.parse``
     reads, so that it can serve as Flask-Babel's ``locale_selector``.
     """
-    rs = peek_request_state()
-    if rs is None or rs.page is None or rs.page.locale is None:
-        return None
-    return babel_spelling(rs.page.locale)
+    locale = page_locale()
+    return None if locale is None else babel_spelling(locale)
 
 
 def set_page(state: MarmeonState, page: Page) -> None:

@@ -78,12 +78,9 @@ def _unprefixed(app: Flask, state: MarmeonState, path: str) -> bool:
     adapter = app.create_url_adapter(request)
     assert adapter is not None  # a request always has one
     for locale in state.settings.locales:
-        prefix = "/" + spelling(locale)
-        candidates = [prefix + path]
-        if path == "/":
-            candidates.append(prefix)
-        elif not path.endswith("/"):
-            candidates.append(f"{prefix}{path}/")  # a rule "/docs/"
+        candidates = _candidates(path, locale)
+        if not path.endswith("/"):
+            candidates.append(f"{candidates[0]}/")  # a rule "/docs/"
         for candidate in candidates:
             for method in adapter.allowed_methods(candidate):
                 try:
@@ -133,11 +130,7 @@ def _match(
     adapter: MapAdapter, path: str, locale: str
 ) -> tuple[Rule, Mapping[str, Any]] | None:
     """The localized rule that answers ``path`` in ``locale``, and its values."""
-    prefix = "/" + spelling(locale)
-    candidates = [prefix + path]
-    if path == "/":
-        candidates.append(prefix)
-    for candidate in candidates:
+    for candidate in _candidates(path, locale):
         try:
             try:
                 rule, args = adapter.match(candidate, method="GET", return_rule=True)
@@ -153,3 +146,9 @@ def _match(
             return None
         return rule, args
     return None
+
+
+def _candidates(path: str, locale: str) -> list[str]:
+    """``path`` under ``locale``: ``/de-at/about``; ``/`` also as ``/de-at``."""
+    prefix = "/" + spelling(locale)
+    return [prefix + path, prefix] if path == "/" else [prefix + path]

@@ -86,7 +86,7 @@ def is_localized_rule(rule: Rule) -> bool:
 
 #: The names Flask's URL-processor pattern gives the language variable.
 OLD_LANGUAGE_ARGS = ("lang_code", "lang", "language", "locale")
-_OLD_PREFIX = re.compile(r"/<(?:[^<>:]+:)?([A-Za-z_][A-Za-z0-9_]*)>(?:/|$)")
+_OLD_PREFIX = re.compile(rf"/<(?:[^<>:]+:)?({'|'.join(OLD_LANGUAGE_ARGS)})>(?:/|$)")
 
 
 def leftover_language(rule: Rule) -> str | None:
@@ -96,9 +96,7 @@ def leftover_language(rule: Rule) -> str | None:
     if not is_localized_rule(rule) or not rule.rule.startswith(RULE_PREFIX):
         return None
     found = _OLD_PREFIX.match(rule.rule, len(RULE_PREFIX))
-    if found is None or found.group(1) not in OLD_LANGUAGE_ARGS:
-        return None
-    return found.group(1)
+    return None if found is None else found.group(1)
 
 
 def locale_of_path(path: str, locales: Sequence[str]) -> str | None:
@@ -114,9 +112,10 @@ def locale_of_path(path: str, locales: Sequence[str]) -> str | None:
 def root_adapter(app: Flask, root: str) -> MapAdapter:
     """A URL adapter for the current request, bound under the mount path.
 
-    It builds what ``url_for`` builds (same host, subdomain and scheme: those
-    of the adapter Flask matched the request with), with ``root`` in front
-    of every path in place of the request's script root.
+    It builds what ``url_for`` builds and matches what Flask matched (same
+    host, subdomain, scheme, path, method and query: those of the adapter
+    Flask matched the request with), with ``root`` in front of every path
+    in place of the request's script root.
     """
     adapter = request_ctx.url_adapter
     assert adapter is not None  # a request always has one
@@ -128,6 +127,7 @@ def root_adapter(app: Flask, root: str) -> MapAdapter:
         adapter.url_scheme,
         adapter.path_info,
         adapter.default_method,
+        adapter.query_args,
     )
 
 

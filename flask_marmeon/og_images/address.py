@@ -16,7 +16,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from itsdangerous import URLSafeSerializer
 
@@ -92,16 +93,11 @@ def fitted_path(
 def _shorter(texts: Texts) -> Texts:
     from .clusters import clusters
 
-    fields = {
-        "description": texts.description,
-        "title": texts.title,
-        "site": texts.site,
-    }
-    name = max(fields, key=lambda key: len(fields[key]))
-    parts = clusters(fields[name].removesuffix(_ELLIPSIS))
+    name = max(("description", "title", "site"), key=lambda n: len(getattr(texts, n)))
+    parts = clusters(getattr(texts, name).removesuffix(_ELLIPSIS))
     kept = "".join(parts[: len(parts) * 2 // 3]).rstrip()
-    fields[name] = kept + _ELLIPSIS if kept else ""
-    return Texts(fields["title"], fields["description"], fields["site"], texts.square)
+    shorter: dict[str, Any] = {name: kept + _ELLIPSIS if kept else ""}
+    return replace(texts, **shorter)
 
 
 def token_of(path: str) -> str | None:

@@ -26,9 +26,6 @@ MARGIN = 80
 TEXT_WIDTH = WIDTH - 2 * MARGIN
 TITLE_SIZES = (80, 72, 64, 56, 48)
 TITLE_LINES = 3
-DESCRIPTION_SIZES = (32,)
-DESCRIPTION_LINES = 2
-SITE_SIZES = (30,)
 LOGO_HEIGHT = 56
 HEADER_TOP = 60
 BAND = 12
@@ -57,9 +54,9 @@ WIDE = Frame(
     MARGIN,
     TITLE_SIZES,
     TITLE_LINES,
-    DESCRIPTION_SIZES,
-    DESCRIPTION_LINES,
-    SITE_SIZES,
+    (32,),
+    2,
+    (30,),
     320,
 )
 #: The square card of a Twitter ``summary`` (X and Slack crop its image

@@ -16,14 +16,6 @@ REFERENCE_SIZE = 100
 WIDTHS_SIZE = 20_000
 
 
-def _cmap(path: Path) -> frozenset[int]:
-    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
-
-    with TTFont(str(path), fontNumber=0, lazy=True) as font:
-        cmap = font.getBestCmap() or {}
-        return frozenset(cmap)
-
-
 @dataclass(eq=False)
 class Face:
     """One font file: what it covers, and its Pillow fonts by size."""
@@ -42,7 +34,11 @@ class Face:
     @classmethod
     def load(cls, path: Path, script: str, layout: ImageFont.Layout) -> Face:
         """Read the file's characters and kind (raises OSError when it cannot)."""
-        return cls(path, script, _cmap(path), bitmap_size(path), layout)
+        from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+        with TTFont(str(path), fontNumber=0, lazy=True) as font:
+            covers = frozenset(font.getBestCmap() or {})
+        return cls(path, script, covers, bitmap_size(path), layout)
 
     def has(self, cluster: str) -> bool:
         """Whether the face has every character of ``cluster`` (joiners and

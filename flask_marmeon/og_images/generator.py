@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from .._log import logger, warn_once
@@ -96,7 +97,10 @@ def texts_for(og: OgImagesState, texts: Texts, page_path: str) -> Texts | None:
     from .draw import lay_out
 
     layouts = lay_out(texts, loaded(og).fonts)
-    if og.look.draw is None and _unreadable(layouts.title.missing):
+    # A letter or a digit left out of the title makes it unreadable (an
+    # emoji or a symbol left out does not).
+    unreadable = any(unicodedata.category(c)[0] in "LN" for c in layouts.title.missing)
+    if og.look.draw is None and unreadable:
         _warn(
             "og-images.no-title",
             layouts.title.missing,
@@ -120,14 +124,6 @@ def texts_for(og: OgImagesState, texts: Texts, page_path: str) -> Texts | None:
     return Texts(
         layouts.title.text, layouts.description.text, layouts.site.text, texts.square
     )
-
-
-def _unreadable(missing: str) -> bool:
-    """Whether what is left out of a title holds a letter or a digit (an
-    emoji or a symbol left out leaves a title readable)."""
-    import unicodedata
-
-    return any(unicodedata.category(char)[0] in "LN" for char in missing)
 
 
 def _warn(kind: str, missing: str, message: str, *args: object) -> None:

@@ -11,7 +11,6 @@ declares so (:mod:`.roles`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,7 +118,8 @@ def with_generated_images(merged: MergedHead, automatic: bool, root: str) -> Mer
         )
         if image is not None and card.many:
             image = (image,)
-        changes[card.name] = _with_image(values, card.image, image)
+        kept = {name: value for name, value in values.items() if name != card.image}
+        changes[card.name] = kept if image is None else {**kept, card.image: image}
     return {**merged, **changes}
 
 
@@ -151,10 +151,3 @@ def _image(
     alt = value.alt if value.alt is not None else (shown or site_name or None)
     width, height = (SQUARE_SIZE, SQUARE_SIZE) if square else (WIDTH, HEIGHT)
     return Image(root + path, width, height, alt, MIMETYPE)
-
-
-def _with_image(table: Mapping[str, Any], key: str, image: Any) -> Mapping[str, Any]:
-    out = {name: value for name, value in table.items() if name != key}
-    if image is not None:
-        out[key] = image
-    return out

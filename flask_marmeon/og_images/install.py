@@ -29,14 +29,13 @@ def init_app(app: Flask, state: MarmeonState, shared: Any | None) -> None:
     look = look_of(settings, app.root_path, app.static_folder)
     # The shared store only when asked: images of pages without end (a
     # search page's titles) would crowd the sitemap's files out of it.
-    scope = settings.site_base
     store = ImageStore(
         shared if look.shared else None,
         settings.store_name(app.import_name),
         app.app_context,
         memory_bytes=look.memory,
     )
-    og = OgImagesState(look, store, scope)
+    og = OgImagesState(look, store, settings.site_base)
     state.add(og)
     add_front(state, PREFIX, ImageEndpoint(app, og))
     state.checks.register(checks.look_problems)

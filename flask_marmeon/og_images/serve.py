@@ -54,7 +54,9 @@ class ImageEndpoint:
             return None
         if method not in ("GET", "HEAD"):
             # Answered here, before the app: no session, no cookie.
-            return _not_allowed(environ, start_response)
+            allowed = {"Allow": "GET, HEAD"}
+            refused = Response("Method Not Allowed\n", 405, allowed, "text/plain")
+            return refused(environ, start_response)
         app = self.app
         signer = signer_of(
             self.og, app.secret_key, app.config.get("SECRET_KEY_FALLBACKS")
@@ -110,15 +112,3 @@ class ImageEndpoint:
         moved.cache_control.public = True
         moved.cache_control.max_age = REDIRECT_MAX_AGE
         return moved(environ, start_response)
-
-
-def _not_allowed(
-    environ: WSGIEnvironment, start_response: StartResponse
-) -> Iterable[bytes]:
-    response = Response(
-        "Method Not Allowed\n",
-        status=405,
-        mimetype="text/plain",
-        headers={"Allow": "GET, HEAD"},
-    )
-    return response(environ, start_response)

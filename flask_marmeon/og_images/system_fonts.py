@@ -74,28 +74,19 @@ def file_names(script: str, bold: bool) -> list[str]:
     """The Noto files that draw ``script``, the weight asked for first."""
     if script == "emoji":
         return ["NotoColorEmoji.ttf"]
-    weights = ["Bold", "Regular"] if bold else ["Regular"]
+    names: tuple[str, ...]
     if script == "cjk":
-        return [
-            name
-            for weight in weights
-            for name in (
-                f"NotoSansCJK-{weight}.ttc",
-                f"NotoSansCJKjp-{weight}.otf",
-                f"NotoSansCJKsc-{weight}.otf",
-            )
-        ]
-    family = script.capitalize()
-    return [
-        name
-        for weight in weights
-        for name in (
-            f"NotoSans{family}-{weight}.ttf",
-            f"NotoSans{family}-{weight}.otf",
-            f"NotoSans{family}UI-{weight}.ttf",
-            f"NotoSerif{family}-{weight}.ttf",
+        names = ("NotoSansCJK-{}.ttc", "NotoSansCJKjp-{}.otf", "NotoSansCJKsc-{}.otf")
+    else:
+        family = script.capitalize()
+        names = (
+            f"NotoSans{family}-{{}}.ttf",
+            f"NotoSans{family}-{{}}.otf",
+            f"NotoSans{family}UI-{{}}.ttf",
+            f"NotoSerif{family}-{{}}.ttf",
         )
-    ]
+    weights = ("Bold", "Regular") if bold else ("Regular",)
+    return [name.format(weight) for weight in weights for name in names]
 
 
 def _walk(folders: Iterable[str]) -> dict[str, Path]:

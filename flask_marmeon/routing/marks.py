@@ -164,28 +164,20 @@ def view_layers(view_func: object) -> Iterator[object]:
 
 def blueprints_of(app: Flask, endpoint: str) -> list[SansioBlueprint]:
     """The blueprints an endpoint belongs to, the innermost first."""
-    found: list[SansioBlueprint] = []
     parts = endpoint.split(".")[:-1]
-    for end in range(len(parts), 0, -1):
-        bp = app.blueprints.get(".".join(parts[:end]))
-        if bp is not None:
-            found.append(bp)
-    return found
+    names = (".".join(parts[:end]) for end in range(len(parts), 0, -1))
+    return [bp for name in names if (bp := app.blueprints.get(name)) is not None]
 
 
 def policy_of_rule(app: Flask, rule: Rule) -> Policy | None:
     """The policy in force on ``rule``: the route option, else the view's mark,
     else the innermost blueprint's mark."""
-    policy: Policy | None = getattr(rule, "marmeon_authorize", None)
-    if policy is not None:
-        return policy
-    for layer in view_layers(app.view_functions.get(rule.endpoint)):
-        if isinstance(layer, type) or callable(layer):
-            mark = getattr(layer, "marmeon_authorize", None)
-            if mark is not None:
-                return cast(Policy, mark)
-    for bp in blueprints_of(app, str(rule.endpoint)):
-        mark = getattr(bp, "marmeon_authorize", None)
+    for layer in (
+        rule,
+        *view_layers(app.view_functions.get(rule.endpoint)),
+        *blueprints_of(app, str(rule.endpoint)),
+    ):
+        mark = getattr(layer, "marmeon_authorize", None)
         if mark is not None:
             return cast(Policy, mark)
     return None
@@ -198,24 +190,22 @@ def _login_required_codes() -> set[object]:
         import flask_login
     except ImportError:
         return set()
-    codes: set[object] = set()
-    for name in ("login_required", "fresh_login_required"):
-        decorator = getattr(flask_login, name, None)
-        if decorator is not None:
-            codes.add(decorator(everyone).__code__)
-    return codes
+    return {
+        getattr(flask_login, name)(everyone).__code__
+        for name in ("login_required", "fresh_login_required")
+        if hasattr(flask_login, name)
+    }
 
 
 def requires_sign_in(view_func: object) -> bool:
     """Whether a view sits behind ``authenticate`` or Flask-Login's
     ``login_required`` (on the function, a View class or its ``decorators``)."""
     codes = _login_required_codes()
-    for layer in view_layers(view_func):
-        if getattr(layer, "marmeon_authenticate", False) is True:
-            return True
-        if getattr(layer, "__code__", None) in codes:
-            return True
-    return False
+    return any(
+        getattr(layer, "marmeon_authenticate", False) is True
+        or getattr(layer, "__code__", None) in codes
+        for layer in view_layers(view_func)
+    )
 
 
 def api_blueprint(app: Flask, endpoint: str) -> SansioBlueprint | None:

@@ -33,23 +33,14 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
 from .._state import get_state
+from ..i18n.urls import root_adapter
 
 
-def configured_location(app: Flask, root: str, request: Request) -> str | None:
-    """The path (and query) under ``root`` that the routing redirects
-    ``request`` to; None when it does not redirect it, or redirects it to
+def configured_location(app: Flask, root: str) -> str | None:
+    """The path (and query) under ``root`` that the routing redirects the
+    request to; None when it does not redirect it, or redirects it to
     another host."""
-    adapter = app.create_url_adapter(request)  # the request's own binding
-    assert adapter is not None  # a request always has one
-    mounted = app.url_map.bind(
-        adapter.server_name,
-        script_name=root or "/",
-        subdomain=adapter.subdomain,
-        url_scheme=adapter.url_scheme,
-        default_method=adapter.default_method,
-        path_info=adapter.path_info,
-        query_args=adapter.query_args,
-    )
+    mounted = root_adapter(app, root)
     try:
         mounted.match()
     except RequestRedirect as redirect:
@@ -73,13 +64,8 @@ def mount_redirects() -> None:
     if not isinstance(exception, RequestRedirect):
         return
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-    location = configured_location(app, get_state(app).settings.root, req)
+    location = configured_location(app, get_state(app).settings.root)
     if location is not None:
         rebuilt = RequestRedirect(location)
         rebuilt.code = exception.code
         req.routing_exception = rebuilt
-
-
-def init_app(app: Flask) -> None:
-    """Run :func:`mount_redirects` first among the app's request hooks."""
-    app.before_request_funcs.setdefault(None, []).insert(0, mount_redirects)

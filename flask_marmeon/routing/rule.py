@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Union
 from flask import Flask, abort, current_app, request
 from werkzeug.routing import Rule
 
-from .._state import MarmeonState
 from ..i18n import RULE_PREFIX as LOCALIZED_RULE_PREFIX
 from ..i18n import LocalesOption
 from .marks import Policy, everyone, policy_of_rule
@@ -172,15 +171,6 @@ def _locales_option(
     )
 
 
-def init_app(app: Flask, state: MarmeonState) -> None:
-    """Install the rule class on the app.
-
-    The routes' policies are enforced from the first request on (see
-    :func:`enforce_policies`).
-    """
-    app.url_rule_class = MarmeonRule  # type: ignore[assignment]
-
-
 def enforce_policies(app: Flask) -> None:
     """Look up every route's policy and, if a route has one other than
     ``everyone``, refuse with 403 each request its route's policy refuses.
@@ -193,10 +183,8 @@ def enforce_policies(app: Flask) -> None:
     ``before_request`` hooks, so a policy may read what they load (such as
     ``g.user``), and before the blueprints' hooks.
     """
-    needed = False
-    for rule in app.url_map.iter_rules():
-        needed = _policy_of(app, rule) is not None or needed
-    if needed:
+    # A list, not any(): every rule's policy is looked up (and kept) now.
+    if any([_policy_of(app, rule) is not None for rule in app.url_map.iter_rules()]):
         app.before_request(_enforce_policy)
 
 

@@ -19,12 +19,13 @@ converter reads):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from flask import Flask
 from werkzeug.exceptions import HTTPException
-from werkzeug.routing import Map, MapAdapter, RequestRedirect, Rule
+from werkzeug.routing import Map, RequestRedirect, Rule
 from werkzeug.routing.converters import NumberConverter, ValidationError
 
 from ..i18n.urls import LOCALE_ARG, is_localized_rule
@@ -68,9 +69,9 @@ class _NoSample(Exception):
     pass
 
 
-def _sample(rule: Rule, fixed: Mapping[str, str]) -> str:
+def _sample(rule: Rule, fixed: Mapping[str, str]) -> str | None:
     """A path that ``rule`` answers: its arguments filled with values that
-    their converters read (``fixed`` first); _NoSample when none is found."""
+    their converters read (``fixed`` first); None when none is found."""
     converters = rule_parts(rule).converters
 
     def sample_value(match: re.Match[str]) -> str:
@@ -97,27 +98,31 @@ def _sample(rule: Rule, fixed: Mapping[str, str]) -> str:
             return candidate
         raise _NoSample(name)
 
-    return _PLACEHOLDER.sub(sample_value, rule.rule)
+    try:
+        return _PLACEHOLDER.sub(sample_value, rule.rule)
+    except _NoSample:
+        return None
 
 
-def _winner(adapter: MapAdapter, path: str, method: str) -> Rule | None:
-    """The rule that answers ``path``, after a slash redirect; or None."""
+def _winner(url_map: Map, rule: Rule, path: str) -> Rule | None:
+    """The rule of ``url_map`` that answers ``path`` (on ``rule``'s host, by
+    ``rule``'s method), after a slash redirect; or None."""
+    host = rule.host if url_map.host_matching else "localhost"
+    if not host or "<" in host:
+        return None  # a host pattern: no sample host to match on
+    adapter = url_map.bind(host, "/")
+    methods = rule.methods or {"GET"}
+    method = "GET" if "GET" in methods else sorted(methods)[0]
     for _ in range(2):
         try:
-            rule, _ = adapter.match(path, method=method, return_rule=True)
+            found, _ = adapter.match(path, method=method, return_rule=True)
         except RequestRedirect as redirect:
-            path = "/" + redirect.new_url.split("://", 1)[-1].split("/", 1)[-1]
-            path = path.split("?", 1)[0]
+            path = urlsplit(redirect.new_url).path
             continue
         except HTTPException:
             return None
-        return rule
+        return found
     return None
-
-
-def _method(rule: Rule) -> str:
-    methods = rule.methods or {"GET"}
-    return "GET" if "GET" in methods else sorted(methods)[0]
 
 
 def _locales_of(rule: Rule, locales: Sequence[str]) -> list[str]:
@@ -128,71 +133,44 @@ def _locales_of(rule: Rule, locales: Sequence[str]) -> list[str]:
     return list(LocaleTags(locales).among(option))
 
 
-def _bind(url_map: Map, rule: Rule) -> MapAdapter | None:
-    host = rule.host if url_map.host_matching else "localhost"
-    if not host or "<" in host:
-        return None  # a host pattern: no sample host to match on
-    return url_map.bind(host, "/")
-
-
-def shadows(app: Flask, locales: Sequence[str]) -> Iterator[Shadow]:
+def shadows(app: Flask, locales: Sequence[str]) -> list[Shadow]:
     """Every (plain route, localized route) pair where the plain route
     answers an address of the localized one, once per pair."""
-    if not locales:
-        return
     url_map = app.url_map
     rules = list(url_map.iter_rules())
     localized = [rule for rule in rules if is_localized_rule(rule)]
-    if not localized:
-        return
-    seen: set[tuple[int, int]] = set()
+    if not locales or not localized:
+        return []
+    found: dict[tuple[int, int], Shadow] = {}
     for rule in localized:
-        adapter = _bind(url_map, rule)
-        if adapter is None:
-            continue
         for tag in _locales_of(rule, locales):
-            try:
-                path = _sample(rule, {LOCALE_ARG: spelling(tag)})
-            except _NoSample:
+            path = _sample(rule, {LOCALE_ARG: spelling(tag)})
+            if path is None:
                 continue
-            winner = _winner(adapter, path, _method(rule))
-            if winner is None or is_localized_rule(winner):
-                continue
-            if (id(winner), id(rule)) not in seen:
-                seen.add((id(winner), id(rule)))
-                yield Shadow(winner, rule, path, tag)
+            winner = _winner(url_map, rule, path)
+            if winner is not None and not is_localized_rule(winner):
+                shadow = Shadow(winner, rule, path, tag)
+                found.setdefault((id(winner), id(rule)), shadow)
+    copies = [rule.empty() for rule in localized]
     only_localized = Map(
-        [rule.empty() for rule in localized],
+        copies,
         converters=dict(url_map.converters),
         strict_slashes=url_map.strict_slashes,
         merge_slashes=url_map.merge_slashes,
         host_matching=url_map.host_matching,
     )
+    originals = {id(copy): rule for copy, rule in zip(copies, localized, strict=True)}
     spellings = LocaleTags(locales).by_spelling
     for plain in rules:
         first = plain.rule.split("/")[1] if plain.rule.count("/") else ""
         if is_localized_rule(plain) or first not in spellings:
             continue
-        adapter = _bind(only_localized, plain)
-        if adapter is None:
+        path = _sample(plain, {})
+        loser = None if path is None else _winner(only_localized, plain, path)
+        if path is None or loser is None:
             continue
-        try:
-            path = _sample(plain, {})
-        except _NoSample:
-            continue
-        loser = _winner(adapter, path, _method(plain))
-        if loser is None:
-            continue
-        original = next(
-            (
-                r
-                for r in localized
-                if r.endpoint == loser.endpoint and r.rule == loser.rule
-            ),
-            loser,
-        )
-        if spellings[first] not in _locales_of(original, locales):
-            continue
-        if (id(plain), id(original)) not in seen:
-            seen.add((id(plain), id(original)))
-            yield Shadow(plain, original, path, spellings[first])
+        original = originals[id(loser)]
+        if spellings[first] in _locales_of(original, locales):
+            shadow = Shadow(plain, original, path, spellings[first])
+            found.setdefault((id(plain), id(original)), shadow)
+    return list(found.values())

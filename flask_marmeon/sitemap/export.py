@@ -3,8 +3,9 @@
 The same builds as the endpoints' (build.py), written into a directory for
 a CDN or an object store: the site's files, every part of every paged route
 (built one at a time, so one part is held at once), each beside its gzip
-form ``NAME.gz``, and the index last. Every paged route that can reads
-its rows in one database snapshot.
+form ``NAME.gz``, and the index last. Every paged route that can
+(``paged()``) reads its rows in one database snapshot (one transaction,
+``REPEATABLE READ`` where the database has it).
 
 A reader of DIR, at any instant, gets the whole previous export or the
 whole new one. Each file but the index is named after its bytes as well
@@ -95,15 +96,8 @@ def export_sitemap(
     ``base_url`` (``https://cdn.example/sitemaps``) is where the index says
     the files are, instead of APP_URL and the mount path.
 
-    Every paged route whose provider can (``paged()``) reads its rows in one
-    database snapshot (one transaction, ``REPEATABLE READ`` where the
-    database has it). The files are written into a staging directory inside
-    ``directory`` first; only when every one is written are they moved into
-    place, and the index is replaced last by one rename: a reader gets the
-    whole previous export or the whole new one, and a failure leaves the
-    last export as it was. The files of the export before stay until the
-    next export ends. A list of the files kept (``.marmeon-export``) is
-    written beside the index: an export removes only files named there.
+    How the files replace the last export's, whole or not at all: see the
+    module's docstring.
 
     ``progress(done, total)`` is called after each file. Raises
     :class:`~flask_marmeon.StartupError` when the app has H10 problems, and
@@ -120,7 +114,7 @@ def export_sitemap(
         )
     target = Path(directory)
     _directory(target)
-    base = _base(base_url)
+    base = _base(app, base_url)
     with ExitStack() as snapshots:
         for route in paged_routes(app):
             snapshot = getattr(route.provider, "snapshot", None)
@@ -129,9 +123,9 @@ def export_sitemap(
         return _export(app, target, base, progress)
 
 
-def _base(base_url: str | None) -> str | None:
+def _base(app: Flask, base_url: str | None) -> str:
     if base_url is None:
-        return None
+        return get_state(app).settings.site_base
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
         raise ExportError(
@@ -145,12 +139,9 @@ def _base(base_url: str | None) -> str | None:
 def _export(
     app: Flask,
     target: Path,
-    base: str | None,
+    base: str,
     progress: Callable[[int, int], None] | None,
 ) -> list[str]:
-    if base is None:
-        settings = get_state(app).settings
-        base = settings.site_base
     starts: dict[str, tuple[Any, ...]] = {}
 
     def where(route: PagedRoute) -> tuple[Any, ...]:
@@ -231,17 +222,15 @@ def _check_places(target: Path, written: list[str]) -> None:
 
 
 def _move_into_place(staging: Path, target: Path, written: list[str]) -> None:
-    """Every file written, then the index (written last). The other files'
-    names are new (or name the very same bytes), so no reader of the last
-    index sees one of its files change; the index is replaced by one
-    rename (its gzip twin by another), so a reader gets the old one or the
-    new one, whole."""
-    names = [n for name in written for n in (name, f"{name}.gz")]
-    for name in names:
-        if name not in (_INDEX, f"{_INDEX}.gz"):
-            os.replace(staging / name, target / name)
-    for name in (_INDEX, f"{_INDEX}.gz"):
-        os.replace(staging / name, target / name)
+    """Every file written, in order: the index last. The other files' names
+    are new (or name the very same bytes), so no reader of the last index
+    sees one of its files change; the index is replaced by one rename (its
+    gzip twin by another), so a reader gets the old one or the new one,
+    whole."""
+    assert written[-1] == _INDEX
+    for name in written:
+        for one in (name, f"{name}.gz"):
+            os.replace(staging / one, target / one)
 
 
 def _keep_list(target: Path, written: list[str], kept: set[str]) -> None:

@@ -45,12 +45,6 @@ def _compressor() -> zlib._Compress:
     return zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
 
 
-def gzip_member(data: bytes) -> bytes:
-    """``data`` as one gzip member, the bytes a packed file has for it."""
-    deflater = _compressor()
-    return deflater.compress(data) + deflater.flush()
-
-
 @dataclass(frozen=True)
 class SitemapFile:
     """One finished ``<urlset>`` file."""
@@ -72,7 +66,8 @@ class SitemapFile:
         """The file gzip-compressed (mtime 0, level :data:`LEVEL`)."""
         if self.gzipped:
             return self.data
-        return gzip_member(self.data)
+        deflater = _compressor()
+        return deflater.compress(self.data) + deflater.flush()
 
 
 def _repacked(packed: bytes, skip: int, head: bytes) -> bytes:
@@ -131,14 +126,13 @@ class UrlsetWriter:
         self._start_file()
 
     def _start_file(self) -> None:
-        # The file's bytes, from its opening tag on, once the first batch
-        # is encoded; the opening declares the namespaces of the entries
-        # of that batch (a later entry that needs another one costs a copy
-        # of the file when it is finished).
-        self._out: io.BytesIO | None = None
-        # With packed: the file's compressor and its output so far.
-        self._deflater: zlib._Compress | None = None
-        self._gz: list[bytes] = []
+        # The file's bytes (with packed, compressed as they come), from its
+        # opening tag on, once the first batch is encoded; the opening
+        # declares the namespaces of the entries of that batch (a later
+        # entry that needs another one costs a copy of the file when it is
+        # finished). "": nothing written yet.
+        self._out = io.BytesIO()
+        self._deflater = _compressor() if self.packed else None
         self._opening = ""
         self._pieces: list[str] = []
         # URLs in the file's encoded batches.
@@ -236,7 +230,7 @@ class UrlsetWriter:
         if self._pieces:
             data = "".join(self._pieces).encode()
             self._pieces = []
-            if self._out is None and self._deflater is None:
+            if not self._opening:
                 self._opening = urlset_opening(xhtml=self._xhtml, images=self._images)
                 self._write((HEAD + self._opening).encode())
             self._write(data)
@@ -246,53 +240,31 @@ class UrlsetWriter:
         self._bytes_left = self.max_body - self._size
 
     def _write(self, data: bytes) -> None:
-        if self.packed:
-            if self._deflater is None:
-                self._deflater = _compressor()
-            self._gz.append(self._deflater.compress(data))
-        else:
-            if self._out is None:
-                self._out = io.BytesIO()
-            self._out.write(data)
-
-    def _finish_packed(self) -> bytes:
-        opening = urlset_opening(xhtml=self._xhtml, images=self._images)
-        end = URLSET_END.encode()
         deflater = self._deflater
-        if deflater is None:
-            return gzip_member((HEAD + opening).encode() + end)
-        self._gz += [deflater.compress(end), deflater.flush()]
-        packed = b"".join(self._gz)
-        self._gz = []
-        if opening == self._opening:
-            return packed
-        # An entry after the first batch needs another namespace: the
-        # opening is rewritten in a second pass over the compressed file.
-        skip = len((HEAD + self._opening).encode())
-        return _repacked(packed, skip, (HEAD + opening).encode())
+        self._out.write(data if deflater is None else deflater.compress(data))
 
     def _finish_file(self) -> None:
         self._encode_batch()
-        if self.packed:
-            packed = self._finish_packed()
-            self.files.append(SitemapFile(packed, self._urls, self._latest, True))
-            self._start_file()
-            return
         opening = urlset_opening(xhtml=self._xhtml, images=self._images)
-        end = URLSET_END.encode()
-        out = self._out
-        if out is None:
-            body = (HEAD + opening).encode() + end
-        elif opening == self._opening:
-            out.write(end)
-            # The buffer's own bytes, not a copy (no view of it is held).
-            body = out.getvalue()
-        else:
-            written = out.getbuffer()
-            start = len((HEAD + self._opening).encode())
-            body = b"".join([(HEAD + opening).encode(), written[start:], end])
-            written.release()
-        self.files.append(SitemapFile(body, self._urls, self._latest))
+        if not self._opening:  # an empty file
+            self._opening = opening
+            self._write((HEAD + opening).encode())
+        self._write(URLSET_END.encode())
+        if self._deflater is not None:
+            self._out.write(self._deflater.flush())
+        # The buffer's own bytes, not a copy (no view of it is held).
+        data = self._out.getvalue()
+        if opening != self._opening:
+            # An entry after the first batch needs another namespace: the
+            # opening is rewritten (packed: in a second pass over the
+            # compressed file).
+            skip = len((HEAD + self._opening).encode())
+            head = (HEAD + opening).encode()
+            if self.packed:
+                data = _repacked(data, skip, head)
+            else:
+                data = b"".join([head, memoryview(data)[skip:]])
+        self.files.append(SitemapFile(data, self._urls, self._latest, self.packed))
         self._start_file()
 
     def finish(self) -> list[SitemapFile]:

@@ -13,7 +13,7 @@ being that call's own text for the route and date.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from .addresses import Addresses, CompiledRule, addresses
@@ -183,9 +183,7 @@ class _Days:
         self.bare: _Written = (pieces_of(None), None)
         #: Pieces and day by date (and None: no date).
         self.known: dict[object, _Written] = {None: self.bare}
-        #: Pieces and day by the day of a datetime.
-        self.days: dict[str, _Written] = {}
-        #: How many dates and days are kept (their texts within _KNOWN_TEXT).
+        #: How many dates are kept (their texts within _KNOWN_TEXT).
         self.keeps = _KNOWN_TEXT // (sum(map(len, self.bare[0])) + 30 * urls)
         #: Whether the route's text is ASCII (a day's always is).
         self.ascii = all(piece.isascii() for piece in self.bare[0])
@@ -196,35 +194,24 @@ class _Days:
         self.max_size = sum(map(len, dated)) + (len(dated) - 1) * widest
 
     def written(self, when: object) -> _Written:
-        """The pieces and day of ``when`` (a date, a datetime or None)."""
+        """The pieces and day of ``when`` (a date or a datetime)."""
         if type(when) is datetime:
-            # An aware datetime is written as its day in UTC: the date's own
-            # pieces, looked up by that date. Rows read from a table seldom
-            # share a datetime (each has its second), so writing its day
-            # again for each (astimezone, isoformat) was a fifth of a
-            # part's build (benchmarks/scale.py, two languages).
+            # A datetime is written as its day (an aware one's in UTC): the
+            # date's own pieces, kept by that date, never by a text, so no
+            # text given as last_modified is ever taken for a date. Rows
+            # read from a table seldom share a datetime (each has its
+            # second), so writing its day again for each (astimezone,
+            # isoformat) was a fifth of a part's build (benchmarks/scale.py,
+            # two languages).
             offset = when.utcoffset()
-            if offset is not None:
-                when = (when - offset).date() if offset else when.date()
-                found = self.known.get(when)
-                if found is not None:
-                    return found
-        day = lastmod(when, self.where)
-        if day is None:
-            return self.bare
-        # A datetime's day is kept by its text, apart from the dates, so
-        # no text given as last_modified is ever taken for a date.
-        dated = type(when) is date
-        if not dated:
-            found = self.days.get(day)
+            when = (when - offset).date() if offset else when.date()
+            found = self.known.get(when)
             if found is not None:
                 return found
+        day = lastmod(when, self.where)
         found = (self.pieces_of(day), day)
-        if len(self.known) + len(self.days) < self.keeps:
-            if dated:
-                self.known[when] = found
-            else:
-                self.days[day] = found
+        if len(self.known) < self.keeps:
+            self.known[when] = found
         return found
 
 
