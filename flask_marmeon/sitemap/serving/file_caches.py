@@ -34,7 +34,7 @@ from ...shared_lock import Backend
 from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
 from ..paged import PagedRoute
 from ..splits import build_split, can_split
-from .files import Files, Packed
+from .files import Files
 from .health import Health
 from .shared_store import SharedFiles
 from .ttl_cache import SitemapCache
@@ -108,7 +108,7 @@ class FileCaches:
     def _cache(
         self,
         slot: str,
-        build: Callable[[], tuple[bytes, ...] | Packed],
+        build: Callable[[], tuple[bytes, ...] | Files],
         name: str,
         slots: threading.BoundedSemaphore | None = None,
         group: str = "",
@@ -279,7 +279,7 @@ class FileCaches:
         key = (route.slug, digest)
         start, stop = ranges[number - 1]
 
-        def build() -> Packed:
+        def build() -> Files:
             # Compressed as it is written: its XML is never held whole.
             part = build_part(self.app, route, number, start, stop, packed=True)
             if part.overflowed:
@@ -289,7 +289,7 @@ class FileCaches:
             lastmod = self._lastmods[key] = part.file.lastmod
             if lastmod is not None:
                 self._noted(route, digest, lambda notes: notes.mark("lastmod", lastmod))
-            return Packed((part.file.packed,))
+            return Files.stored((part.file.packed,), self.clock())
 
         with self._lock:
             cache = self._parts.get(key)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import gzip
 import struct
 import zlib
-from dataclasses import dataclass
 
 # zlib level 6, gzip's default: about 10x on sitemap XML; level 9 saves a few
 # per cent more for twice the time.
@@ -49,14 +48,6 @@ def packed_tag(packed: bytes) -> str:
 def pack(body: bytes) -> bytes:
     """``body`` gzip-compressed, the same bytes in every process (mtime 0)."""
     return gzip.compress(body, _LEVEL, mtime=0)
-
-
-@dataclass(frozen=True)
-class Packed:
-    """A build's files gzip-compressed already, as :func:`pack` would have
-    (one gzip member each, mtime 0): kept as they are."""
-
-    packed: tuple[bytes, ...]
 
 
 class Files:

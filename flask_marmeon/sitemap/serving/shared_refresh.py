@@ -13,7 +13,7 @@ from dataclasses import KW_ONLY, dataclass, field
 
 from ..._log import logger
 from ...shared_lock import Heartbeat
-from .files import Files, Packed
+from .files import Files
 from .health import Health
 from .shared_store import SharedFiles, Stamp
 
@@ -33,7 +33,7 @@ class SharedRefresh:
     does with its shared store: its refresh there, the look at the newest
     build, the outages said once (the fields are the cache's parameters)."""
 
-    build: Callable[[], tuple[bytes, ...] | Packed]
+    build: Callable[[], tuple[bytes, ...] | Files]
     _: KW_ONLY
     ttl: float
     retry_after: float
@@ -122,7 +122,7 @@ class SharedRefresh:
             self.builds += 1
             try:
                 built = self.build()
-                bodies = built.packed if isinstance(built, Packed) else built
+                bodies = built.packed if isinstance(built, Files) else built
                 if not bodies or not all(type(body) is bytes for body in bodies):
                     raise TypeError(f"the build gave {type(built).__name__}, not files")
             except Exception as error:
@@ -141,10 +141,8 @@ class SharedRefresh:
                 until = self.clock() + self.retry_after
                 self._pause(until)
                 return None, until
-            # Packed: compressed as it was written, its ETag read from the trailer.
-            now = self.clock()
-            packed = isinstance(built, Packed)
-            files = Files.stored(bodies, now) if packed else Files(bodies, now)
+            # Files: compressed as they were written (Files.stored).
+            files = built if isinstance(built, Files) else Files(bodies, self.clock())
             self._install(files)
             self.health.worked(self.group, self.name)
             return files, None

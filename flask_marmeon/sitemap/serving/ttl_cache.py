@@ -46,7 +46,8 @@ class Lookup:
 class SitemapCache(SharedRefresh):
     """The files of one app's sitemap, refreshed by one background thread.
 
-    :param build: makes the files; an exception is a failed build.
+    :param build: makes the files (their bodies, or :class:`~.files.Files`
+        compressed as written); an exception is a failed build.
     :param ttl: seconds a build is fresh.
     :param retry_after: seconds after a failure during which ``build`` is not
         called again (by any process sharing ``shared``).
