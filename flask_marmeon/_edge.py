@@ -137,7 +137,6 @@ class Edge:
 
     def __init__(self, app: Flask, state: MarmeonState, wsgi_app: WSGIApplication):
         self.app = app
-        self.state = state
         self.wsgi_app = wsgi_app
         self.indexable = state.settings.indexable
         self.lock = threading.Lock()
@@ -249,23 +248,16 @@ class Edge:
         return str(rule.endpoint)
 
 
-def install(app: Flask, state: MarmeonState) -> Edge:
+def install(app: Flask, state: MarmeonState) -> None:
     """Wrap ``app.wsgi_app`` with the app's edge (from ``init_app``, first)."""
     edge = Edge(app, state, app.wsgi_app)
     state.add(edge)
     app.wsgi_app = edge  # type: ignore[method-assign]
-    return edge
 
 
 def edge_of(state: MarmeonState) -> Edge:
     """The app's edge (its part of the app's state)."""
-    edge: Edge | None = state.parts.get(Edge)
-    if edge is None:
-        raise RuntimeError(
-            "The extension's WSGI edge is not installed yet: call this from"
-            " a module's init_app, after flask_marmeon._edge.install()."
-        )
-    return edge
+    return state.part(Edge)
 
 
 def add_front(state: MarmeonState, prefix: str, endpoint: FrontEndpoint) -> None:

@@ -85,9 +85,7 @@ class ModuleEndpoint:
         if if_match_fails(environ, self.digest):
             return precondition_failed(environ, start_response)
         response = Response(self.source, mimetype="text/javascript")
-        response.cache_control.public = True
-        response.cache_control.max_age = _MAX_AGE
-        response.cache_control.immutable = True
+        response.headers["Cache-Control"] = f"public, max-age={_MAX_AGE}, immutable"
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.set_etag(self.digest)
         if "HTTP_IF_MATCH" in environ:

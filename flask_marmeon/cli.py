@@ -58,9 +58,7 @@ def _load_even_if_stopped() -> Flask:
 def _check_routes(app: Flask) -> None:
     statuses = route_statuses(app)
     problems = check_routes(app)
-    empty: dict[str, EmptyRoute] = {}
-    if statuses and not problems:
-        empty = _empty_routes(app)
+    empty = _empty_routes(app) if statuses and not problems else {}
     if statuses:
         _table(statuses, empty)
     else:

@@ -93,13 +93,11 @@ def _prefix_with_locale(setup: BlueprintSetupState) -> None:
         # with localized routes needs it.
         app.before_request(redirect_to_locale)
     localized_blueprints.add(name)
-    prefix = setup.url_prefix
-    if prefix is not None and prefix.startswith(RULE_PREFIX):
-        return  # nested in a localized blueprint: the locale is there already
-    if prefix is None or prefix.strip("/") == "":
-        setup.url_prefix = RULE_PREFIX
-    else:
-        setup.url_prefix = f"{RULE_PREFIX}/{prefix.lstrip('/')}"
+    prefix = setup.url_prefix or ""
+    # Nested in a localized blueprint, the locale is there already.
+    if not prefix.startswith(RULE_PREFIX):
+        rest = prefix.lstrip("/")
+        setup.url_prefix = f"{RULE_PREFIX}/{rest}" if rest else RULE_PREFIX
 
 
 def _pull_locale(endpoint: str | None, values: dict[str, Any] | None) -> None:
@@ -107,8 +105,7 @@ def _pull_locale(endpoint: str | None, values: dict[str, Any] | None) -> None:
     # Flask-Babel already see the page's locale.
     if values is None or endpoint is None:
         return
-    # The request itself, not the proxy: each read through the proxy is a further
-    # look-up in Python (about 0.7 us).
+    # The request itself: each read through the proxy costs about 0.7 us.
     req = request._get_current_object()  # type: ignore[attr-defined]
     rule = req.url_rule
     if rule is None or not is_localized_rule(rule) or LOCALE_ARG not in values:

@@ -99,8 +99,7 @@ def own_page() -> Page | None:
     its own address (the rule built with the request's view arguments,
     under the configured mount path, no query string), or None (a localized
     route, no rule, a dot segment, a rule that does not build)."""
-    # The request itself, not the proxy: each read through the proxy is a further
-    # look-up in Python (about 0.7 us).
+    # The request itself: each read through the proxy costs about 0.7 us.
     req = request._get_current_object()  # type: ignore[attr-defined]
     rule = req.url_rule
     endpoint = req.endpoint

@@ -154,8 +154,6 @@ def redirects_by_language(adapter: MapAdapter, path: str) -> bool:
     """
     try:
         adapter.match(path, method="GET")
-    except NotFound:
-        return True
-    except HTTPException:  # another route's redirect or 405
-        return False
+    except HTTPException as error:  # else another route's redirect or 405
+        return isinstance(error, NotFound)
     return False

@@ -63,9 +63,7 @@ def serializer(
 def path_for(signer: URLSafeSerializer, texts: Texts, digest: str) -> str:
     """The image's path below the mount path."""
     payload = [FORMAT, digest, texts.title, texts.description, texts.site]
-    if texts.square:
-        payload.append(_SQUARE)
-    token = signer.dumps(payload)
+    token = signer.dumps(payload + ([_SQUARE] if texts.square else []))
     return f"{PREFIX}{token}.png"
 
 

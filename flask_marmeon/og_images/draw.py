@@ -163,11 +163,10 @@ def draw_line(
         lead = face.length(" ", size) * (len(run.text) - len(run.text.lstrip(" ")))
         trail = face.length(" ", size) * (len(run.text) - len(run.text.rstrip(" ")))
         before, after = (trail, lead) if rtl else (lead, trail)
-        pieces.append((run, core, before, face.length(core, size), after))
+        pieces.append((face, core, before, face.length(core, size), after))
     total = sum(before + width + after for _, _, before, width, after in pieces)
     x = right - total if rtl else left
-    for run, core, before, width, after in pieces:
-        face = fonts.faces[run.face]
+    for face, core, before, width, after in pieces:
         x += before
         text = _run_text(core, fonts)
         if text and face.bitmap_size:

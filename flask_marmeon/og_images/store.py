@@ -147,7 +147,7 @@ class ImageStore:
             png = self._draw(draw)
         self._shared_call("set", f"{self.prefix}/png/{key}", png, KEEP)
         if taken:
-            self._quietly(lambda: lock.release(token))
+            self._quietly(lock.release, token)
         return png
 
     def _shared_get(self, key: str) -> bytes | None:
@@ -155,20 +155,15 @@ class ImageStore:
         return value if isinstance(value, bytes) else None
 
     def _shared_call(self, name: str, *args: Any) -> Any:
-        shared = self.shared
-        if shared is None:
+        if self.shared is None:
             return None
+        with self.context():
+            return self._quietly(getattr(self.shared, name), *args)
 
-        def call() -> Any:
-            with self.context():
-                return getattr(shared, name)(*args)
-
-        return self._quietly(call)
-
-    def _quietly(self, call: Callable[[], _T]) -> _T | None:
-        """``call()``'s value; None when the store cannot be reached (said once)."""
+    def _quietly(self, call: Callable[..., _T], *args: Any) -> _T | None:
+        """``call(*args)``; None when the store cannot be reached (said once)."""
         try:
-            return call()
+            return call(*args)
         except Exception:  # noqa: BLE001 - any backend's "cannot reach"
             if not self.shared_failed:
                 self.shared_failed = True

@@ -25,11 +25,6 @@ from .marks import api_blueprint, everyone, is_marked, policy_name, policy_of_ru
 from .marks import requires_sign_in as _requires_sign_in
 from .shadows import shadows
 
-#: A paged provider's own problems (``problems()``: its statement).
-PROVIDER_ID = "sitemap.E001"
-#: A localized route that still has an old language prefix (``/<lang_code>``).
-OLD_PREFIX_ID = "i18n.E002"
-
 
 @dataclass(frozen=True)
 class RouteStatus:
@@ -102,8 +97,9 @@ def _problems_of_rule(app: Flask, rule: Rule) -> list[Problem]:
     if old_language is not None:
         found.append(_old_prefix_problem(rule, old_language))
     found += locales_problems(rule, get_state(app).settings.locales)
+    # A paged provider's own problems (its statement).
     found += [
-        Problem(PROVIDER_ID, reason, **here) for reason in provider_problems(rule)
+        Problem("sitemap.E001", reason, **here) for reason in provider_problems(rule)
     ]
     return found
 
@@ -118,7 +114,7 @@ def _remove_old_prefix(name: str) -> str:
 
 def _old_prefix_problem(rule: Rule, name: str) -> Problem:
     return Problem(
-        OLD_PREFIX_ID,
+        "i18n.E002",
         f"is localized but still has the old language prefix '/<{name}>', so"
         " its addresses hold the language twice (/en/<" + name + ">/...)",
         _remove_old_prefix(name),

@@ -201,8 +201,7 @@ def _policy_of(app: Flask, rule: Rule) -> Policy | None:
 
 
 def _enforce_policy() -> None:
-    # The request itself, not the proxy: each read through the proxy is a further
-    # look-up in Python (about 0.7 us).
+    # The request itself: each read through the proxy costs about 0.7 us.
     rule = request._get_current_object().url_rule  # type: ignore[attr-defined]
     if rule is None:
         return

@@ -37,7 +37,6 @@ from ..i18n.urls import (
 )
 from ..locale_tags import X_DEFAULT, LocaleTags, spelling
 from .arguments import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
-from .entries import route_arguments
 from .overlaps import Rivals, answers_get, could_take, rivals_of
 from .rule_parts import rule_parts
 
@@ -309,7 +308,7 @@ def compile_rule(
         base=base,
         parts=tuple(parts),
         args=args,
-        names=frozenset(read.converters) if localized else route_arguments(rule),
+        names=frozenset(read.converters),
         rivals=rivals_of(rule, candidates),
         match_always=match_always,
         adapter=url_map.bind(own_host(url_map, origin), root or "/"),

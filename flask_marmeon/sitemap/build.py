@@ -92,14 +92,7 @@ class _Build:
     """What the routes of one build share: the app's settings, the writer,
     what did not fit, the URL policy for images."""
 
-    def __init__(
-        self,
-        app: Flask,
-        *,
-        split: bool,
-        max_urls: int | None = None,
-        packed: bool = False,
-    ):
+    def __init__(self, app: Flask, *, split: bool, packed: bool = False):
         state = get_state(app)
         settings = state.settings
         self.app = app
@@ -107,10 +100,9 @@ class _Build:
         origin = settings.app_url
         assert origin is not None  # the H10 checks ran before any build
         self.origin = origin
-        self.base = origin + settings.root
         # The format's 50 MiB; the slot lets tests reach it with a small file.
         self.max_bytes = sitemap_state(state).max_bytes or MAX_BYTES
-        self.max_urls = max_urls or settings.sitemap_max_urls
+        self.max_urls = settings.sitemap_max_urls
         self.over = Limits()
         self.writer = UrlsetWriter(
             self.max_urls, self.max_bytes, split=split, over=self.over, packed=packed
@@ -135,13 +127,7 @@ class _Build:
         before = writer.written()
         try:
             if items is None:
-                view_func = app.view_functions.get(str(rule.endpoint))
-                provider = find_provider(rule, view_func)
-                # Only a route without parameters may have none (H10).
-                items = () if provider is None else provider_items(provider, where)
-                if not compiled.names - {LOCALE_ARG}:
-                    refuse = report.refuse_unknown
-                    items = (single_entry(items, where, refuse),)
+                items = route_items(app, compiled, where, report.refuse_unknown)
             write_entries(compiled, items, where, writer, report, policy)
         except Exception as error:
             # The provider's own exception (its database is down): the log's
@@ -153,6 +139,24 @@ class _Build:
         if left_out is None or writer.written() > before:
             return None
         return EmptyRoute(rule.rule, str(rule.endpoint), left_out)
+
+
+def route_items(
+    app: Flask,
+    compiled: CompiledRule,
+    where: str,
+    refuse: Callable[[str], object] | None = None,
+) -> Iterable[object]:
+    """A route's items as its provider gives them (its own iterator: no
+    layer between it and the loop); a route without parameters' as its one
+    entry (:func:`.entries.single_entry`)."""
+    rule = compiled.rule
+    provider = find_provider(rule, app.view_functions.get(str(rule.endpoint)))
+    # Only a route without parameters may have none (H10).
+    items = () if provider is None else provider_items(provider, where)
+    if compiled.names - {LOCALE_ARG}:
+        return items
+    return (single_entry(items, where, refuse),)
 
 
 def _site(
@@ -219,7 +223,8 @@ def _site(
             build.max_urls,
         )
         del listed[MAX_FILES:]
-    index = sitemap_index((f"{build.base}/{name}", day) for name, day in listed)
+    base = build.settings.site_base
+    index = sitemap_index((f"{base}/{name}", day) for name, day in listed)
     return Sitemap(
         files,
         index,

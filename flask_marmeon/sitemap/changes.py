@@ -21,16 +21,14 @@ from datetime import date, datetime
 from functools import partial
 
 from flask import Flask
-from werkzeug.routing import Rule
 
 from .._state import get_state
-from ..i18n.urls import LOCALE_ARG
-from .addresses import CompiledRule, compile_rule
+from .addresses import compile_rule
 from .arguments import Refused
-from .build import in_own_context, listed_rules
-from .entries import SitemapEntry, lastmod, normalize, single_entry, utc
+from .build import in_own_context, listed_rules, route_items
+from .entries import SitemapEntry, lastmod, normalize, utc
 from .paged import PagedProvider, is_paged, part_range
-from .providers import find_provider, provider_items
+from .providers import provider_items
 from .report import RouteReport
 from .route_writer import entry_addresses
 
@@ -47,14 +45,12 @@ def changed_after(when: object, since: datetime, where: str) -> bool:
     """Whether an entry's ``last_modified`` is later than ``since`` (aware,
     UTC); a date counts as its whole day. TypeError (naming the route) for
     a value that is neither."""
-    if when is None:
-        return False
     if isinstance(when, datetime):
         return utc(when) > since
     if isinstance(when, date):
         return when >= since.date()
-    lastmod(when, where)  # raises the sitemap's own TypeError
-    return False  # pragma: no cover - lastmod raised
+    lastmod(when, where)  # None passes; anything else raises its TypeError
+    return False
 
 
 def changed_addresses(app: Flask, since: datetime) -> list[str]:
@@ -77,7 +73,13 @@ def _changed(app: Flask, since: datetime) -> list[str]:
         try:
             # One loop per entry of the whole site: what it does to an
             # entry that did not change is the cost (benchmarks/indexnow.py).
-            for item in _items(app, rule, compiled, since, where):
+            option: object = getattr(rule, "marmeon_sitemap", None)
+            items = (
+                _paged(option, since, where)  # type: ignore[arg-type]
+                if is_paged(option)
+                else route_items(app, compiled, where)
+            )
+            for item in items:
                 try:
                     # An entry with an aware datetime: its slot, compared
                     # as it is (whatever the zone), and most go no further.
@@ -89,39 +91,16 @@ def _changed(app: Flask, since: datetime) -> list[str]:
                 entry = item if type(item) is entry_type else normalize(item, where)
                 if not changed_after(entry.last_modified, since, where):
                     continue
-                found.update(dict.fromkeys(_locs(compiled, entry, report)))
+                try:
+                    locs = entry_addresses(compiled, entry, report).locs
+                except Refused:
+                    continue  # not in the sitemap either (its warning says why)
+                found.update(dict.fromkeys(locs))
         except Exception as error:
             raise FindingFailed(
                 f"Finding the changed pages failed in {where}: {error}"
             ) from error
     return list(found)
-
-
-def _locs(
-    compiled: CompiledRule, entry: SitemapEntry, report: RouteReport
-) -> tuple[str, ...]:
-    try:
-        return entry_addresses(compiled, entry, report).locs
-    except Refused:
-        # Not in the sitemap either (its build's warning says why).
-        return ()
-
-
-def _items(
-    app: Flask, rule: Rule, compiled: CompiledRule, since: datetime, where: str
-) -> Iterable[object]:
-    """A route's items as its provider gives them (the provider's own
-    iterator: no layer between it and the loop)."""
-    option: object = getattr(rule, "marmeon_sitemap", None)
-    if is_paged(option):
-        return _paged(option, since, where)  # type: ignore[arg-type]
-    provider = find_provider(rule, app.view_functions.get(str(rule.endpoint)))
-    if provider is None:
-        return ()  # a page without a provider has no date
-    items = provider_items(provider, where)
-    if compiled.names - {LOCALE_ARG}:
-        return items
-    return (single_entry(items, where),)
 
 
 def _paged(provider: PagedProvider, since: datetime, where: str) -> Iterator[object]:

@@ -196,9 +196,7 @@ def lastmod(value: object, where: str = "an entry") -> str | None:
     if value is None:
         return None
     if isinstance(value, datetime):
-        if value.tzinfo is not None and value.utcoffset() is not None:
-            value = value.astimezone(timezone.utc)
-        return value.date().isoformat()
+        return utc(value).date().isoformat()
     if isinstance(value, date):
         return value.isoformat()
     raise TypeError(
@@ -239,12 +237,7 @@ def normalize(item: object, where: str) -> SitemapEntry:
                 " params must be a dict of the route's parameters."
             )
         try:
-            return SitemapEntry(
-                params,
-                item.get("last_modified"),
-                item.get("locales"),
-                item.get("images"),
-            )
+            return SitemapEntry(**item)
         except TypeError as error:
             raise TypeError(f"The sitemap provider of {where} gave {error}") from None
     raise TypeError(

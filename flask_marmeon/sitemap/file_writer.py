@@ -155,7 +155,7 @@ class UrlsetWriter:
         many, ``day`` their ``<lastmod>``, ``xhtml`` and ``images`` whether
         they hold links or images. An entry that fits in no file is left out
         (and counted). False when nothing more will be written: the caller
-        stops and counts the rest with :meth:`left_out`."""
+        stops and counts the rest in :attr:`over`."""
         size = len(text) if text.isascii() else len(text.encode())
         if (urls > self._urls_left or size > self._bytes_left) and not self._room(
             urls, size
@@ -203,10 +203,6 @@ class UrlsetWriter:
         """The URLs written so far, in every file."""
         pending = self._budget - self._urls_left
         return sum(file.urls for file in self.files) + self._urls + pending
-
-    def left_out(self, urls: int) -> None:
-        """Count an entry of ``urls`` URLs that was not written."""
-        self.over.left_out(urls)
 
     def _room(self, urls: int, size: int) -> bool:
         """Make room for an entry: close the batch, and when the file has no

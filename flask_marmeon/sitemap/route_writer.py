@@ -163,7 +163,7 @@ def write_entries(
             report.refuse(refused)
             continue
         if urls:
-            writer.left_out(urls)
+            writer.over.left_out(urls)
 
 
 class _Days:

@@ -29,6 +29,9 @@ from .arguments import MAX_LOC_LENGTH
 #: value. At least one character: the converter takes no empty value.
 PLAIN_TEXT = re.compile(r"[A-Za-z0-9_.~!$()*+,:;=@-]+")
 
+#: An int's text as str() writes it (not "07", "+7" or "٧").
+_INT_TEXT = re.compile("0|[1-9][0-9]*")
+
 
 @dataclass(frozen=True)
 class Shortcut:
@@ -127,22 +130,16 @@ def shortcut_of(compiled: CompiledRule) -> Shortcut | None:
     # The values whose (decoded) address a route without arguments takes;
     # a dot segment is no value of a string either.
     taken: set[object] = set() if arg.plain_int else {".", ".."}
-    decoded_after = unquote(after)
     for before, static in zip(befores, rival_sets, strict=True):
-        decoded_before = unquote(before)
+        value = re.compile(
+            f"{re.escape(unquote(before))}(.+){re.escape(unquote(after))}", re.DOTALL
+        )
         for path in static:
-            middle = path[len(decoded_before) : len(path) - len(decoded_after)]
-            if (
-                len(path) > len(decoded_before) + len(decoded_after)
-                and path.startswith(decoded_before)
-                and path.endswith(decoded_after)
-            ):
-                if not arg.plain_int:
-                    taken.add(middle)
-                elif (
-                    middle.isascii() and middle.isdigit() and str(int(middle)) == middle
-                ):
-                    taken.add(int(middle))
+            found = value.fullmatch(path)
+            if found and not arg.plain_int:
+                taken.add(found[1])
+            elif found and _INT_TEXT.fullmatch(found[1]):
+                taken.add(int(found[1]))
     if arg.plain_int:
         bound = 10**max_value_length if max_value_length > 0 else 0
     else:
