@@ -97,7 +97,6 @@ class FileCaches:
         self._parts: OrderedDict[tuple[str, str], SitemapCache] = OrderedDict()
         # Each built part's <lastmod>, by route and range.
         self._lastmods: dict[tuple[str, str], str | None] = {}
-        # At most PARTS_AT_ONCE parts build at once in this process.
         self._slots = threading.BoundedSemaphore(PARTS_AT_ONCE)
         # Routes whose ranges are to be decided again (a part outgrew its own).
         self._redo: set[str] = set()
@@ -153,10 +152,18 @@ class FileCaches:
             kept = self._decoded_of(route, last) if last is not None else None
         except StartsUnknown:
             kept = None
-        redo = bool(kept) and self._redo_asked(route, cache)
+        redo = bool(kept) and (
+            route.slug in self._redo
+            or cache.on_store(lambda shared: shared.value("redo")) == 1
+        )
         if kept and can_split(route):
             ranges = self._split(route, kept, cache) if redo else kept
-            ranges = self._join_below(route, ranges)
+            # Rows added below the first range's start (a smaller key) are in
+            # no range: the first range (part 1, whatever was split) then
+            # begins at the smallest key.
+            first, stop = ranges[0]
+            below = build_split(self.app, route, None, first)
+            ranges = ((below[0], stop), *ranges[1:]) if below else ranges
         elif kept and not redo:
             return kept
         else:
@@ -198,23 +205,9 @@ class FileCaches:
             raise
         return (*ranges, *added)
 
-    def _join_below(self, route: PagedRoute, ranges: Ranges) -> Ranges:
-        """Rows added below the first range's start (a smaller key) are in
-        no range: the first range (part 1, whatever was split) then begins
-        at the smallest key."""
-        first, stop = ranges[0]
-        below = build_split(self.app, route, None, first)
-        return ((below[0], stop), *ranges[1:]) if below else ranges
-
     def _clear_redo(self, route: PagedRoute, cache: SitemapCache) -> None:
         self._redo.discard(route.slug)
         cache.on_store(lambda shared: shared.unmark("redo"))
-
-    def _redo_asked(self, route: PagedRoute, cache: SitemapCache) -> bool:
-        return (
-            route.slug in self._redo
-            or cache.on_store(lambda shared: shared.value("redo")) == 1
-        )
 
     def _outgrown(
         self, route: PagedRoute, digest: str | None = None, urls: int = 0

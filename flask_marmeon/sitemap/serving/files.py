@@ -8,10 +8,7 @@ they are; one that does not gets them decompressed as they are sent.
 
 The ETag is worked out from the file's own bytes alone (:func:`file_tag`),
 so every process and machine that serves the same build sends the same one
-(a crawler going through a load balancer sees one resource). gzip's trailer
-holds the CRC-32 and the length of what it compressed, so the tag of a file
-read back from the store is read from its last eight bytes, without
-decompressing it.
+(a crawler going through a load balancer sees one resource).
 """
 
 from __future__ import annotations
@@ -39,15 +36,11 @@ def file_tag(body: bytes) -> str:
 
 
 def packed_tag(packed: bytes) -> str:
-    """:func:`file_tag` of what ``packed`` (one gzip member) holds, from its
-    trailer: CRC-32 and length (modulo 2**32; a file is at most 50 MiB)."""
+    """:func:`file_tag` of what ``packed`` (one gzip member) holds, read
+    from its trailer without decompressing it: CRC-32 and length (modulo
+    2**32; a file is at most 50 MiB)."""
     crc, size = struct.unpack("<II", packed[-8:])
     return f"{crc:08x}-{size:x}"
-
-
-def pack(body: bytes) -> bytes:
-    """``body`` gzip-compressed, the same bytes in every process (mtime 0)."""
-    return gzip.compress(body, _LEVEL, mtime=0)
 
 
 class Files:
@@ -63,9 +56,12 @@ class Files:
         packed: tuple[bytes, ...] | None = None,
     ) -> None:
         self.built_at = built_at
-        #: Each file gzip-compressed: only this form stays in memory.
-        self.packed = tuple(map(pack, given)) if packed is None else packed
-        tags = map(file_tag, given) if packed is None else map(packed_tag, packed)
+        #: Each file gzip-compressed (mtime 0: the same bytes in every
+        #: process): only this form stays in memory.
+        self.packed = packed or tuple(
+            gzip.compress(body, _LEVEL, mtime=0) for body in given
+        )
+        tags = map(packed_tag, packed) if packed else map(file_tag, given)
         self._etags = tuple(tags)
 
     @classmethod

@@ -19,16 +19,6 @@ from ..._log import logger
 from ..report import failure
 
 
-def root_cause(error: BaseException) -> str:
-    """The innermost cause of ``error`` (what a part's own error wraps):
-    its type and the start of its message."""
-    seen: set[int] = set()
-    while error.__cause__ is not None and id(error) not in seen:
-        seen.add(id(error))
-        error = error.__cause__
-    return f"{type(error).__name__}: {str(error)[:200]}"
-
-
 class Health:
     """The log's memory for one app's sitemap (see the module)."""
 
@@ -44,7 +34,13 @@ class Health:
     def failed(self, group: str, name: str, error: BaseException, after: str) -> None:
         """Log a failed build of ``name`` (of ``group``: its route, or the
         sitemap); ``after`` says what happens meanwhile."""
-        cause = root_cause(error)
+        # The innermost cause (what a part's own error wraps) is what the
+        # traceback is logged once for: its type and the start of its message.
+        inner, seen = error, set()
+        while inner.__cause__ is not None and id(inner) not in seen:
+            seen.add(id(inner))
+            inner = inner.__cause__
+        cause = f"{type(inner).__name__}: {str(inner)[:200]}"
         with self._lock:
             first = (group, cause) not in self._said
             self._said.add((group, cause))

@@ -91,11 +91,6 @@ class SharedRefresh:
         look that read it before a rebuild would put it back after."""
         return local is None or local.built_at < built_at <= now + CLOCK_SKEW
 
-    def _sane(self, until: float | None, now: float) -> float | None:
-        # A pause longer than any this app sets is not ours: ignored.
-        limit = now + self.retry_after + CLOCK_SKEW
-        return until if until is not None and until <= limit else None
-
     def _install(self, files: Files, *, if_taken: bool = False) -> None:
         with self._cond:
             if if_taken and not self._takes(files.built_at, self._value, self.clock()):
@@ -255,15 +250,26 @@ class SharedRefresh:
         return True
 
     def _settled(self, shared: SharedFiles) -> tuple[bool, Stamp | None]:
-        """Look at the store: whether nothing is to be built here (its build,
-        taken, is fresh; or builds are paused, and the pause is said here),
-        and its stamp."""
+        """Look at the store, and take its build when it is newer than the one
+        here (even a stale one: cold requests get it at once): whether
+        nothing is to be built here (the files are then fresh; or builds are
+        paused, and the pause is said here), and its stamp."""
         stamp = shared.stamp()
         now = self.clock()
-        if self._fresh_from(shared, stamp, now):
-            return True, stamp
-        until = self._sane(shared.paused_until(), now)
-        if until is not None and until > now:
+        if stamp is None and self._seen is not None:
+            logger.warning(
+                "The sitemap is gone from the shared cache (flushed or"
+                " evicted): it is built again.",
+            )
+        self._seen = stamp
+        if stamp is not None:
+            self._take(shared, stamp, now)
+            local = self._value
+            if local is not None and self._fresh(local, now):
+                return True, stamp
+        until = shared.paused_until()
+        # A pause longer than any this app sets is not ours: ignored.
+        if until is not None and now < until <= now + self.retry_after + CLOCK_SKEW:
             self._pause(until)
             return True, stamp
         return False, stamp
@@ -280,23 +286,6 @@ class SharedRefresh:
                 "The shared cache refused to store the sitemap (is it"
                 " full?); each process builds its own.",
             )
-
-    def _fresh_from(self, shared: SharedFiles, stamp: Stamp | None, now: float) -> bool:
-        """Take the store's build when it is newer than ours; True when the
-        files are then fresh."""
-        if stamp is None:
-            if self._seen is not None:
-                self._seen = None
-                logger.warning(
-                    "The sitemap is gone from the shared cache (flushed or"
-                    " evicted): it is built again.",
-                )
-            return False
-        self._seen = stamp
-        # Even a stale build: cold requests get it at once.
-        self._take(shared, stamp, now)
-        local = self._value
-        return local is not None and self._fresh(local, now)
 
     def _take(self, shared: SharedFiles, stamp: Stamp, now: float) -> None:
         """Install the store's build when it replaces the one here. Asked
@@ -331,7 +320,7 @@ class SharedRefresh:
                 "The shared cache cannot be reached for the sitemap of %s; this"
                 " process keeps its own copy of each file, built here, until it"
                 " can.",
-                self._scope(),
+                getattr(self.shared, "scope", "this app"),
                 exc_info=True,
             ),
         )
@@ -342,9 +331,6 @@ class SharedRefresh:
             False,
             lambda: logger.info(
                 "The shared cache for the sitemap of %s is reachable again.",
-                self._scope(),
+                getattr(self.shared, "scope", "this app"),
             ),
         )
-
-    def _scope(self) -> str:
-        return self.shared.scope if self.shared is not None else "this app"

@@ -192,7 +192,11 @@ def _register(
         # With a shared store, another process's newer build of this range
         # first: every process serves the same part.
         part.newest()
-        return serve(part, 0, None if _may_wait() else 0)
+        # Not waited for by a worker that serves one request at a time
+        # (gunicorn's sync workers): it would hold the app's pages too.
+        env = request.environ
+        sync = env.get("wsgi.multiprocess") and not env.get("wsgi.multithread")
+        return serve(part, 0, 0 if sync else None)
 
     free: list[_edge.CookieFree] = []
 
@@ -247,15 +251,6 @@ def _register(
             lambda number, route=route: paged_part(route, number),
         )
     return free
-
-
-def _may_wait() -> bool:
-    """Whether the server may answer other requests while this one
-    waits: not so with workers that each serve one request at a time
-    (gunicorn's sync workers), where a request waiting for a part's build
-    holds a whole worker, and with it the app's ordinary pages."""
-    environ = request.environ
-    return bool(environ.get("wsgi.multithread")) or not environ.get("wsgi.multiprocess")
 
 
 def _as_written(number: int) -> bool:
