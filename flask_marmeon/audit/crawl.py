@@ -126,14 +126,13 @@ class Crawl:
 
     def record(self, url: str, answer: Fetched, doc: Document | None) -> None:
         """Keep what ``url`` answered, and queue what it points to."""
-        if 300 <= answer.status < 400 and "Location" in answer.headers:
-            location = _join(url, answer.headers["Location"])
+        if doc is None:
+            location = None
+            if 300 <= answer.status < 400 and "Location" in answer.headers:
+                location = _join(url, answer.headers["Location"])
             self.nodes[url] = Node(answer.status, location, answer.error)
             if location is not None:
                 self.add(location)
-            return
-        if doc is None:
-            self.nodes[url] = Node(answer.status, None, answer.error)
             return
         noindex = noindex_reason(answer.headers, doc.robots) is not None
         own = doc.canonicals == (url,)
@@ -177,16 +176,14 @@ class Crawl:
     def chain(self, url: str) -> Chain:
         """Follow ``url``'s redirects through the answers fetched."""
         hops = [url]
-        seen = {url}
         node = self.nodes.get(url)
         while node is not None and node.location is not None:
             target = node.location
-            if target in seen:
+            if target in hops:
                 return Chain(hops, None, target, loops=True)
             if len(hops) > MAX_HOPS:
                 return Chain(hops, None, target, too_long=True)
             hops.append(target)
-            seen.add(target)
             node = self.nodes.get(target)
         return Chain(hops, node, hops[-1])
 

@@ -111,10 +111,10 @@ def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
     head = dict(doc.hreflang)
     if head != dict(listed.alternates):
         only_head = sorted(
-            f"{k} {v}" for k, v in head.items() if listed.alternates.get(k) != v
+            f"{k} {v}" for k, v in head.items() - listed.alternates.items()
         )
         only_map = sorted(
-            f"{k} {v}" for k, v in listed.alternates.items() if head.get(k) != v
+            f"{k} {v}" for k, v in listed.alternates.items() - head.items()
         )
         yield finding(
             "hreflang-mismatch",

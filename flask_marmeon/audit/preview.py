@@ -104,7 +104,7 @@ def view() -> tuple[str, int, dict[str, str]]:
     try:
         return _page(auditor, headers)
     finally:
-        auditor.close()
+        auditor.fetcher.close()
 
 
 def _page(auditor: Auditor, headers: dict[str, str]) -> tuple[str, int, dict[str, str]]:

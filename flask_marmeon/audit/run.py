@@ -46,7 +46,6 @@ Progress = Callable[[int, int], None]
 class PageAudit:
     """One listed page: what it answered, what it says, what is wrong."""
 
-    listed: Listed
     answer: Fetched | None
     document: Document | None
     findings: list[Finding] = field(default_factory=list)
@@ -88,31 +87,25 @@ class Auditor:
             max_sitemaps=self.max_sitemaps,
         )
 
-    def page(self, site: Site, listed: Listed) -> PageAudit:
-        """Fetch and check one listed URL (nothing for another origin)."""
+    def page(self, site: Site, listed: Listed, *, checks: bool = True) -> PageAudit:
+        """Fetch one URL (nothing for another origin) and, unless ``checks`` is
+        false, check it as a listed page."""
         answer = self.fetcher.get(listed.url)
-        audit = PageAudit(listed, answer, None)
-        if answer is None:
+        doc = parse(answer) if answer is not None and is_page(answer) else None
+        audit = PageAudit(answer, doc)
+        if answer is None or not checks:
             return audit
         if not site.allowed(listed.url):
             audit.findings.append(finding("page-disallowed", listed.url))
         audit.findings.extend(check_answer(listed, answer))
-        if is_page(answer):
-            audit.document = parse(answer)
+        if doc is not None:
+            audit.findings.extend(check_document(listed, answer, doc, self.images))
             audit.findings.extend(
-                check_document(listed, answer, audit.document, self.images)
+                finding("resource-disallowed", url)
+                for url in doc.resources
+                if self.fetcher.owns(url) and not site.allowed(url)
             )
-            audit.findings.extend(self._blocked(site, audit.document))
         return audit
-
-    def _blocked(self, site: Site, doc: Document) -> Iterator[Finding]:
-        for url in doc.resources:
-            if self.fetcher.owns(url) and not site.allowed(url):
-                yield finding("resource-disallowed", url)
-
-    def close(self) -> None:
-        """End the thread that calls the app."""
-        self.fetcher.close()
 
     def crawl(self, site: Site) -> Crawl:
         """The crawl's queue: the listed pages first, then the home page."""
@@ -129,14 +122,9 @@ class Auditor:
         """Fetch one address of the crawl: a listed page with every check
         (unless ``checks`` is false), any other for its links and its answer
         only."""
-        listed = site.listed.get(url) if checks else None
-        if listed is not None:
-            audit = self.page(site, listed)
-        else:
-            answer = self.fetcher.get(url)
-            audit = PageAudit(Listed(url, {}), answer, None)
-            if answer is not None and is_page(answer):
-                audit.document = parse(answer)
+        listed = site.listed.get(url)
+        checks = checks and listed is not None
+        audit = self.page(site, listed or Listed(url, {}), checks=checks)
         if audit.answer is not None:
             crawl.record(url, audit.answer, audit.document)
         return audit
@@ -164,7 +152,7 @@ class Auditor:
             found += [(item, None) for item in self._across(pages, crawl, site)]
             found += [(item, None) for item in setup_findings(self.fetcher.app)]
         finally:
-            self.close()
+            self.fetcher.close()
         urls = tuple(dict.fromkeys([*site.listed, *crawl.nodes]))
         return Report.of(len(site.listed), merge_linked(found), urls)
 
@@ -172,7 +160,9 @@ class Auditor:
         """``found`` as :meth:`run` reports it: on a site that must not be
         indexed, without what that does on purpose, and ``site``'s findings
         led by the one that says so."""
-        if indexable(self.fetcher.app):
+        # An app without the extension is taken as it answers.
+        state = self.fetcher.app.extensions.get("marmeon")
+        if getattr(getattr(state, "settings", None), "indexable", True):
             return list(found)
         said = [] if site is None else [finding("site-not-indexable", site.robots_url)]
         return said + [f for f in found if f.code not in NOT_INDEXABLE_CODES]
@@ -212,13 +202,6 @@ def return_links(pages: Mapping[str, Summary], crawl: Crawl) -> Iterator[Finding
                     target=quoted(target),
                     status=node.status,
                 )
-
-
-def indexable(app: Flask) -> bool:
-    """Whether the extension's MARMEON_INDEXABLE lets search engines in (an
-    app without the extension is taken as it answers)."""
-    state = app.extensions.get("marmeon")
-    return bool(getattr(getattr(state, "settings", None), "indexable", True))
 
 
 def duplicates(docs: Mapping[str, Summary], field: str) -> Iterator[Finding]:

@@ -10,7 +10,7 @@ The slots of the fields' own tags are made by their writers
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 
@@ -78,9 +78,7 @@ def link(rel: str, field: str, extras: tuple[str, ...] = (), **fixed: str) -> Sl
 TITLE = Slot("title")
 ROBOTS = meta("name", "robots")
 CANONICAL = Slot("link", (("rel", "canonical"),), "href", "canonical")
-CANONICAL_PAGE = Slot(
-    "link", (("rel", "canonical"),), "href", "canonical", from_page=True
-)
+CANONICAL_PAGE = replace(CANONICAL, from_page=True)
 HREFLANG = Slot(
     "link",
     (("rel", "alternate"),),

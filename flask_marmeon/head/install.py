@@ -1,8 +1,5 @@
 """What the head adds to an app in ``Marmeon.init_app``: its part of the
-app's state (:class:`~.state.HeadState`) and its own steps at its stages
-(:mod:`.stages`): the JSON-LD blocks' texts at ``merged``; at ``resolve``
-the og and twitter defaults, the page's own canonical and the JSON-LD
-texts in place (:func:`~.resolve.head_steps`)."""
+app's state and its own steps at its stages."""
 
 from __future__ import annotations
 

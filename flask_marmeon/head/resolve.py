@@ -1,14 +1,7 @@
-"""From the merged head to the elements of the page, final, in output order.
-
-Resolve runs the steps of the head's ``resolve`` stage (:mod:`.stages`),
-which give the values a page did not set (the og and twitter defaults, the
-page's own address as its canonical) and put the JSON-LD blocks' texts in
-place, then the table's writers, in the table's order. The elements are
-collected in a :class:`~flask_marmeon.head.builder.Builder`, which decides
-every URL with the app's policy (:mod:`flask_marmeon.head.url_policy`) and its
-group (left out, or carried to the browser module without APP_URL): the
-HTML writer only writes.
-"""
+"""From the merged head to the elements of the page, final, in output order:
+the ``resolve`` stage's steps, then the table's writers into a
+:class:`~.builder.Builder`, which decides every URL (the HTML writer only
+writes)."""
 
 from __future__ import annotations
 

@@ -125,12 +125,11 @@ class _Runner:
                 pass
             else:
                 self._worker = ThreadPoolExecutor(1, "flask_marmeon-sitemap")
-        coroutine = _await(awaitable)
         if self._worker is None:
-            return self._loop.run_until_complete(coroutine)
+            return self._loop.run_until_complete(awaitable)
         context = contextvars.copy_context()
         step = self._worker.submit(
-            context.run, self._loop.run_until_complete, coroutine
+            context.run, self._loop.run_until_complete, awaitable
         )
         return step.result()
 
@@ -175,10 +174,6 @@ def _check_iterable(result: object, where: str) -> Iterable[Any]:
             " list, a generator, an async generator or a coroutine of entries."
         )
     return result
-
-
-async def _await(awaitable: Awaitable[_T]) -> _T:
-    return await awaitable
 
 
 def provider_items(provider: Provider, where: str) -> Iterator[object]:

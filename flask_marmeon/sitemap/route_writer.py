@@ -29,8 +29,6 @@ from .xml import url_elements, value_pieces_of
 _KNOWN_TEXT = 1 << 20
 
 _Written = tuple[tuple[str, ...], "str | None"]
-# A key no params hold (a route's parameters are identifiers).
-_NO_NAME = "\0"
 
 
 def write_entries(
@@ -44,9 +42,9 @@ def write_entries(
     """Write the ``<url>`` elements of every entry of ``items``, in order,
     each handed to ``writer`` whole (all its versions) as it is made."""
     shortcut = shortcut_of(compiled)
-    # Without a shortcut, no params hold this name, and no value is in
-    # range(0) or of at most 0 characters: every entry goes the general way.
-    name: Any = _NO_NAME
+    # Without a shortcut, no value is in range(0) or of at most 0
+    # characters: every entry goes the general way.
+    name: Any = None
     int_kind = False
     bound = 0
     taken: frozenset[object] = frozenset()
