@@ -158,9 +158,8 @@ class FileCaches:
         )
         if kept and can_split(route):
             ranges = self._split(route, kept, cache) if redo else kept
-            # Rows added below the first range's start (a smaller key) are in
-            # no range: the first range (part 1, whatever was split) then
-            # begins at the smallest key.
+            # Rows below the first range's start are in no range: the first
+            # range (part 1, whatever was split) begins at the smallest key.
             first, stop = ranges[0]
             below = build_split(self.app, route, None, first)
             ranges = ((below[0], stop), *ranges[1:]) if below else ranges

@@ -34,8 +34,7 @@ class Health:
     def failed(self, group: str, name: str, error: BaseException, after: str) -> None:
         """Log a failed build of ``name`` (of ``group``: its route, or the
         sitemap); ``after`` says what happens meanwhile."""
-        # The innermost cause (what a part's own error wraps) is what the
-        # traceback is logged once for: its type and the start of its message.
+        # The traceback is logged once per innermost cause (what wraps it).
         inner, seen = error, set()
         while inner.__cause__ is not None and id(inner) not in seen:
             seen.add(id(inner))

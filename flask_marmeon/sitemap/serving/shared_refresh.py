@@ -250,23 +250,13 @@ class SharedRefresh:
         return True
 
     def _settled(self, shared: SharedFiles) -> tuple[bool, Stamp | None]:
-        """Look at the store, and take its build when it is newer than the one
-        here (even a stale one: cold requests get it at once): whether
-        nothing is to be built here (the files are then fresh; or builds are
-        paused, and the pause is said here), and its stamp."""
+        """Look at the store: whether nothing is to be built here (its build,
+        taken, is fresh; or builds are paused, and the pause is said here),
+        and its stamp."""
         stamp = shared.stamp()
         now = self.clock()
-        if stamp is None and self._seen is not None:
-            logger.warning(
-                "The sitemap is gone from the shared cache (flushed or"
-                " evicted): it is built again.",
-            )
-        self._seen = stamp
-        if stamp is not None:
-            self._take(shared, stamp, now)
-            local = self._value
-            if local is not None and self._fresh(local, now):
-                return True, stamp
+        if self._fresh_from(shared, stamp, now):
+            return True, stamp
         until = shared.paused_until()
         # A pause longer than any this app sets is not ours: ignored.
         if until is not None and now < until <= now + self.retry_after + CLOCK_SKEW:
@@ -286,6 +276,21 @@ class SharedRefresh:
                 "The shared cache refused to store the sitemap (is it"
                 " full?); each process builds its own.",
             )
+
+    def _fresh_from(self, shared: SharedFiles, stamp: Stamp | None, now: float) -> bool:
+        """Take the store's build when it is newer than ours (even a stale
+        one: cold requests get it at once); True when the files are fresh."""
+        if stamp is None and self._seen is not None:
+            logger.warning(
+                "The sitemap is gone from the shared cache (flushed or"
+                " evicted): it is built again.",
+            )
+        self._seen = stamp
+        if stamp is None:
+            return False
+        self._take(shared, stamp, now)
+        local = self._value
+        return local is not None and self._fresh(local, now)
 
     def _take(self, shared: SharedFiles, stamp: Stamp, now: float) -> None:
         """Install the store's build when it replaces the one here. Asked
