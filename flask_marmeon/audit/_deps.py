@@ -25,12 +25,3 @@ def require(module: str) -> ModuleType:
             f"The flask_marmeon audit needs {module.split('.')[0]!r}, which is"
             f" not installed. Install the audit extra: {EXTRA_HINT}"
         ) from error
-
-
-def available(module: str) -> bool:
-    """Whether ``module`` can be imported (for optional development checks)."""
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        return False
-    return True

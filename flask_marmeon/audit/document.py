@@ -46,10 +46,7 @@ class Document:
 
     def first(self, key: str) -> str | None:
         """The first content of ``key``, or None."""
-        for name, value in self.meta:
-            if name == key:
-                return value
-        return None
+        return next((value for name, value in self.meta if name == key), None)
 
 
 def parse(page: Fetched) -> Document:

@@ -278,8 +278,6 @@ def _read(app_iter: Iterable[bytes], given_up: threading.Event) -> bytes:
         for chunk in app_iter:
             if given_up.is_set():
                 return b""
-            if not chunk:
-                continue
             chunks.append(chunk)
             size += len(chunk)
             if size > MAX_BODY:

@@ -6,8 +6,8 @@ is what the docs list and what the tests walk through.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
 from typing import Literal
 
 Severity = Literal["error", "warning"]
@@ -126,28 +126,26 @@ def option(code: str, name: str) -> int:
 EXCERPT = 100
 
 
-def excerpt(text: str, limit: int = EXCERPT) -> str:
-    """``text`` quoted (``repr``) as a message shows it: whole when short,
-    else its first ``limit`` characters and its length, so that a hostile
-    page cannot make a report (or a CI log) as large as itself."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text):,} characters)"
-
-
-def quoted(value: str, limit: int = EXCERPT) -> str:
+def quoted(value: str, show: Callable[[str], str] = str) -> str:
     """A value taken from a page or an answer (a link, a canonical, a
-    Location, a header) as a message shows it, unquoted: whole when short,
-    else its first ``limit`` characters and its length."""
-    if len(value) <= limit:
-        return value
-    return f"{value[:limit]}... ({len(value):,} characters)"
+    Location, a header) as a message shows it, unquoted (``show=repr``:
+    quoted): whole when short, else its first :data:`EXCERPT` characters and
+    its length, so that a hostile page cannot make a report (or a CI log) as
+    large as itself."""
+    if len(value) <= EXCERPT:
+        return show(value)
+    return f"{show(value[:EXCERPT])}... ({len(value):,} characters)"
 
 
-def shorten(text: str, limit: int = EXCERPT) -> str:
-    """``text`` as it is when short, else its first ``limit`` characters and
-    an ellipsis (for a parser's message, which may quote the file)."""
-    return text if len(text) <= limit else text[:limit] + "..."
+def excerpt(text: str) -> str:
+    """``text`` quoted (``repr``) as a message shows it (see :func:`quoted`)."""
+    return quoted(text, repr)
+
+
+def shorten(text: str) -> str:
+    """``text`` as it is when short, else its first :data:`EXCERPT` characters
+    and an ellipsis (for a parser's message, which may quote the file)."""
+    return text if len(text) <= EXCERPT else text[:EXCERPT] + "..."
 
 
 @dataclass(frozen=True)
@@ -165,12 +163,7 @@ class Finding:
 
     def as_dict(self) -> dict[str, str]:
         """The finding as ``{"code", "severity", "url", "message"}``."""
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "url": self.url,
-            "message": self.message,
-        }
+        return asdict(self)
 
 
 #: What each finding says, a ``str.format`` template of the values its check

@@ -46,7 +46,6 @@ Progress = Callable[[int, int], None]
 class PageAudit:
     """One listed page: what it answered, what it says, what is wrong."""
 
-    listed: Listed
     answer: Fetched | None
     document: Document | None
     findings: list[Finding] = field(default_factory=list)
@@ -91,7 +90,7 @@ class Auditor:
     def page(self, site: Site, listed: Listed) -> PageAudit:
         """Fetch and check one listed URL (nothing for another origin)."""
         answer = self.fetcher.get(listed.url)
-        audit = PageAudit(listed, answer, None)
+        audit = PageAudit(answer, None)
         if answer is None:
             return audit
         if not site.allowed(listed.url):
@@ -134,7 +133,7 @@ class Auditor:
             audit = self.page(site, listed)
         else:
             answer = self.fetcher.get(url)
-            audit = PageAudit(Listed(url, {}), answer, None)
+            audit = PageAudit(answer, None)
             if answer is not None and is_page(answer):
                 audit.document = parse(answer)
         if audit.answer is not None:
@@ -172,7 +171,9 @@ class Auditor:
         """``found`` as :meth:`run` reports it: on a site that must not be
         indexed, without what that does on purpose, and ``site``'s findings
         led by the one that says so."""
-        if indexable(self.fetcher.app):
+        # An app without the extension is taken as it answers.
+        state = self.fetcher.app.extensions.get("marmeon")
+        if getattr(getattr(state, "settings", None), "indexable", True):
             return list(found)
         said = [] if site is None else [finding("site-not-indexable", site.robots_url)]
         return said + [f for f in found if f.code not in NOT_INDEXABLE_CODES]
@@ -212,13 +213,6 @@ def return_links(pages: Mapping[str, Summary], crawl: Crawl) -> Iterator[Finding
                     target=quoted(target),
                     status=node.status,
                 )
-
-
-def indexable(app: Flask) -> bool:
-    """Whether the extension's MARMEON_INDEXABLE lets search engines in (an
-    app without the extension is taken as it answers)."""
-    state = app.extensions.get("marmeon")
-    return bool(getattr(getattr(state, "settings", None), "indexable", True))
 
 
 def duplicates(docs: Mapping[str, Summary], field: str) -> Iterator[Finding]:

@@ -23,38 +23,32 @@ def setup_findings(app: Flask) -> list[Finding]:
     state: MarmeonState | None = app.extensions.get("marmeon")
     if state is None or state.settings.app_url is None:
         return []
-    origin = state.settings.app_url
-    root = state.settings.root
+    origin, root = state.settings.app_url, state.settings.root
     # The extension serves robots.txt (and the sitemap) once a route is marked.
     if not any(is_marked(rule) for rule in app.url_map.iter_rules()):
         return []
-    return [*_empty_routes(app, origin + root), *_robots_under_path(origin, root)]
-
-
-def _empty_routes(app: Flask, base: str) -> list[Finding]:
+    found = []
     try:
         # The providers run again: the audit's fetch of /sitemap.xml may have
         # been served from the cache, with no build to ask.
-        sitemap = build_sitemap(app)
+        empty = build_sitemap(app).empty_routes
     except Exception:
-        return []  # the sitemap's own findings (sitemap-status) say it failed
-    where = base + "/sitemap.xml"
-    return [
-        finding(
-            "sitemap-route-empty",
-            where,
-            rule=route.rule,
-            endpoint=route.endpoint,
-            why=route.message,
+        empty = ()  # the sitemap's own findings (sitemap-status) say it failed
+    for route in empty:
+        found.append(
+            finding(
+                "sitemap-route-empty",
+                f"{origin}{root}/sitemap.xml",
+                rule=route.rule,
+                endpoint=route.endpoint,
+                why=route.message,
+            )
         )
-        for route in sitemap.empty_routes
-    ]
-
-
-def _robots_under_path(origin: str, root: str) -> list[Finding]:
-    if not root:
-        return []
-    served = origin + root + "/robots.txt"
-    return [
-        finding("robots-under-path", served, root=root, served=served, origin=origin)
-    ]
+    if root:
+        served = f"{origin}{root}/robots.txt"
+        found.append(
+            finding(
+                "robots-under-path", served, root=root, served=served, origin=origin
+            )
+        )
+    return found
