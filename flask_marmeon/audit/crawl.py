@@ -22,15 +22,6 @@ from .fetch import Fetched
 from .findings import Finding, finding, quoted
 from .page_checks import noindex_reason
 
-#: The answers read as pages.
-HTML_TYPES = ("text/html", "application/xhtml+xml")
-
-
-def is_page(answer: Fetched) -> bool:
-    """An answer the audit reads as a page (200, HTML)."""
-    return answer.status == 200 and answer.mimetype in HTML_TYPES
-
-
 #: Redirects followed before an address counts as broken (Googlebot
 #: follows 10; browsers give up after 20).
 MAX_HOPS = 10
@@ -126,14 +117,13 @@ class Crawl:
 
     def record(self, url: str, answer: Fetched, doc: Document | None) -> None:
         """Keep what ``url`` answered, and queue what it points to."""
-        if 300 <= answer.status < 400 and "Location" in answer.headers:
-            location = _join(url, answer.headers["Location"])
+        if doc is None:
+            location = None
+            if 300 <= answer.status < 400 and "Location" in answer.headers:
+                location = _join(url, answer.headers["Location"])
             self.nodes[url] = Node(answer.status, location, answer.error)
             if location is not None:
                 self.add(location)
-            return
-        if doc is None:
-            self.nodes[url] = Node(answer.status, None, answer.error)
             return
         noindex = noindex_reason(answer.headers, doc.robots) is not None
         own = doc.canonicals == (url,)
@@ -158,10 +148,6 @@ class Crawl:
                 # Its return link is checked: fetched within the cap.
                 self.add(target)
 
-    def linking(self, url: str) -> list[str]:
-        """The pages that link ``url``, in the order they were fetched."""
-        return [page for page, links in self.links.items() if url in links]
-
     def answer(self, url: str) -> str:
         """What ``url`` answers, as the preview says it: ``200``, ``301 ->
         https://...``, or ``not fetched``."""
@@ -177,16 +163,14 @@ class Crawl:
     def chain(self, url: str) -> Chain:
         """Follow ``url``'s redirects through the answers fetched."""
         hops = [url]
-        seen = {url}
         node = self.nodes.get(url)
         while node is not None and node.location is not None:
             target = node.location
-            if target in seen:
+            if target in hops:
                 return Chain(hops, None, target, loops=True)
             if len(hops) > MAX_HOPS:
                 return Chain(hops, None, target, too_long=True)
             hops.append(target)
-            seen.add(target)
             node = self.nodes.get(target)
         return Chain(hops, node, hops[-1])
 

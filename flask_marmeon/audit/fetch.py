@@ -34,6 +34,9 @@ MAX_BODY = option("sitemap-too-large", "mib") * 1024 * 1024
 #: gives up on a page long before (and the audit must end, in CI above all).
 TIMEOUT = 30.0
 
+#: The answers read as pages.
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+
 #: What the audit says it is; a route may answer crawlers differently.
 USER_AGENT = "Mozilla/5.0 (compatible; Googlebot/2.1; flask-marmeon-audit)"
 
@@ -64,6 +67,11 @@ class Fetched:
             if name.strip().lower() == "charset" and value.strip():
                 return value.strip().strip('"')
         return "utf-8"
+
+    @property
+    def is_page(self) -> bool:
+        """An answer the audit reads as a page (200, HTML)."""
+        return self.status == 200 and self.mimetype in HTML_TYPES
 
     def text(self) -> str:
         """The body decoded with its charset (undecodable bytes replaced)."""
@@ -135,55 +143,17 @@ def _serve(jobs: queue.SimpleQueue[Any]) -> None:
             answers.put((False, error))
 
 
-class _Runner:
-    """Runs calls on a thread of its own and waits at most ``timeout`` for each.
-
-    A thread cannot be stopped: a call that takes longer is left to end (or
-    not) on its daemon thread, and the next call gets a new thread. One
-    thread serves all the calls that end in time: handing a call over costs
-    about 18 µs, where a thread per call costs about 100 µs (a page of
-    benchmarks/audit.py is two calls, and the audit's own cost about 0.4 ms
-    a page).
-    """
-
-    def __init__(self, timeout: float | None) -> None:
-        self.timeout = timeout
-        self.jobs: queue.SimpleQueue[Any] | None = None
-
-    def call(self, call: Callable[[], Any]) -> Any:
-        """``call()``'s value (or exception); _NoAnswer after ``timeout``."""
-        if self.timeout is None:
-            return call()
-        if self.jobs is None:
-            self.jobs = queue.SimpleQueue()
-            threading.Thread(
-                target=_serve, args=(self.jobs,), name="marmeon-audit", daemon=True
-            ).start()
-        answers: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
-        self.jobs.put((call, answers))
-        try:
-            ok, value = answers.get(timeout=self.timeout)
-        except queue.Empty:
-            # Its thread ends after the stuck call, if it ever returns.
-            self.jobs.put(None)
-            self.jobs = None
-            raise _NoAnswer from None
-        if ok:
-            return value
-        raise value
-
-    def close(self) -> None:
-        """End the serving thread (after its call, when one is stuck)."""
-        if self.jobs is not None:
-            self.jobs.put(None)
-            self.jobs = None
-
-
 class Fetcher:
     """Calls the app for URLs on its origin and under its mount path.
 
     Each call may take at most ``timeout`` seconds (None: no limit); a URL
-    whose answer takes longer is reported as a 504 with its reason.
+    whose answer takes longer is reported as a 504 with its reason. The
+    calls run on a thread of the fetcher's own: a thread cannot be stopped,
+    so a call that takes longer is left to end (or not) on its daemon
+    thread, and the next call gets a new thread. One thread serves all the
+    calls that end in time: handing a call over costs about 18 µs, where a
+    thread per call costs about 100 µs (a page of benchmarks/audit.py is
+    two calls, and the audit's own cost about 0.4 ms a page).
     """
 
     def __init__(
@@ -193,13 +163,36 @@ class Fetcher:
         self.origin = origin
         self.root = root
         self.timeout = timeout
-        self._runner = _Runner(timeout)
+        self._jobs: queue.SimpleQueue[Any] | None = None
         #: The number of requests made, for the benchmark and the tests.
         self.requests = 0
 
     def close(self) -> None:
-        """End the thread that calls the app (a new one starts if needed)."""
-        self._runner.close()
+        """End the thread that calls the app, after its call when one is
+        stuck (a new one starts if needed)."""
+        if self._jobs is not None:
+            self._jobs.put(None)
+            self._jobs = None
+
+    def _call(self, call: Callable[[], Any]) -> Any:
+        """``call()``'s value (or exception); _NoAnswer after ``timeout``."""
+        if self.timeout is None:
+            return call()
+        if self._jobs is None:
+            self._jobs = queue.SimpleQueue()
+            threading.Thread(
+                target=_serve, args=(self._jobs,), name="marmeon-audit", daemon=True
+            ).start()
+        answers: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+        self._jobs.put((call, answers))
+        try:
+            ok, value = answers.get(timeout=self.timeout)
+        except queue.Empty:
+            self.close()  # its thread ends after the stuck call, if it ever returns
+            raise _NoAnswer from None
+        if ok:
+            return value
+        raise value
 
     def own_path(self, url: str) -> str | None:
         """The path inside the app for ``url``, or None when it is not the app's.
@@ -246,7 +239,7 @@ class Fetcher:
             return status, headers, context.run(_read, app_iter, given_up)
 
         try:
-            status, headers, body = self._runner.call(call)
+            status, headers, body = self._call(call)
         except StartupError:
             raise  # the app cannot start (H10): nothing to audit, say why
         except _NoAnswer:

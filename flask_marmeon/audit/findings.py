@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Literal
+from typing import Literal, cast
 
 Severity = Literal["error", "warning"]
 
@@ -116,10 +116,7 @@ CODES: Mapping[str, tuple[Severity, str]] = {
 
 def option(code: str, name: str) -> int:
     """The threshold ``name`` of ``code``, as its entry in :data:`CODES` declares it."""
-    entry = CODES[code]
-    if not isinstance(entry, Code):
-        raise KeyError(f"the audit code {code!r} has no options")
-    return entry.options[name]
+    return cast(Code, CODES[code]).options[name]
 
 
 #: The most characters of a page's (or a file's) text that a message quotes.
@@ -252,8 +249,8 @@ TEXTS: Mapping[str, str] = {
     " after about {limit}: {text}.",
     "text-too-short": "The {field} is {length} characters ({text}); say what the"
     " page is in at least {limit}.",
-    "text-duplicate": "The {field} {text} is also on {other}{more}: each page"
-    " needs its own.",
+    "text-duplicate": "The {field} {text} is also on {others}: each page needs"
+    " its own.",
     "card-no-image": 'twitter:card is "summary_large_image" but the page has no'
     ' image: set an image, or use twitter={{"card": "summary"}}.',
     "og-locale-format": "{key} is {value}; Open Graph wants language_TERRITORY"

@@ -111,10 +111,10 @@ def _hreflang(listed: Listed, doc: Document) -> Iterator[Finding]:
     head = dict(doc.hreflang)
     if head != dict(listed.alternates):
         only_head = sorted(
-            f"{k} {v}" for k, v in head.items() if listed.alternates.get(k) != v
+            f"{k} {v}" for k, v in head.items() - listed.alternates.items()
         )
         only_map = sorted(
-            f"{k} {v}" for k, v in listed.alternates.items() if head.get(k) != v
+            f"{k} {v}" for k, v in listed.alternates.items() - head.items()
         )
         yield finding(
             "hreflang-mismatch",
@@ -140,7 +140,7 @@ def _social(url: str, doc: Document) -> Iterator[Finding]:
     ):
         yield finding("card-no-image", url)
     for key in ("og:locale", "og:locale:alternate"):
-        for value in doc.values(key):
+        for value in (value for name, value in doc.meta if name == key):
             if not OG_LOCALE.match(value):
                 yield finding("og-locale-format", url, key=key, value=excerpt(value))
 

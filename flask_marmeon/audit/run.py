@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from flask import Flask
 
 from ..locale_tags import X_DEFAULT
-from .crawl import Crawl, is_page
+from .crawl import Crawl
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
 from .findings import Finding, excerpt, finding, quoted
@@ -87,31 +87,25 @@ class Auditor:
             max_sitemaps=self.max_sitemaps,
         )
 
-    def page(self, site: Site, listed: Listed) -> PageAudit:
-        """Fetch and check one listed URL (nothing for another origin)."""
+    def page(self, site: Site, listed: Listed, *, checks: bool = True) -> PageAudit:
+        """Fetch one URL (nothing for another origin) and, unless ``checks`` is
+        false, check it as a listed page."""
         answer = self.fetcher.get(listed.url)
-        audit = PageAudit(answer, None)
-        if answer is None:
+        doc = parse(answer) if answer is not None and answer.is_page else None
+        audit = PageAudit(answer, doc)
+        if answer is None or not checks:
             return audit
         if not site.allowed(listed.url):
             audit.findings.append(finding("page-disallowed", listed.url))
         audit.findings.extend(check_answer(listed, answer))
-        if is_page(answer):
-            audit.document = parse(answer)
+        if doc is not None:
+            audit.findings.extend(check_document(listed, answer, doc, self.images))
             audit.findings.extend(
-                check_document(listed, answer, audit.document, self.images)
+                finding("resource-disallowed", url)
+                for url in doc.resources
+                if self.fetcher.owns(url) and not site.allowed(url)
             )
-            audit.findings.extend(self._blocked(site, audit.document))
         return audit
-
-    def _blocked(self, site: Site, doc: Document) -> Iterator[Finding]:
-        for url in doc.resources:
-            if self.fetcher.owns(url) and not site.allowed(url):
-                yield finding("resource-disallowed", url)
-
-    def close(self) -> None:
-        """End the thread that calls the app."""
-        self.fetcher.close()
 
     def crawl(self, site: Site) -> Crawl:
         """The crawl's queue: the listed pages first, then the home page."""
@@ -128,14 +122,9 @@ class Auditor:
         """Fetch one address of the crawl: a listed page with every check
         (unless ``checks`` is false), any other for its links and its answer
         only."""
-        listed = site.listed.get(url) if checks else None
-        if listed is not None:
-            audit = self.page(site, listed)
-        else:
-            answer = self.fetcher.get(url)
-            audit = PageAudit(answer, None)
-            if answer is not None and is_page(answer):
-                audit.document = parse(answer)
+        listed = site.listed.get(url)
+        checks = checks and listed is not None
+        audit = self.page(site, listed or Listed(url, {}), checks=checks)
         if audit.answer is not None:
             crawl.record(url, audit.answer, audit.document)
         return audit
@@ -163,7 +152,7 @@ class Auditor:
             found += [(item, None) for item in self._across(pages, crawl, site)]
             found += [(item, None) for item in setup_findings(self.fetcher.app)]
         finally:
-            self.close()
+            self.fetcher.close()
         urls = tuple(dict.fromkeys([*site.listed, *crawl.nodes]))
         return Report.of(len(site.listed), merge_linked(found), urls)
 
@@ -229,36 +218,36 @@ def duplicates(docs: Mapping[str, Summary], field: str) -> Iterator[Finding]:
         if len(clusters) < 2:
             continue
         for url in urls:
-            others = [u for u in urls if u != url]
-            more = f" and {len(others) - 1} other pages" if len(others) > 1 else ""
+            others = _and_others([u for u in urls if u != url])
             yield finding(
                 f"{field}-duplicate",
                 url,
                 "text-duplicate",
                 field=field,
                 text=excerpt(text),
-                other=quoted(others[0]),
-                more=more,
+                others=others,
             )
+
+
+def _and_others(pages: list[str]) -> str:
+    """``https://a.example/1 and 2 other pages``."""
+    more = len(pages) - 1
+    return quoted(pages[0]) + (f" and {more} other pages" if more else "")
 
 
 def merge_linked(found: Iterable[tuple[Finding, str | None]]) -> list[Finding]:
     """One finding per linked file and problem, naming the pages that link it."""
-    pages: dict[Finding, list[str]] = {}
+    pages: dict[Finding, dict[str, None]] = {}
     for item, page in found:
-        pages.setdefault(item, [])
-        if page is not None and item.code in LINKED_CODES and page not in pages[item]:
-            pages[item].append(page)
-    merged = []
-    for item, where in pages.items():
-        if where:
-            more = f" and {len(where) - 1} other pages" if len(where) > 1 else ""
-            item = replace(
-                item,
-                message=f"{item.message} Linked from {quoted(where[0])}{more}.",
-            )
-        merged.append(item)
-    return merged
+        pages.setdefault(item, {})
+        if page is not None and item.code in LINKED_CODES:
+            pages[item][page] = None
+    return [
+        replace(item, message=f"{item.message} Linked from {_and_others([*where])}.")
+        if where
+        else item
+        for item, where in pages.items()
+    ]
 
 
 def audit(

@@ -1,32 +1,36 @@
 """``head()`` and ``render_head()``: the head's edge, where Flask's globals are read.
 
 Everything between them (merge, resolve, the URL policy, the writers) is pure
-and lives in the sibling modules.
+and lives in the sibling modules. A head() call made after the page's head
+was written for good would be lost (a second render of the page, a streamed
+template past ``<head>``, an ``after_request`` hook): development raises,
+naming where the call was made; production keeps the page as written and
+logs one warning per endpoint (:func:`late_call`).
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
+from types import FrameType
 from typing import TYPE_CHECKING
 
-from flask import Request, current_app, has_app_context
+from flask import Request, current_app, has_app_context, request
 from markupsafe import Markup
 
 from .._context import RequestState, current_request, request_state, state_for, state_of
 from .._log import logger, warn_once
 from .._state import MarmeonState, get_state
 from ..page import Page
-from . import jsonld, roles
+from . import roles
 from .elements import Slot
 from .fragment import build_fragment
 from .html import nonce_attribute, write_head
-from .json_ld_blocks import unwritable
-from .late import late_call
-from .memo import HeadMemo
+from .json_ld_blocks import texts
 from .merge import EMPTY, MergedHead, merge
 from .resolve import resolve
 from .stages import StageContext
-from .state import HeadState, head_state
+from .state import head_state
 from .table import HEAD
 from .types import HeadFields
 from .url_policy import explain
@@ -37,6 +41,60 @@ if TYPE_CHECKING:
 
 #: The key of the JSON-LD blocks, checked when set and written first.
 _JSON_LD = HEAD.named(roles.JSON_LD)
+
+
+#: The frames of these packages are the way to the call, not its place.
+_PASSED = ("flask_marmeon.", "jinja2.")
+
+
+def call_site(frame: FrameType | None) -> str:
+    """Where the call that reached ``frame`` was made: a template and its line,
+    or the first function outside flask_marmeon (an ``after_request`` hook)."""
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None:
+            line = template.get_corresponding_lineno(frame.f_lineno)
+            name = template.name
+            if name is None:
+                return f"a template from a string (render_template_string), line {line}"
+            return f"the template {name!r}, line {line}"
+        if not str(frame.f_globals.get("__name__", "")).startswith(_PASSED):
+            code = frame.f_code
+            # co_qualname from Python 3.11 (Class.method); co_name before.
+            name = getattr(code, "co_qualname", code.co_name)
+            return f"{name}() ({code.co_filename}, line {frame.f_lineno})"
+        frame = frame.f_back
+    return "an unknown place"
+
+
+def late_call() -> None:
+    """Say that a head() call came after the head was written for good.
+
+    Development raises :class:`RuntimeError`; production logs once per
+    endpoint and the call is left out (the page was sent as written).
+    """
+    where = call_site(inspect.currentframe())
+    if current_app.debug:
+        raise RuntimeError(
+            f"head() was called in {where} after the page's head was written"
+            " by render_head(), so its fields would be lost. Call head() in a"
+            " layout (before_request), the view, or the page's templates while"
+            " the page renders with render_template or render_template_string;"
+            " not in a second render of the page, in a streamed template past"
+            " <head>, or in an after_request hook."
+        )
+    endpoint = request.endpoint
+    warn_once(
+        get_state(),
+        ("head.late", endpoint),
+        "head() was called in %s after the page's head was written by"
+        " render_head() (endpoint %r): its fields are left out of the page."
+        " Call it before the page's head is written (a layout, the view, or"
+        " the page's templates while the page renders). Logged once per"
+        " endpoint.",
+        where,
+        endpoint,
+    )
 
 
 def head(**fields: Unpack[HeadFields]) -> None:
@@ -72,16 +130,13 @@ def head(**fields: Unpack[HeadFields]) -> None:
     blocks = fragment.get(_JSON_LD)
     # The app itself, not the proxy: each read through the proxy is a further
     # look-up in Python (about 0.7 us).
-    if blocks and current_app._get_current_object().debug:  # type: ignore[attr-defined]
+    flask_app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if blocks and flask_app.debug:
         # Development: a block JSON cannot write (a date) fails here, at the
         # line that made it, not later where the head is written. In
         # production the writer leaves it out and logs it, as before (the
         # check costs what writing the block costs).
-        for block in blocks:
-            try:
-                jsonld.dumps(block)
-            except jsonld.JsonLdError as error:
-                raise unwritable(block, error) from error
+        texts(blocks, get_state(flask_app), dev=True)
     state.fragments.append(fragment)
 
 
@@ -202,9 +257,7 @@ def written_head(req: Request | None, held: RequestState | None = None) -> str:
     json_ld: Sequence[str]
     if request_state_ is not None:
         merged = merge(request_state_.fragments)
-        # The ``merged`` steps (flask_marmeon.head.stages): the JSON-LD
-        # blocks' texts, the page's own addresses; what they give keys the
-        # memo.
+        # The ``merged`` steps: what they give keys the memo.
         context = StageContext(state, request_state_, request_state_.page, dev)
         for step in head_state(state).stages.merged:
             merged = step(merged, context)
@@ -214,5 +267,6 @@ def written_head(req: Request | None, held: RequestState | None = None) -> str:
     nonce_attr = nonce_attribute(_nonce(state, req))
     if dev:
         return _write(nonce_attr, merged, page, json_ld, state, dev)
-    pages: HeadMemo = state.parts[HeadState].pages
-    return pages.text(nonce_attr, _write, merged, page, json_ld, state)
+    return head_state(state).pages.text(
+        nonce_attr, _write, merged, page, json_ld, state
+    )

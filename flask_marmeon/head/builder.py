@@ -6,8 +6,7 @@ takes the elements of its *group* with it (an image's size and alt).
 Without APP_URL, a relative URL is left out of the document but carried,
 with its group, to the browser module: each carried element is a
 :class:`Missing`, whose ``at`` is its index among the written and carried
-elements, in output order. It knows no field (the table's order is
-resolve's), so that the writers and the table need not import resolve.
+elements, in output order. It knows no field.
 """
 
 from __future__ import annotations
@@ -33,9 +32,7 @@ _KEPT, _DROPPED = 0, -1
 
 
 class Builder:
-    """Collects the elements in output order (see the module's text); the
-    writers (:mod:`flask_marmeon.head.writers`) add to it, and read the
-    page's context from it."""
+    """Collects the elements in output order (see the module's text)."""
 
     __slots__ = (
         "carry",
@@ -84,8 +81,7 @@ class Builder:
         self.left_out.append((slot, raw))
         if self.policy.carried(raw):
             self.carry = self.group_number
-            at = len(self.elements) + len(self.missing)
-            self.missing.append(Missing(at, (slot, raw, extra), self.group_number))
+            self._carried((slot, raw, extra), self.group_number)
         else:
             self.carry = _DROPPED
 
@@ -95,8 +91,7 @@ class Builder:
         if carry == _KEPT:
             self.elements.append((slot, value, None))
         elif carry != _DROPPED:
-            at = len(self.elements) + len(self.missing)
-            self.missing.append(Missing(at, (slot, value, None), carry))
+            self._carried((slot, value, None), carry)
 
     def group(self, members: list[tuple[Slot, str, bool]]) -> None:
         """A group with more than one URL (a video and its secure_url): each
@@ -124,5 +119,8 @@ class Builder:
             return
         self.carry = group = self.group_number
         for slot, value in decided:
-            at = len(self.elements) + len(self.missing)
-            self.missing.append(Missing(at, (slot, value, None), group))
+            self._carried((slot, value, None), group)
+
+    def _carried(self, element: Element, group: int) -> None:
+        at = len(self.elements) + len(self.missing)
+        self.missing.append(Missing(at, element, group))

@@ -3,14 +3,13 @@
 A resolved head (:mod:`flask_marmeon.head.resolve`) is one list of
 :data:`Element`: a slot (which tag, which fixed attributes, which attribute
 holds the value) and the final value, already decided on by the URL policy.
-The writer (:mod:`flask_marmeon.head.html`) prepares each slot's HTML once.
-The slots of the fields' own tags are made by their writers
-(:mod:`flask_marmeon.head.writers`); these are the ones outside them.
+The slots of the fields' own tags are made by their writers; these are the
+ones outside them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 
@@ -78,9 +77,7 @@ def link(rel: str, field: str, extras: tuple[str, ...] = (), **fixed: str) -> Sl
 TITLE = Slot("title")
 ROBOTS = meta("name", "robots")
 CANONICAL = Slot("link", (("rel", "canonical"),), "href", "canonical")
-CANONICAL_PAGE = Slot(
-    "link", (("rel", "canonical"),), "href", "canonical", from_page=True
-)
+CANONICAL_PAGE = replace(CANONICAL, from_page=True)
 HREFLANG = Slot(
     "link",
     (("rel", "alternate"),),

@@ -69,12 +69,6 @@ def _extras(slot: Slot, values: tuple[str | None, ...]) -> str:
     )
 
 
-def script_json(value: object) -> str:
-    """``value`` as JSON that is safe inside ``<script>``: ASCII only (so
-    nothing an HTML parser reports as an error), every ``<`` as ``\\u003c``."""
-    return json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")
-
-
 def missing_data(missing: Sequence[Missing]) -> str:
     """The browser data's JSON: ``{"v":2,"missing":[ITEM,...]}``."""
     items = []
@@ -88,7 +82,10 @@ def missing_data(missing: Sequence[Missing]) -> str:
             item["url"] = slot.value_attr
         item["group"] = group
         items.append(item)
-    return script_json({"v": VERSION, "missing": items})
+    # Safe inside <script>: ASCII only (nothing an HTML parser reports as
+    # an error), every "<" as \u003c.
+    data = json.dumps({"v": VERSION, "missing": items}, separators=(",", ":"))
+    return data.replace("<", "\\u003c")
 
 
 def nonce_attribute(nonce: str | None) -> str:

@@ -1,10 +1,7 @@
 """The page's own addresses in its head: none on an error page, the
 route's own address as the default canonical (MARMEON_DEFAULT_CANONICAL),
-and the page's own address as its canonical when it sets none.
-
-The first two are steps at the head's ``merged`` stage (:mod:`.stages`),
-which the wiring registers in ``Marmeon.init_app``; the last one a step at
-its ``resolve`` stage, which the head registers (:mod:`.install`).
+and the page's own address as its canonical when it sets none: steps at
+the head's ``merged`` and ``resolve`` stages (:mod:`.stages`).
 
 An error page (a 4xx or 5xx rendered by one of the app's error handlers,
 ``RequestState.error_page``) names no address of its own: a canonical,

@@ -1,12 +1,6 @@
-"""The kinds of check the page tags and og's product take: one line of
-text (a line break or a control character refused, where
-:mod:`~flask_marmeon.head.field_kinds`' TextField cleans them), a text or a
-list of texts, a price, ``other``'s names, and a tag's items.
-
-Like :mod:`flask_marmeon.head.field_kinds` (whose kinds these extend), this
-module knows no field: :mod:`flask_marmeon.head.page_tags` says which key
-takes which kind.
-"""
+"""The kinds of check the page tags and og's product take (beside
+:mod:`.field_kinds`' that they extend): one line of text, a text or a list
+of them, a price, ``other``'s names."""
 
 from __future__ import annotations
 
@@ -18,6 +12,7 @@ from typing import NamedTuple, Union
 from .field_kinds import (
     Field,
     ObjectField,
+    RecordField,
     TextField,
     TextListField,
     kind_of,
@@ -126,17 +121,11 @@ class CurrencyField(LineField):
         return code
 
 
-class PriceField(Field):
-    """``{amount, currency}`` as a :class:`Price`."""
+class PriceField(RecordField):
+    """``{amount, currency}`` as a :class:`Price` (no text form)."""
 
     def __init__(self, obj: ObjectField) -> None:
-        self.obj = obj
-        self.annotation = obj.annotation
-        self.expected = "a dict such as {'amount': Decimal('19.99'), 'currency': 'EUR'}"
-
-    def check(self, value: object, path: str) -> Price:
-        got = self.obj.check(value, path)
-        return Price(got["amount"], got["currency"])
+        super().__init__(obj, Price, text=None)
 
 
 class NamesField(Field):

@@ -1,10 +1,7 @@
-"""The checks, records and slots of the rest of a page's head: icons,
+"""The checks, records and writers of the rest of a page's head: icons,
 theme color, manifest, feeds, verification, ``other`` names, og's
-``product``.
-
-:mod:`.table` declares the keys with them (the one declaration of the
-fields) and makes their writers; they are made here only so that the table
-stays short.
+``product``. :mod:`.table` declares the keys with them (the one declaration
+of the fields); they are made here only so that the table stays short.
 """
 
 from __future__ import annotations
@@ -29,6 +26,7 @@ from .types import (
     ProductPrice,
     ThemeColor,
 )
+from .writers import Href, Tags
 
 
 class IconLink(NamedTuple):
@@ -92,9 +90,7 @@ ICON = ObjectField(
 )
 ICONS_CHECK = RecordField(ICON, IconLink, many=True, rule=_color_on_mask_icon)
 _ICON_EXTRAS = ("type", "sizes", "media", "color")
-#: writers.Tags's arguments (table.py makes the writers: this module
-#: imports no writer, which would close an import loop through the table).
-ICONS_WRITE = (
+ICONS_WRITE = Tags(
     {rel: link(rel, "icons", _ICON_EXTRAS) for rel in _ICON_RELS},
     IconLink._fields.index("rel"),
     tuple(IconLink._fields.index(name) for name in _ICON_EXTRAS),
@@ -106,9 +102,10 @@ THEME_COLOR = ObjectField(
 THEME_COLOR_CHECK = RecordField(
     THEME_COLOR, ThemeColorMeta, many=True, text=LineField()
 )
-THEME_COLOR_WRITE = ({"": meta("name", "theme-color", extras=("media",))}, None, (1,))
-
-MANIFEST = link("manifest", "manifest")
+THEME_COLOR_WRITE = Tags(
+    {"": meta("name", "theme-color", extras=("media",))}, None, (1,), url=False
+)
+MANIFEST_WRITE = Href(link("manifest", "manifest"))
 
 FEED = ObjectField(
     Feed,
@@ -116,7 +113,7 @@ FEED = ObjectField(
     required=("url", "type"),
 )
 FEEDS_CHECK = RecordField(FEED, FeedLink, many=True, text=None)
-FEEDS_WRITE = (
+FEEDS_WRITE = Tags(
     {kind: link("alternate", "feeds", ("title",), type=kind) for kind in _FEED_TYPES},
     FeedLink._fields.index("type"),
     (FeedLink._fields.index("title"),),

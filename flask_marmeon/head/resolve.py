@@ -1,14 +1,7 @@
-"""From the merged head to the elements of the page, final, in output order.
-
-Resolve runs the steps of the head's ``resolve`` stage (:mod:`.stages`),
-which give the values a page did not set (the og and twitter defaults, the
-page's own address as its canonical) and put the JSON-LD blocks' texts in
-place, then the table's writers, in the table's order. The elements are
-collected in a :class:`~flask_marmeon.head.builder.Builder`, which decides
-every URL with the app's policy (:mod:`flask_marmeon.head.url_policy`) and its
-group (left out, or carried to the browser module without APP_URL): the
-HTML writer only writes.
-"""
+"""From the merged head to the elements of the page, final, in output order:
+the ``resolve`` stage's steps, then the table's writers into a
+:class:`~.builder.Builder`, which decides every URL (the HTML writer only
+writes)."""
 
 from __future__ import annotations
 
@@ -65,14 +58,10 @@ def resolve(
 
     ``steps`` are the app's at the ``resolve`` stage (the head's own,
     :func:`head_steps`, when None), run with ``context`` (the one of
-    ``before resolve``, whose page and JSON-LD texts are then ``page``'s
-    and ``json_ld``'s; a new one when None). Then each
-    field is written by its writer, in the table's order
-    (:mod:`flask_marmeon.head.table`). ``json_ld`` holds the JSON-LD
-    blocks' texts as :func:`jsonld.dumps` writes them; they follow the other
-    elements. When the site is not ``indexable``, robots says ``noindex,
-    nofollow`` whatever the page set. ``og_locales`` is :func:`og_locale`
-    or the app's table of it (:class:`~flask_marmeon.head.locales.OgLocales`).
+    ``before resolve``, whose page and JSON-LD texts then stand for
+    ``page`` and ``json_ld``; a new one when None). ``json_ld`` holds the
+    blocks' texts (:func:`~.jsonld.dumps`). ``og_locales`` is
+    :func:`og_locale` or the app's table of it (:class:`~.locales.OgLocales`).
     """
     if context is None:
         context = StageContext(None, None, page)

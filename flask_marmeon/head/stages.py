@@ -10,25 +10,14 @@ their packages. The stages, in the order a head goes through them:
 
 ``merged`` (:data:`MERGED`)
     Every request, right after the fragments merged and before the memo
-    looks the head up: what a step changes here is part of the head's key.
-    The wiring registers the error page's step (no address of its own) and,
-    with ``MARMEON_DEFAULT_CANONICAL``, the route's own address as the
-    default canonical (:mod:`flask_marmeon.head.own_addresses`).
+    looks the head up: what a step changes here is part of the head's key
+    (the error page's and the default canonical's, :mod:`.own_addresses`).
 ``before resolve`` (:data:`BEFORE_RESOLVE`)
-    Once per head written (the memo keeps the result, in production), just
-    before resolve: the generated images (``og_images`` names an
-    ``OgImage``'s address, size and alt), so that resolve sees plain images.
+    Once per head written (the memo keeps the result, in production): the
+    generated images, so that resolve sees plain images.
 ``resolve`` (:data:`RESOLVE`)
-    Once per head written, in :func:`~.resolve.resolve`, right before the
-    table's writers: the values a page did not set, inferred from others.
-    The head registers its own steps there (:func:`~.resolve.head_steps`):
-    the og and twitter defaults (:mod:`.defaults`), the page's own address
-    as its canonical (:mod:`.own_addresses`) and the JSON-LD blocks' texts
-    in their place (:mod:`.json_ld_blocks`).
-
-Then the table's writers write each value in the table's order (the
-page's hreflang and og:locale:alternate links from its Page), and the
-HTML is written; they take no steps.
+    Once per head written, right before the table's writers: the values a
+    page did not set, inferred from others (:func:`~.resolve.head_steps`).
 """
 
 from __future__ import annotations
@@ -100,34 +89,25 @@ class Stages:
     def add(self, stage: str, step: Step) -> None:
         """Run ``step`` at ``stage`` (one of :data:`STAGES`), after the
         steps registered there before it."""
-        if stage not in STAGES:
-            raise ValueError(
-                f"The head has no stage {stage!r}: a step runs at one of"
-                f" {', '.join(map(repr, STAGES))}."
-            )
+        attr = _attribute(stage)
         if not callable(step):
             raise TypeError(
                 f"A head step is a function (merged, context) -> merged, not"
                 f" {type(step).__name__} {step!r}."
             )
-        attr = stage.replace(" ", "_")
         setattr(self, attr, (*getattr(self, attr), step))
 
     def steps(self, stage: str) -> tuple[Step, ...]:
         """The steps of ``stage``, in the order they run."""
-        if stage not in STAGES:
-            raise ValueError(
-                f"The head has no stage {stage!r}: it has"
-                f" {', '.join(map(repr, STAGES))}."
-            )
-        found: tuple[Step, ...] = getattr(self, stage.replace(" ", "_"))
+        found: tuple[Step, ...] = getattr(self, _attribute(stage))
         return found
 
 
-def run(
-    steps: tuple[Step, ...], merged: MergedHead, context: StageContext
-) -> MergedHead:
-    """``merged`` through each of ``steps`` in turn."""
-    for step in steps:
-        merged = step(merged, context)
-    return merged
+def _attribute(stage: str) -> str:
+    """The attribute of :class:`Stages` that holds ``stage``'s steps."""
+    if stage not in STAGES:
+        raise ValueError(
+            f"The head has no stage {stage!r}: a step runs at one of"
+            f" {', '.join(map(repr, STAGES))}."
+        )
+    return stage.replace(" ", "_")

@@ -1,14 +1,10 @@
 """The head's fields, declared once: each one's check, merge and writing.
 
-Every step reads this table: ``head()`` checks with it (:mod:`.fields`),
-merge merges with it (:mod:`.merge`), resolve writes in its order
-(:mod:`.resolve`), the HTML writer prepares its slots (:mod:`.html`), and
-the memo's key is made from the merged values it produced (:mod:`.memo`),
-so no field can be left out of any of them. Each row says what it is
-(``role``, ``address``): the steps that act on a kind of field ask. The
-TypedDicts of :mod:`.types` are the same fields for mypy
-(``tests/head/test_table.py``). To add a field: ARCHITECTURE.md, "Adding a
-head field".
+Every step reads this table (check, merge, resolve, the HTML writer, the
+memo's key), so no field can be left out of any of them. Each row says
+what it is (``role``, ``address``): the steps that act on a kind of field
+ask. The TypedDicts of :mod:`.types` are the same fields for mypy
+(``tests/head/test_table.py``). To add a field: ARCHITECTURE.md.
 """
 
 from __future__ import annotations
@@ -46,7 +42,6 @@ from .page_tag_kinds import LineField, LinesField
 from .types import (
     Facebook,
     HeadFields,
-    JsonLd,
     OpenGraph,
     OpenGraphArticle,
     OpenGraphAudio,
@@ -62,14 +57,12 @@ from .types import (
 )
 from .writers import (
     Canonical,
-    Directive,
     Href,
     Locale,
     Names,
     NestedTable,
     Parts,
     Records,
-    Tags,
     Text,
     TextList,
     Title,
@@ -90,11 +83,12 @@ class Row:
 
     ``check`` is a :class:`~.field_kinds.Field` (a :class:`Table`'s ``check`` for
     a nested table); ``write`` a :class:`~.writers.Writer`, a robots key's
-    :class:`~.writers.Directive`, or None when another key's writer reads it.
+    form in its meta (``"max-snippet:{}"``, :class:`~.writers.Robots`), or
+    None when another key's writer reads it.
     """
 
     check: Field
-    write: Writer | Directive | None = None
+    write: Writer | str | None = None
     merge: str = REPLACE
     #: The nested table, for a key whose value is one (merged key by key).
     table: Table | None = None
@@ -186,13 +180,13 @@ ROBOTS = Table(
         "index": Row(BoolField(), role=roles.INDEX),
         "follow": Row(BoolField(), role=roles.FOLLOW),
         "max_image_preview": Row(
-            ChoiceField("none", "standard", "large"), Directive("max-image-preview:{}")
+            ChoiceField("none", "standard", "large"), "max-image-preview:{}"
         ),
-        "max_snippet": Row(LimitField(), Directive("max-snippet:{}")),
-        "max_video_preview": Row(LimitField(), Directive("max-video-preview:{}")),
-        "nosnippet": Row(BoolField(), Directive("nosnippet")),
-        "noimageindex": Row(BoolField(), Directive("noimageindex")),
-        "unavailable_after": Row(MomentField(), Directive("unavailable_after: {}")),
+        "max_snippet": Row(LimitField(), "max-snippet:{}"),
+        "max_video_preview": Row(LimitField(), "max-video-preview:{}"),
+        "nosnippet": Row(BoolField(), "nosnippet"),
+        "noimageindex": Row(BoolField(), "noimageindex"),
+        "unavailable_after": Row(MomentField(), "unavailable_after: {}"),
     },
     unknown=unknown_robots_key,
 )
@@ -352,18 +346,16 @@ HEAD = Table(
         ),
         "canonical": Row(UrlField(), Canonical(), address=True),
         "robots": nested(ROBOTS, write.Robots(ROBOTS)),
-        "icons": Row(tags.ICONS_CHECK, Tags(*tags.ICONS_WRITE), rare=True),
-        "theme_color": Row(
-            tags.THEME_COLOR_CHECK, Tags(*tags.THEME_COLOR_WRITE, url=False), rare=True
-        ),
-        "manifest": Row(UrlField(), Href(tags.MANIFEST), rare=True),
-        "feeds": Row(tags.FEEDS_CHECK, Tags(*tags.FEEDS_WRITE), rare=True),
+        "icons": Row(tags.ICONS_CHECK, tags.ICONS_WRITE, rare=True),
+        "theme_color": Row(tags.THEME_COLOR_CHECK, tags.THEME_COLOR_WRITE, rare=True),
+        "manifest": Row(UrlField(), tags.MANIFEST_WRITE, rare=True),
+        "feeds": Row(tags.FEEDS_CHECK, tags.FEEDS_WRITE, rare=True),
         "verification": nested(VERIFICATION, rare=True),
         "other": Row(tags.OTHER_CHECK, Names(), BY_KEY, rare=True),
         "facebook": nested(FACEBOOK, rare=True),
         "open_graph": nested(OPEN_GRAPH, role=roles.CARD),
         "twitter": nested(TWITTER, role=roles.CARD),
-        "json_ld": Row(JsonLdField(JsonLd), write.JsonLd(), APPEND, role=roles.JSON_LD),
+        "json_ld": Row(JsonLdField(), write.JsonLd(), APPEND, role=roles.JSON_LD),
     },
     unknown=partial(
         unknown_argument,

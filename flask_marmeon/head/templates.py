@@ -14,7 +14,7 @@ The app's Jinja environment makes its templates of :class:`HeadTemplate`
 ``render()`` are one render each; a render inside a render (a macro that
 renders another template) is part of the outer one. ``stream_template``
 calls ``generate()``, which is left alone: there render_head() writes the
-head where it stands, and a call past it is late (flask_marmeon.head.late).
+head where it stands, and a call past it is late (api.late_call).
 """
 
 from __future__ import annotations
@@ -53,20 +53,8 @@ def template_head(**fields: Unpack[HeadFields]) -> str:
                 " variable or attribute, or one the view did not pass. Pass"
                 f" {name}=none to leave it unset."
             )
-    if any(_has_markup(value) for value in fields.values()):
-        fields = {name: _text(value) for name, value in fields.items()}  # type: ignore[assignment]
-    head(**fields)
+    head(**{name: _text(value) for name, value in fields.items()})
     return ""
-
-
-def _has_markup(value: object) -> bool:
-    if isinstance(value, Markup):
-        return True
-    if isinstance(value, dict):
-        return any(_has_markup(item) for item in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_has_markup(item) for item in value)
-    return False
 
 
 def _text(value: Any) -> Any:

@@ -77,11 +77,13 @@ class Robots(TypedDict, total=False):
     unavailable_after: datetime | None
 
 
-class _OpenGraphImageUrl(TypedDict):
+class _Url(TypedDict):
+    """The key required of an image, a video, an audio, an icon, a feed."""
+
     url: Text
 
 
-class OpenGraphImage(_OpenGraphImageUrl, total=False):
+class OpenGraphImage(_Url, total=False):
     """``open_graph={"image": {...}}``: an image with its size and alt text."""
 
     width: int | None
@@ -89,21 +91,13 @@ class OpenGraphImage(_OpenGraphImageUrl, total=False):
     alt: Text | None
 
 
-class _TwitterImageUrl(TypedDict):
-    url: Text
-
-
-class TwitterImage(_TwitterImageUrl, total=False):
+class TwitterImage(_Url, total=False):
     """``twitter={"image": {...}}``: an image with its alt text."""
 
     alt: Text | None
 
 
-class _OpenGraphVideoUrl(TypedDict):
-    url: Text
-
-
-class OpenGraphVideo(_OpenGraphVideoUrl, total=False):
+class OpenGraphVideo(_Url, total=False):
     """``open_graph={"video": {...}}``: ``og:video`` and its properties."""
 
     secure_url: Text | None
@@ -112,11 +106,7 @@ class OpenGraphVideo(_OpenGraphVideoUrl, total=False):
     height: int | None
 
 
-class _OpenGraphAudioUrl(TypedDict):
-    url: Text
-
-
-class OpenGraphAudio(_OpenGraphAudioUrl, total=False):
+class OpenGraphAudio(_Url, total=False):
     """``open_graph={"audio": {...}}``: ``og:audio`` and its properties."""
 
     secure_url: Text | None
@@ -221,11 +211,7 @@ class Twitter(TypedDict, total=False):
     image: Text | TwitterImage | OgImage | None
 
 
-class _IconUrl(TypedDict):
-    url: Text
-
-
-class Icon(_IconUrl, total=False):
+class Icon(_Url, total=False):
     """``icons=[{...}]``: ``<link rel="icon">`` (or ``apple-touch-icon``,
     ``mask-icon``, whose ``color`` is its own)."""
 
@@ -246,8 +232,7 @@ class ThemeColor(_ThemeColorColor, total=False):
     media: Text | None
 
 
-class _FeedUrl(TypedDict):
-    url: Text
+class _FeedUrl(_Url):
     type: Literal[
         "application/rss+xml", "application/atom+xml", "application/feed+json"
     ]

@@ -7,13 +7,9 @@ collects the elements, the field's merged value and the mapping it is in
 (its siblings: an og:type decides whether ``article`` is written).
 
 A writer is called when its value is set, or always when ``always`` is true
-(it writes from the page too: the hreflang links). The defaults (og:title
-takes the page's title) are steps at the head's ``resolve`` stage
-(:mod:`.stages`), which run before the writers. ``slots`` lists
-every :class:`~flask_marmeon.head.elements.Slot` it may write, so that the
-HTML writer prepares each one's constant text once. :func:`write_keys`
-calls a table's writers in turn, :func:`grouped` makes a run of rarely set
-keys (the page tags) one look.
+(it writes from the page too: the hreflang links). ``slots`` lists every
+:class:`~.elements.Slot` it may write, so that the HTML writer prepares each
+one's constant text once.
 """
 
 from __future__ import annotations
@@ -231,40 +227,29 @@ class Canonical(Writer):
                 out.url(HREFLANG, clean_url(path), clean_text(hreflang))
 
 
-class Directive:
-    """A robots key's form in ``<meta name="robots">`` (``max-snippet:{}``):
-    not a writer of its own, :class:`Robots` writes them all in one element."""
-
-    def __init__(self, form: str) -> None:
-        self.form = form
-
-
-class _Row(Protocol):
-    @property
-    def write(self) -> object: ...
-
-
 class RobotsKeys(Protocol):
     """What :class:`Robots` reads of the robots table (a ``table.Table``)."""
 
     @property
-    def keys(self) -> Mapping[str, _Row]: ...
+    def keys(self) -> Mapping[str, Any]: ...
 
     def named(self, role: str) -> str: ...
 
 
 class Robots(Writer):
-    """``<meta name="robots">``: index/follow, then the table's directives;
-    ``noindex, nofollow`` on a site that may not be indexed."""
+    """``<meta name="robots">``: index/follow, then the table's directives
+    (each key's ``write`` is its form there, ``max-snippet:{}``: not a
+    writer of its own); ``noindex, nofollow`` on a site that may not be
+    indexed."""
 
     always = True
     slots = (ROBOTS,)
 
     def __init__(self, table: RobotsKeys) -> None:
         self.directives = tuple(
-            (name, key.write.form)
+            (name, key.write)
             for name, key in table.keys.items()
-            if isinstance(key.write, Directive)
+            if isinstance(key.write, str)
         )
         self.index_follow = (table.named(roles.INDEX), table.named(roles.FOLLOW))
 
@@ -281,11 +266,9 @@ class Locale(Writer):
     og:locale:alternate for each of the page's other languages."""
 
     always = True
-
-    def __init__(self) -> None:
-        self.slot = meta("property", "og:locale")
-        self.alternate = meta("property", "og:locale:alternate")
-        self.slots = (self.slot, self.alternate)
+    slot = meta("property", "og:locale")
+    alternate = meta("property", "og:locale:alternate")
+    slots = (slot, alternate)
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
         elements = out.elements

@@ -37,7 +37,7 @@ from ..i18n.urls import (
 )
 from ..locale_tags import X_DEFAULT, LocaleTags, spelling
 from .arguments import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
-from .overlaps import Rivals, answers_get, could_take, rivals_of
+from .overlaps import NO_RIVALS, Rivals, answers_get, could_take, rivals_of
 from .rule_parts import rule_parts
 
 
@@ -83,8 +83,8 @@ class CompiledRule:
     #: start with the locale: usually none.
     locale_rivals: Mapping[str, Rivals] = field(default_factory=dict)
     #: For a localized rule, the rivals of its addresses without a locale
-    #: (x-default), or None when no route could take one.
-    default_rivals: Rivals | None = None
+    #: (x-default): usually none.
+    default_rivals: Rivals = NO_RIVALS
 
     def path(self, params: Mapping[str, Any]) -> str:
         """The encoded path of ``params`` (a localized rule's locale among
@@ -155,16 +155,6 @@ class CompiledRule:
         if {name: matched.get(name) for name in expected} != expected:
             raise Refused(f"the router reads the address as {matched!r}", "other route")
 
-    def redirects_by_language(self, default: str) -> bool:
-        """Whether the x-default address ``default`` (a full address) is
-        the redirect to the visitor's locale, not a page of another route."""
-        if self.default_rivals is None:
-            return True
-        decoded = unquote(default[len(self.base) :])
-        if not could_take(self.default_rivals, decoded):
-            return True
-        return redirects_by_language(self.adapter, decoded)
-
     def loc(self, params: Mapping[str, Any]) -> str:
         """The full address of ``params`` (not localized)."""
         return self.base + self.path(params)
@@ -181,44 +171,33 @@ class CompiledRule:
         never names a URL that does not work.
         """
         option = self.locale_option
-        if option is None:
-            if given is None:
-                return self.locales, (), ()
-            return *LocaleTags(self.locales).split(given), ()
-        if not callable(option):
-            if given is None:
-                return option, self.unknown_locales, ()
-            allowed: tuple[str, ...] = option
-        else:
+        tags = LocaleTags(self.locales)
+        if callable(option):
             if params.keys() | {LOCALE_ARG} != self.names:
                 # Before the function is called with them.
                 self._refuse_names(params.keys())
-            allowed = _called(option, params, self.rule)
+            try:
+                result = option(**params)
+            except HTTPException as error:
+                # get_or_404() in the function: the page answers that error too.
+                raise Refused(
+                    f"its locales= function answers {error.code} for it", "locales"
+                ) from None
+            allowed, strangers = tags.split(tags_from(self.rule, result))
             # A tag the app does not hold (fr_FR) is a mistake in the
             # function: its entries are left out, the warning says which.
-            strangers = LocaleTags(self.locales).split(allowed)[1]
             if strangers:
                 raise Refused(
                     stranger_tag(self.rule, strangers[0], self.locales), "locales"
                 )
-            if given is None:
-                return *LocaleTags(self.locales).split(allowed), ()
-        chosen, unknown = LocaleTags(self.locales).split(given)
+        else:
+            # The route's own unknown tags are said once, by the build.
+            allowed = self.locales if option is None else option
+        if given is None:
+            return allowed, (), ()
+        chosen, unknown = tags.split(given)
         kept = LocaleTags(chosen).among(allowed)
         return kept, unknown, LocaleTags(allowed).strangers(chosen)
-
-
-def _called(
-    option: Callable[..., Any], params: Mapping[str, Any], rule: Rule
-) -> tuple[str, ...]:
-    try:
-        result = option(**params)
-    except HTTPException as error:
-        # get_or_404() in the function: the page answers that error too.
-        raise Refused(
-            f"its locales= function answers {error.code} for it", "locales"
-        ) from None
-    return tags_from(rule, result)
 
 
 def addresses(
@@ -254,7 +233,10 @@ def addresses(
     # the redirect (no other route takes it).
     alternates: tuple[tuple[str, str], ...] = tuple(zip(locales, locs, strict=True))
     default = strip_locale(locs[0], locales[0], base)
-    if compiled.redirects_by_language(default):
+    decoded = unquote(default[len(base) :])
+    if not could_take(compiled.default_rivals, decoded) or redirects_by_language(
+        compiled.adapter, decoded
+    ):
         alternates += ((X_DEFAULT, default),)
     return Addresses(tuple(locs), alternates)
 
@@ -319,15 +301,14 @@ def compile_rule(
             tag: rivals_of(rule, candidates, {LOCALE_ARG: spelling(tag)})
             for tag in (locales if localized else ())
         },
-        default_rivals=_default_rivals(rule, candidates) if localized else None,
+        default_rivals=_default_rivals(rule, candidates) if localized else NO_RIVALS,
     )
 
 
-def _default_rivals(rule: Rule, candidates: list[Rule]) -> Rivals | None:
-    """The rivals of a localized rule's addresses without their locale, or
-    None when no route could take one."""
+def _default_rivals(rule: Rule, candidates: list[Rule]) -> Rivals:
+    """The rivals of a localized rule's addresses without their locale."""
     if not rule.rule.startswith(RULE_PREFIX):
-        return None
+        return NO_RIVALS
     url_map = rule.map
     # The rule of those addresses, bound to a map of its own.
     default = Rule(rule.rule[len(RULE_PREFIX) :] or "/", endpoint=rule.endpoint)
@@ -337,5 +318,4 @@ def _default_rivals(rule: Rule, candidates: list[Rule]) -> Rivals | None:
         strict_slashes=url_map.strict_slashes,
         merge_slashes=url_map.merge_slashes,
     )
-    static, pattern = rivals_of(default, candidates)
-    return (static, pattern) if static or pattern is not None else None
+    return rivals_of(default, candidates)

@@ -15,10 +15,11 @@ pushed, so a provider gets a fresh ``g`` and may use database sessions.
 from __future__ import annotations
 
 import contextvars
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from flask import Flask
 from werkzeug.routing import Rule
@@ -41,6 +42,7 @@ from .state import sitemap_state
 from .xml import sitemap_index
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 #: The files an index names at most (the format's limit, as its schema says).
 MAX_FILES = 50_000
 #: Ranges are decided one twentieth short of a full part (see _boundaries).
@@ -51,6 +53,23 @@ Boundaries = Callable[[PagedRoute], Sequence[Any]]
 #: The ``<lastmod>`` of a part (its route, number and what Boundaries gave
 #: for its route) once it has been built, else None.
 Lastmod = Callable[[PagedRoute, int, tuple[Any, ...]], "str | None"]
+
+
+def in_own_context(
+    call: Callable[Concatenate[Flask, _P], _T],
+) -> Callable[Concatenate[Flask, _P], _T]:
+    """``call``, run as a build runs: in a fresh :mod:`contextvars` context
+    with the app's own app context (a fresh ``g``, no request of the caller)."""
+
+    @functools.wraps(call)
+    def in_context(app: Flask, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        def run() -> _T:
+            with app.app_context():
+                return call(app, *args, **kwargs)
+
+        return contextvars.Context().run(run)
+
+    return in_context
 
 
 @dataclass(frozen=True)
@@ -159,12 +178,19 @@ def route_items(
     return (single_entry(items, where, refuse),)
 
 
-def _site(
+@in_own_context
+def build_sitemap(
     app: Flask,
-    boundaries: Boundaries | None,
+    boundaries: Boundaries | None = None,
+    *,
     files_listed: bool = True,
     lastmod: Lastmod | None = None,
 ) -> Sitemap:
+    """Build the site's files in a context of their own (a fresh ``g``, no
+    request). ``boundaries`` says where each paged route's parts begin
+    (default: asked of each provider); ``files_listed=False`` leaves the
+    files of the other routes (``sitemap-<n>.xml``) out of the index;
+    ``lastmod`` gives the index's ``<lastmod>`` of a part built before."""
     settings = get_state(app).settings
     paged = [
         route
@@ -244,6 +270,7 @@ def part_entries(app: Flask, route: PagedRoute) -> int:
 
 
 def _boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
+    """Ask a paged route's provider where its parts begin."""
     # Ranges are decided with room for one row in twenty more: they are
     # kept while every part fits (file_caches.py), so rows added here and
     # there do not shift every range after them.
@@ -261,14 +288,20 @@ class Part:
     overflowed: bool
 
 
-def _part(
+@in_own_context
+def build_part(
     app: Flask,
     route: PagedRoute,
     number: int,
     start: Any,
     stop: Any | None,
-    packed: bool,
+    *,
+    packed: bool = False,
 ) -> Part:
+    """Build part ``number`` (from 1) of a paged route: the entries of its
+    range of keys, from ``start`` up to ``stop`` (None: to the end), in one
+    file; with ``packed``, kept gzip-compressed only, compressed as it is
+    written (what the caches keep: its whole XML is never held)."""
     build = _Build(app, split=False, packed=packed)
     build.writer.track = True  # the part's <lastmod> in the index
     compiled = build.compile(route.rule)
@@ -301,17 +334,6 @@ def _part(
     return Part(file, counted.count > size or bool(build.over.urls))
 
 
-def in_own_context(app: Flask, call: Callable[..., _T], *args: Any) -> _T:
-    """``call(app, *args)`` as a build runs it: in a fresh context with the
-    app's own app context (a fresh ``g``, no request of the caller)."""
-
-    def run() -> _T:
-        with app.app_context():
-            return call(app, *args)
-
-    return contextvars.Context().run(run)
-
-
 def listed_rules(app: Flask) -> list[Rule]:
     """The marked rules whose pages the sitemap lists: those on APP_URL's
     host, in the url_map's order."""
@@ -323,37 +345,4 @@ def listed_rules(app: Flask) -> list[Rule]:
     ]
 
 
-def build_sitemap(
-    app: Flask,
-    boundaries: Boundaries | None = None,
-    *,
-    files_listed: bool = True,
-    lastmod: Lastmod | None = None,
-) -> Sitemap:
-    """Build the site's files in a context of their own (a fresh ``g``, no
-    request). ``boundaries`` says where each paged route's parts begin
-    (default: asked of each provider); ``files_listed=False`` leaves the
-    files of the other routes (``sitemap-<n>.xml``) out of the index;
-    ``lastmod`` gives the index's ``<lastmod>`` of a part built before."""
-    return in_own_context(app, _site, boundaries, files_listed, lastmod)
-
-
-def build_boundaries(app: Flask, route: PagedRoute) -> tuple[Any, ...]:
-    """Ask a paged route's provider where its parts begin."""
-    return in_own_context(app, _boundaries, route)
-
-
-def build_part(
-    app: Flask,
-    route: PagedRoute,
-    number: int,
-    start: Any,
-    stop: Any | None,
-    *,
-    packed: bool = False,
-) -> Part:
-    """Build part ``number`` (from 1) of a paged route: the entries of its
-    range of keys, from ``start`` up to ``stop`` (None: to the end), in one
-    file; with ``packed``, kept gzip-compressed only, compressed as it is
-    written (what the caches keep: its whole XML is never held)."""
-    return in_own_context(app, _part, route, number, start, stop, packed)
+build_boundaries = in_own_context(_boundaries)

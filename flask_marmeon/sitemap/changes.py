@@ -53,14 +53,12 @@ def changed_after(when: object, since: datetime, where: str) -> bool:
     return False
 
 
+@in_own_context
 def changed_addresses(app: Flask, since: datetime) -> list[str]:
     """Every address of the sitemap whose entry's ``last_modified`` is later
     than ``since``, in the sitemap's order, each once. Raises
     :class:`FindingFailed` when a provider fails."""
-    return in_own_context(app, _changed, utc(since))
-
-
-def _changed(app: Flask, since: datetime) -> list[str]:
+    since = utc(since)
     settings = get_state(app).settings
     origin = settings.app_url
     assert origin is not None  # the H10 checks ran first

@@ -87,11 +87,7 @@ def find_provider(rule: Rule, view_func: object) -> Provider | None:
         return cast(Provider, option)
     view_class = _view_class(view_func)
     if view_class is not None and callable(getattr(view_class, "sitemap", None)):
-
-        def call_view_sitemap() -> object:
-            return view_instance(view_func).sitemap()  # type: ignore[attr-defined]
-
-        return call_view_sitemap
+        return lambda: view_instance(view_func).sitemap()  # type: ignore[attr-defined]
     return None
 
 
@@ -125,12 +121,11 @@ class _Runner:
                 pass
             else:
                 self._worker = ThreadPoolExecutor(1, "flask_marmeon-sitemap")
-        coroutine = _await(awaitable)
         if self._worker is None:
-            return self._loop.run_until_complete(coroutine)
+            return self._loop.run_until_complete(awaitable)
         context = contextvars.copy_context()
         step = self._worker.submit(
-            context.run, self._loop.run_until_complete, coroutine
+            context.run, self._loop.run_until_complete, awaitable
         )
         return step.result()
 
@@ -175,10 +170,6 @@ def _check_iterable(result: object, where: str) -> Iterable[Any]:
             " list, a generator, an async generator or a coroutine of entries."
         )
     return result
-
-
-async def _await(awaitable: Awaitable[_T]) -> _T:
-    return await awaitable
 
 
 def provider_items(provider: Provider, where: str) -> Iterator[object]:

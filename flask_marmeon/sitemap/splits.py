@@ -28,9 +28,14 @@ def can_split(route: PagedRoute) -> bool:
     return callable(getattr(route.provider, "split", None))
 
 
-def _split(
-    app: Flask, route: PagedRoute, start: Any, stop: Any | None, urls: int
+@in_own_context
+def build_split(
+    app: Flask, route: PagedRoute, start: Any, stop: Any | None, urls: int = 0
 ) -> tuple[Any, ...]:
+    """Where parts begin within the range from ``start`` (None: the first
+    key) up to ``stop`` (None: to the end) of a route whose provider can
+    split (:func:`can_split`), ``start`` first; ``urls``: how many URLs the
+    range's part held when it outgrew it (0: as many as a part may)."""
     size = part_entries(app, route)
     # A part that was full by its bytes before its URLs (long addresses,
     # many images) held fewer entries: ranges of that many, with room.
@@ -47,13 +52,3 @@ def _split(
         return found
     # The range keeps its own start (its first row may be gone since).
     return (start, *found[1:])
-
-
-def build_split(
-    app: Flask, route: PagedRoute, start: Any, stop: Any | None, urls: int = 0
-) -> tuple[Any, ...]:
-    """Where parts begin within the range from ``start`` (None: the first
-    key) up to ``stop`` (None: to the end) of a route whose provider can
-    split (:func:`can_split`), ``start`` first; ``urls``: how many URLs the
-    range's part held when it outgrew it (0: as many as a part may)."""
-    return in_own_context(app, _split, route, start, stop, urls)

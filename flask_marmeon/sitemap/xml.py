@@ -43,21 +43,19 @@ def url_elements(
     URL is escaped here.
     """
     tail = "" if lastmod is None else f"<lastmod>{lastmod}</lastmod>"
-    if addresses.alternates:
-        tail += "".join(
-            [
-                f'<xhtml:link rel="alternate" hreflang="{escape(hreflang)}"'
-                f' href="{escape(href)}"/>'
-                for hreflang, href in addresses.alternates
-            ]
-        )
-    if images:
-        tail += "".join(
-            [
-                f"<image:image><image:loc>{escape(image)}</image:loc></image:image>"
-                for image in images
-            ]
-        )
+    tail += "".join(
+        [
+            f'<xhtml:link rel="alternate" hreflang="{escape(hreflang)}"'
+            f' href="{escape(href)}"/>'
+            for hreflang, href in addresses.alternates
+        ]
+    )
+    tail += "".join(
+        [
+            f"<image:image><image:loc>{escape(image)}</image:loc></image:image>"
+            for image in images
+        ]
+    )
     tail += "</url>\n"
     return "".join([f"<url><loc>{escape(loc)}</loc>{tail}" for loc in addresses.locs])
 
