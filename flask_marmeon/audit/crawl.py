@@ -22,15 +22,6 @@ from .fetch import Fetched
 from .findings import Finding, finding, quoted
 from .page_checks import noindex_reason
 
-#: The answers read as pages.
-HTML_TYPES = ("text/html", "application/xhtml+xml")
-
-
-def is_page(answer: Fetched) -> bool:
-    """An answer the audit reads as a page (200, HTML)."""
-    return answer.status == 200 and answer.mimetype in HTML_TYPES
-
-
 #: Redirects followed before an address counts as broken (Googlebot
 #: follows 10; browsers give up after 20).
 MAX_HOPS = 10
@@ -156,10 +147,6 @@ class Crawl:
             elif target != url:
                 # Its return link is checked: fetched within the cap.
                 self.add(target)
-
-    def linking(self, url: str) -> list[str]:
-        """The pages that link ``url``, in the order they were fetched."""
-        return [page for page, links in self.links.items() if url in links]
 
     def answer(self, url: str) -> str:
         """What ``url`` answers, as the preview says it: ``200``, ``301 ->

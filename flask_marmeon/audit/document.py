@@ -40,10 +40,6 @@ class Document:
     #: page, without their fragment, each once; ``rel="nofollow"`` left out.
     links: tuple[str, ...] = ()
 
-    def values(self, key: str) -> list[str]:
-        """Every content of the meta tags named ``key`` (``og:image``)."""
-        return [value for name, value in self.meta if name == key]
-
     def first(self, key: str) -> str | None:
         """The first content of ``key``, or None."""
         return next((value for name, value in self.meta if name == key), None)
@@ -125,7 +121,8 @@ def parse(page: Fetched) -> Document:
 def _links(root: Any, url: str) -> Iterator[str]:
     """The followed ``<a href>`` addresses of the page (a crawler follows
     neither ``nofollow`` nor another scheme; a fragment is the same page)."""
-    origin = _origin(url)
+    scheme, sep, rest = url.partition("://")
+    origin = scheme + sep + rest.split("/", 1)[0] if sep else ""
     for element in root.iter("a"):
         href = element.get("href")
         if not href or "nofollow" in (element.get("rel") or "").lower().split():
@@ -139,12 +136,6 @@ def _links(root: Any, url: str) -> Iterator[str]:
             address = _join(url, href)
         if address.startswith(("http://", "https://")):
             yield address.partition("#")[0]
-
-
-def _origin(url: str) -> str:
-    """``scheme://host`` of an absolute URL (the page's own)."""
-    scheme, sep, rest = url.partition("://")
-    return scheme + sep + rest.split("/", 1)[0] if sep else ""
 
 
 def _plain(href: str) -> bool:

@@ -34,6 +34,9 @@ MAX_BODY = option("sitemap-too-large", "mib") * 1024 * 1024
 #: gives up on a page long before (and the audit must end, in CI above all).
 TIMEOUT = 30.0
 
+#: The answers read as pages.
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+
 #: What the audit says it is; a route may answer crawlers differently.
 USER_AGENT = "Mozilla/5.0 (compatible; Googlebot/2.1; flask-marmeon-audit)"
 
@@ -64,6 +67,11 @@ class Fetched:
             if name.strip().lower() == "charset" and value.strip():
                 return value.strip().strip('"')
         return "utf-8"
+
+    @property
+    def is_page(self) -> bool:
+        """An answer the audit reads as a page (200, HTML)."""
+        return self.status == 200 and self.mimetype in HTML_TYPES
 
     def text(self) -> str:
         """The body decoded with its charset (undecodable bytes replaced)."""

@@ -249,8 +249,8 @@ TEXTS: Mapping[str, str] = {
     " after about {limit}: {text}.",
     "text-too-short": "The {field} is {length} characters ({text}); say what the"
     " page is in at least {limit}.",
-    "text-duplicate": "The {field} {text} is also on {other}{more}: each page"
-    " needs its own.",
+    "text-duplicate": "The {field} {text} is also on {others}: each page needs"
+    " its own.",
     "card-no-image": 'twitter:card is "summary_large_image" but the page has no'
     ' image: set an image, or use twitter={{"card": "summary"}}.',
     "og-locale-format": "{key} is {value}; Open Graph wants language_TERRITORY"

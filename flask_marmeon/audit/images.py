@@ -105,14 +105,15 @@ def check_images(url: str, doc: Document, images: ImageLookup) -> Iterator[Findi
         info = images(item.url)
         if info is None:
             continue  # another origin: not fetched
-        if info.status != 200:
-            yield finding("image-status", item.url, key=item.key, status=info.status)
-            continue
         size = info.size
-        if size is None:
-            type_ = info.mimetype or "no type"
+        if info.status != 200 or size is None:
             yield finding(
-                "image-status", item.url, "image-status/type", key=item.key, type=type_
+                "image-status",
+                item.url,
+                "" if info.status != 200 else "image-status/type",
+                key=item.key,
+                status=info.status,
+                type=info.mimetype or "no type",
             )
             continue
         if (item.width is not None and item.width != str(size[0])) or (

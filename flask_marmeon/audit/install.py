@@ -12,7 +12,7 @@ from collections.abc import Callable
 from importlib.util import find_spec
 from typing import TYPE_CHECKING
 
-from flask import Flask, Response, request
+from flask import Blueprint, Flask, Response, request
 
 from .._log import warn_once
 from . import preview
@@ -25,8 +25,12 @@ if TYPE_CHECKING:
 
 
 def init_app(app: Flask, state: MarmeonState) -> None:
-    """Register ``/_marmeon/preview``."""
-    preview.register(app)
+    """Register ``/_marmeon/preview`` (it answers only in development)."""
+    blueprint = Blueprint(
+        "_marmeon", __name__, template_folder="templates", url_prefix="/_marmeon"
+    )
+    blueprint.add_url_rule("/preview", "preview", preview.view)
+    app.register_blueprint(blueprint)
 
 
 def development_hook(app: Flask, state: MarmeonState) -> Callable[[], None] | None:

@@ -55,14 +55,11 @@ def chain_findings(crawl: Crawl) -> Iterator[Finding]:
         if node.location is None or url in crawl.x_default:
             continue
         chain = crawl.chain(url)
-        if chain.loops:
-            yield finding(
-                "redirect-chain", url, "redirect-chain/loop", path=_path(chain)
-            )
-        elif chain.too_long or (chain.redirects > 1 and chain.end is not None):
+        if chain.loops or chain.too_long or chain.redirects > 1 and chain.end:
             yield finding(
                 "redirect-chain",
                 url,
+                "redirect-chain/loop" if chain.loops else "",
                 count=chain.redirects,
                 path=_path(chain),
                 target=quoted(chain.target),

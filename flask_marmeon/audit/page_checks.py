@@ -140,7 +140,7 @@ def _social(url: str, doc: Document) -> Iterator[Finding]:
     ):
         yield finding("card-no-image", url)
     for key in ("og:locale", "og:locale:alternate"):
-        for value in doc.values(key):
+        for value in (value for name, value in doc.meta if name == key):
             if not OG_LOCALE.match(value):
                 yield finding("og-locale-format", url, key=key, value=excerpt(value))
 

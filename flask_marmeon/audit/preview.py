@@ -18,7 +18,7 @@ import base64
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, abort, current_app, render_template, request
+from flask import abort, current_app, render_template, request
 from markupsafe import escape
 
 from .crawl import Crawl
@@ -62,7 +62,7 @@ def cut(text: str, limit: int) -> str:
     """``text`` cut after ``limit`` characters at a word, with an ellipsis."""
     if len(text) <= limit:
         return text
-    head = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
+    head = text[:limit].rsplit(" ", 1)[0]
     return head.rstrip(" ,.;:·-") + " …"
 
 
@@ -78,15 +78,6 @@ def page_path(value: str) -> str | None:
     if any(ord(char) < 0x20 or ord(char) == 0x7F for char in value):
         return None
     return value
-
-
-def register(app: Flask) -> None:
-    """Add the preview's route to ``app`` (it answers only in development)."""
-    blueprint = Blueprint(
-        "_marmeon", __name__, template_folder="templates", url_prefix="/_marmeon"
-    )
-    blueprint.add_url_rule("/preview", "preview", view)
-    app.register_blueprint(blueprint)
 
 
 def view() -> tuple[str, int, dict[str, str]]:
@@ -150,7 +141,9 @@ def _page(auditor: Auditor, headers: dict[str, str]) -> tuple[str, int, dict[str
         cards=_cards(auditor, url, doc) if doc is not None else [],
         findings=findings,
         links_out=[_link(auditor, crawl, link) for link in crawl.links.get(url, ())],
-        links_in=[_link(auditor, crawl, page) for page in crawl.linking(url)],
+        links_in=[
+            _link(auditor, crawl, p) for p, out in crawl.links.items() if url in out
+        ],
         site_findings=auditor.kept(site.findings, site),
         title_cut=TITLE_CUT,
         description_cut=DESCRIPTION_CUT,
@@ -225,7 +218,5 @@ def _image(
         return None, None
     # The audit keeps no image: the preview fetches the one it shows.
     answer = auditor.fetcher.get(url)
-    if answer is None:
-        return None, None
-    data = base64.b64encode(answer.body).decode("ascii")
+    data = base64.b64encode(answer.body if answer else b"").decode("ascii")
     return f"data:{info.mimetype};base64,{data}", info.size

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from flask import Flask
 
 from ..locale_tags import X_DEFAULT
-from .crawl import Crawl, is_page
+from .crawl import Crawl
 from .document import Document, parse
 from .fetch import TIMEOUT, Fetched, Fetcher, app_origin, app_root
 from .findings import Finding, excerpt, finding, quoted
@@ -91,7 +91,7 @@ class Auditor:
         """Fetch one URL (nothing for another origin) and, unless ``checks`` is
         false, check it as a listed page."""
         answer = self.fetcher.get(listed.url)
-        doc = parse(answer) if answer is not None and is_page(answer) else None
+        doc = parse(answer) if answer is not None and answer.is_page else None
         audit = PageAudit(answer, doc)
         if answer is None or not checks:
             return audit
@@ -218,36 +218,36 @@ def duplicates(docs: Mapping[str, Summary], field: str) -> Iterator[Finding]:
         if len(clusters) < 2:
             continue
         for url in urls:
-            others = [u for u in urls if u != url]
-            more = f" and {len(others) - 1} other pages" if len(others) > 1 else ""
+            others = _and_others([u for u in urls if u != url])
             yield finding(
                 f"{field}-duplicate",
                 url,
                 "text-duplicate",
                 field=field,
                 text=excerpt(text),
-                other=quoted(others[0]),
-                more=more,
+                others=others,
             )
+
+
+def _and_others(pages: list[str]) -> str:
+    """``https://a.example/1 and 2 other pages``."""
+    more = len(pages) - 1
+    return quoted(pages[0]) + (f" and {more} other pages" if more else "")
 
 
 def merge_linked(found: Iterable[tuple[Finding, str | None]]) -> list[Finding]:
     """One finding per linked file and problem, naming the pages that link it."""
-    pages: dict[Finding, list[str]] = {}
+    pages: dict[Finding, dict[str, None]] = {}
     for item, page in found:
-        pages.setdefault(item, [])
-        if page is not None and item.code in LINKED_CODES and page not in pages[item]:
-            pages[item].append(page)
-    merged = []
-    for item, where in pages.items():
-        if where:
-            more = f" and {len(where) - 1} other pages" if len(where) > 1 else ""
-            item = replace(
-                item,
-                message=f"{item.message} Linked from {quoted(where[0])}{more}.",
-            )
-        merged.append(item)
-    return merged
+        pages.setdefault(item, {})
+        if page is not None and item.code in LINKED_CODES:
+            pages[item][page] = None
+    return [
+        replace(item, message=f"{item.message} Linked from {_and_others([*where])}.")
+        if where
+        else item
+        for item, where in pages.items()
+    ]
 
 
 def audit(

@@ -231,9 +231,7 @@ def _read_urls(root: Any, site: Site, report: Callable[..., None]) -> None:
         count += 1
         loc = url.find(loc_tag)
         address = (loc.text or "").strip() if loc is not None else ""
-        if not address:
-            continue
-        if address in site.listed:
+        if not address or address in site.listed:
             continue
         if len(site.listed) >= site.max_pages:
             site.pages_left_out += 1
