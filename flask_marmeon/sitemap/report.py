@@ -22,6 +22,8 @@ class RouteReport:
         self.reasons: Counter[str] = Counter()
         self.first: dict[str, str] = {}
         self.unknown_locales: dict[str, None] = {}
+        #: Tags entries named that their route's ``locales=`` refuses (the
+        #: page answers 404 in them).
         self.refused: dict[str, None] = {}
         self.images = ImageReport()
 
@@ -37,11 +39,6 @@ class RouteReport:
     def unknown(self, tags: tuple[str, ...]) -> None:
         """Note locale tags an entry or the route named that are not configured."""
         self.unknown_locales.update(dict.fromkeys(tags))
-
-    def refused_locales(self, tags: tuple[str, ...]) -> None:
-        """Note locale tags an entry named that its route's ``locales=``
-        refuses (the page answers 404 in them)."""
-        self.refused.update(dict.fromkeys(tags))
 
     def left_out(self) -> str | None:
         """How many entries were left out and why, or None when none was."""
