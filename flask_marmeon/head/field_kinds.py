@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple, Union
 
 from .mistakes import hint, unknown_key
 from .text import _plain, clean_text, clean_url, is_text
-from .types import Text
+from .types import JsonLd, Text
 
 
 class Image(NamedTuple):
@@ -338,10 +338,8 @@ class JsonLdField(Field):
     development raises and production leaves the block out.
     """
 
+    annotation = JsonLd
     expected = "a JSON-LD block or a list of blocks"
-
-    def __init__(self, annotation: Any) -> None:
-        self.annotation = annotation
 
     def check(self, value: object, path: str) -> tuple[Any, ...]:
         if type(value) is dict:
