@@ -27,11 +27,10 @@ from .elements import Slot
 from .fragment import build_fragment
 from .html import nonce_attribute, write_head
 from .json_ld_blocks import texts
-from .memo import HeadMemo
 from .merge import EMPTY, MergedHead, merge
 from .resolve import resolve
 from .stages import StageContext
-from .state import HeadState, head_state
+from .state import head_state
 from .table import HEAD
 from .types import HeadFields
 from .url_policy import explain
@@ -258,9 +257,7 @@ def written_head(req: Request | None, held: RequestState | None = None) -> str:
     json_ld: Sequence[str]
     if request_state_ is not None:
         merged = merge(request_state_.fragments)
-        # The ``merged`` steps (flask_marmeon.head.stages): the JSON-LD
-        # blocks' texts, the page's own addresses; what they give keys the
-        # memo.
+        # The ``merged`` steps: what they give keys the memo.
         context = StageContext(state, request_state_, request_state_.page, dev)
         for step in head_state(state).stages.merged:
             merged = step(merged, context)
@@ -270,5 +267,6 @@ def written_head(req: Request | None, held: RequestState | None = None) -> str:
     nonce_attr = nonce_attribute(_nonce(state, req))
     if dev:
         return _write(nonce_attr, merged, page, json_ld, state, dev)
-    pages: HeadMemo = state.parts[HeadState].pages
-    return pages.text(nonce_attr, _write, merged, page, json_ld, state)
+    return head_state(state).pages.text(
+        nonce_attr, _write, merged, page, json_ld, state
+    )

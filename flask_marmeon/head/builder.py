@@ -6,8 +6,7 @@ takes the elements of its *group* with it (an image's size and alt).
 Without APP_URL, a relative URL is left out of the document but carried,
 with its group, to the browser module: each carried element is a
 :class:`Missing`, whose ``at`` is its index among the written and carried
-elements, in output order. It knows no field (the table's order is
-resolve's), so that the writers and the table need not import resolve.
+elements, in output order. It knows no field.
 """
 
 from __future__ import annotations

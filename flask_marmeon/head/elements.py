@@ -3,9 +3,8 @@
 A resolved head (:mod:`flask_marmeon.head.resolve`) is one list of
 :data:`Element`: a slot (which tag, which fixed attributes, which attribute
 holds the value) and the final value, already decided on by the URL policy.
-The writer (:mod:`flask_marmeon.head.html`) prepares each slot's HTML once.
-The slots of the fields' own tags are made by their writers
-(:mod:`flask_marmeon.head.writers`); these are the ones outside them.
+The slots of the fields' own tags are made by their writers; these are the
+ones outside them.
 """
 
 from __future__ import annotations

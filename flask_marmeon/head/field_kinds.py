@@ -1,14 +1,10 @@
-"""How a value of ``head()`` is checked and normalized: one class per kind.
+"""How a value of ``head()`` is checked and normalized: one class per kind
+(:mod:`flask_marmeon.head.table` says which field takes which).
 
-The fields themselves (which argument and key takes which kind) are
-declared once, in :mod:`flask_marmeon.head.table`.
-
-Every argument and key is checked when ``head()`` is called, so a mistake
-points at the line that made it: an unknown key or a wrong type raises
-TypeError, a value outside the choices ValueError. Values come out plain
-and normalized: text is a ``str`` cleaned of what HTML cannot carry (see
-:mod:`flask_marmeon.head.text`), dates are ISO 8601 strings, an image is an
-:class:`Image` (or a :class:`Media`), a list of them a tuple.
+Values come out plain and normalized: text is a ``str`` cleaned of what
+HTML cannot carry (:mod:`flask_marmeon.head.text`), dates are ISO 8601
+strings, an image is an :class:`Image` (or a :class:`Media`), a list of
+them a tuple.
 """
 
 from __future__ import annotations
@@ -19,7 +15,7 @@ from typing import Any, Literal, NamedTuple, Union
 
 from .mistakes import hint, unknown_key
 from .text import _plain, clean_text, clean_url, is_text
-from .types import Text
+from .types import JsonLd, Text
 
 
 class Image(NamedTuple):
@@ -342,10 +338,8 @@ class JsonLdField(Field):
     development raises and production leaves the block out.
     """
 
+    annotation = JsonLd
     expected = "a JSON-LD block or a list of blocks"
-
-    def __init__(self, annotation: Any) -> None:
-        self.annotation = annotation
 
     def check(self, value: object, path: str) -> tuple[Any, ...]:
         if type(value) is dict:

@@ -1,5 +1,4 @@
-"""A page's JSON-LD blocks in its head: two steps at the head's stages
-(:mod:`.stages`), which the head registers for itself (:mod:`.install`).
+"""A page's JSON-LD blocks in its head: two steps at the head's stages.
 
 At ``merged`` (every request, before the memo) each block is written as
 JSON (:func:`~.jsonld.dumps`): the texts, not the blocks, key the memo. A
@@ -41,12 +40,9 @@ def placed(merged: MergedHead, context: StageContext) -> MergedHead:
 
 
 def texts(blocks: tuple[Any, ...], state: MarmeonState, dev: bool) -> list[str]:
-    """Write each block's JSON; a block JSON cannot write is a bug in the app.
-
-    Development raises. Production leaves the block out and logs it once per
+    """Write each block's JSON (see the module). Production logs once per
     kind of block (its @type), for at most ``JSON_LD_ERRORS_SIZE`` kinds: the
-    memo and the log stay bounded whatever the blocks hold.
-    """
+    memo and the log stay bounded whatever the blocks hold."""
     out: list[str] = []
     for block in blocks:
         try:

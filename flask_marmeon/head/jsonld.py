@@ -139,12 +139,8 @@ def _default(value: Any) -> Any:
 
 def _encoder(*, ascii_only: bool) -> Callable[[Any], str]:
     """Compact JSON (``,`` and ``:``), NaN refused, non-ASCII as it is or
-    escaped: made once (json.dumps makes an encoder for every block).
-
-    Calling CPython's C encoder (``json.encoder.c_make_encoder``, private)
-    made once instead saved 0.6% of a page's instructions per block
-    (benchmarks/README.md): not used.
-    """
+    escaped: made once (json.dumps makes an encoder for every block; the
+    private C encoder was measured and dropped, speedups.py)."""
     return json.JSONEncoder(
         ensure_ascii=ascii_only,
         allow_nan=False,

@@ -1,16 +1,8 @@
 """Merge a request's head fragments, layouts first, into one MergedHead.
 
-How each field merges is declared in :mod:`flask_marmeon.head.table`:
-
-- a simple field (title, title_template, description, canonical, an image,
-  a list of videos) is the one of the last call that sets it (``REPLACE``);
-- a nested table (``robots``, ``open_graph``, ``twitter``,
-  ``verification``, ``facebook``, and inside ``open_graph`` ``article``,
-  ``book``, ``profile`` and ``product``) merges key by key, the later call
-  winning per key, and so do ``other``'s names; a table set at all (even
-  ``{}``) counts as set (``BY_KEY``);
-- ``json_ld`` blocks accumulate in call order and never replace each other
-  (``APPEND``).
+How each field merges (``REPLACE``, ``BY_KEY``, ``APPEND``) is declared in
+:mod:`flask_marmeon.head.table`; a nested table set at all (even ``{}``)
+counts as set.
 """
 
 from __future__ import annotations

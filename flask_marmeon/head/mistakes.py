@@ -1,10 +1,8 @@
 """What an unknown argument or key of ``head()`` most likely meant.
 
-The spelling hint (:func:`hint`) finds the closest name; some
-mistakes need more than a spelling: ``robots={"noindex": True}`` means
-``index=False`` (the closest name, ``index``, means the opposite), and
-``head(site_name=...)`` or ``head(og_image=...)`` is an Open Graph or card
-key written at the top level.
+The spelling hint (:func:`hint`) finds the closest name; some mistakes need
+more: ``robots={"noindex": True}`` means ``index=False`` (the closest name
+means the opposite), ``head(og_image=...)`` is a card's key at the top level.
 """
 
 from __future__ import annotations

@@ -58,14 +58,10 @@ def resolve(
 
     ``steps`` are the app's at the ``resolve`` stage (the head's own,
     :func:`head_steps`, when None), run with ``context`` (the one of
-    ``before resolve``, whose page and JSON-LD texts are then ``page``'s
-    and ``json_ld``'s; a new one when None). Then each
-    field is written by its writer, in the table's order
-    (:mod:`flask_marmeon.head.table`). ``json_ld`` holds the JSON-LD
-    blocks' texts as :func:`jsonld.dumps` writes them; they follow the other
-    elements. When the site is not ``indexable``, robots says ``noindex,
-    nofollow`` whatever the page set. ``og_locales`` is :func:`og_locale`
-    or the app's table of it (:class:`~flask_marmeon.head.locales.OgLocales`).
+    ``before resolve``, whose page and JSON-LD texts then stand for
+    ``page`` and ``json_ld``; a new one when None). ``json_ld`` holds the
+    blocks' texts (:func:`~.jsonld.dumps`). ``og_locales`` is
+    :func:`og_locale` or the app's table of it (:class:`~.locales.OgLocales`).
     """
     if context is None:
         context = StageContext(None, None, page)

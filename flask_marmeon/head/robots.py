@@ -17,11 +17,10 @@ def robots_content(
 
     ``directives`` are ``(key, form)`` in output order (the robots table's,
     :mod:`flask_marmeon.head.table`), the form ``"max-snippet:{}"`` or a word;
-    ``index_follow`` the keys of index and follow (the table's roles).
-
-    Only what is set is written; a boolean directive only when True. When
-    the site is not ``indexable`` (MARMEON_INDEXABLE), it starts with
-    ``noindex, nofollow`` whatever the page set, its other directives after.
+    ``index_follow`` the keys of index and follow (the table's roles). A
+    boolean directive is written only when True. When the site is not
+    ``indexable`` (MARMEON_INDEXABLE), it starts with ``noindex, nofollow``
+    whatever the page set.
     """
     if robots is None:
         return None if indexable else "noindex, nofollow"

@@ -1,9 +1,8 @@
 """What a head field is, as its declaration in table.py says (``Row.role``).
 
-The steps that act on a kind of field (the memo, JSON-LD, generated
-images, resolve's defaults) ask the table which key is of the role
-(:meth:`~.table.Table.named`) instead of naming the key. A role means the
-same in ``head()``'s table and in a card's (``open_graph``, ``twitter``).
+The steps that act on a kind of field ask the table which key is of the
+role (:meth:`~.table.Table.named`) instead of naming the key. A role means
+the same in ``head()``'s table and in a card's.
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ import secrets
 from dataclasses import dataclass, field
 
 from .._state import MarmeonState
-from ..config import Settings
 from .locales import OgLocales
 from .memo import HeadMemo
 from .stages import Stages
@@ -47,14 +46,6 @@ class HeadState:
     #: The steps each subsystem registered at the head's stages, in its
     #: init_app (flask_marmeon.head.stages).
     stages: Stages = field(default_factory=Stages)
-
-    @classmethod
-    def for_settings(cls, settings: Settings) -> HeadState:
-        """The head's state for an app with these settings."""
-        return cls(
-            policy=UrlPolicy(settings.app_url),
-            og_locales=OgLocales(settings.locales),
-        )
 
 
 def head_state(state: MarmeonState) -> HeadState:

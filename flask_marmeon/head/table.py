@@ -42,7 +42,6 @@ from .page_tag_kinds import LineField, LinesField
 from .types import (
     Facebook,
     HeadFields,
-    JsonLd,
     OpenGraph,
     OpenGraphArticle,
     OpenGraphAudio,
@@ -356,7 +355,7 @@ HEAD = Table(
         "facebook": nested(FACEBOOK, rare=True),
         "open_graph": nested(OPEN_GRAPH, role=roles.CARD),
         "twitter": nested(TWITTER, role=roles.CARD),
-        "json_ld": Row(JsonLdField(JsonLd), write.JsonLd(), APPEND, role=roles.JSON_LD),
+        "json_ld": Row(JsonLdField(), write.JsonLd(), APPEND, role=roles.JSON_LD),
     },
     unknown=partial(
         unknown_argument,

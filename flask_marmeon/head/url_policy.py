@@ -20,6 +20,7 @@ serializes it (its ``href``).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import ada_url
 
@@ -55,36 +56,32 @@ def decide(value: str, origin: str | None) -> str | None:
     return decide_with_parser(value, origin)
 
 
+def _parse(value: str, attributes: tuple[str, ...], base: str | None = None) -> Any:
+    """The parser's ``attributes`` of ``value`` (resolved against ``base``),
+    or None when it does not parse."""
+    try:
+        if base is not None:
+            value = ada_url.join_url(base, value)
+        return ada_url.parse_url(value, attributes=attributes)
+    except ValueError:
+        return None
+
+
 def decide_with_parser(value: str, origin: str | None) -> str | None:
     """:func:`decide`, always asking the WHATWG URL parser."""
-    try:
-        alone = ada_url.parse_url(value, attributes=("href", "protocol"))
-    except ValueError:
-        alone = None
+    alone = _parse(value, ("href", "protocol"))
     if alone is not None:
-        if origin is None:
-            return alone["href"] if alone["protocol"] in _SCHEMES else None
         # A full URL, but resolved against the base all the same: "https:x"
         # against an https base is relative in a browser (same scheme, no
         # slashes), so the base decides what it means.
-        try:
-            full = ada_url.parse_url(
-                ada_url.join_url(origin, value), attributes=("href", "protocol")
-            )
-        except ValueError:
-            return None
-        return full["href"] if full["protocol"] in _SCHEMES else None
+        full = alone if origin is None else _parse(value, ("href", "protocol"), origin)
+        return full["href"] if full and full["protocol"] in _SCHEMES else None
     if origin is None:
         return None
-    try:
-        resolved = ada_url.parse_url(
-            ada_url.join_url(origin, value), attributes=("href", "origin")
-        )
-    except ValueError:
+    resolved = _parse(value, ("href", "origin"), origin)
+    if resolved is None or resolved["origin"] != origin:
         return None
-    if resolved["origin"] != origin:
-        return None
-    return resolved["href"]
+    return str(resolved["href"])
 
 
 class UrlPolicy:
@@ -136,21 +133,13 @@ class UrlPolicy:
         """
         if self.origin is not None or ada_url.check_url(value):
             return False
-        try:
-            resolved = ada_url.parse_url(
-                ada_url.join_url(_PLACEHOLDER, value), attributes=("origin",)
-            )
-        except ValueError:
-            return False
-        return bool(resolved["origin"] == _PLACEHOLDER)
+        resolved = _parse(value, ("origin",), _PLACEHOLDER)
+        return resolved is not None and resolved["origin"] == _PLACEHOLDER
 
 
 def explain(value: str, origin: str | None) -> str:
     """Say why :func:`decide` leaves ``value`` out, for a development warning."""
-    try:
-        alone = ada_url.parse_url(value, attributes=("protocol",))
-    except ValueError:
-        alone = None
+    alone = _parse(value, ("protocol",))
     if alone is not None and alone["protocol"] not in _SCHEMES:
         return f"its scheme {alone['protocol']!r} is not http: or https:"
     if origin is None:
@@ -158,11 +147,8 @@ def explain(value: str, origin: str | None) -> str:
             "it is relative and APP_URL is not set, so the server knows no"
             " origin to make it absolute against"
         )
-    try:
-        resolved = ada_url.parse_url(
-            ada_url.join_url(origin, value), attributes=("origin", "protocol")
-        )
-    except ValueError:
+    resolved = _parse(value, ("origin", "protocol"), origin)
+    if resolved is None:
         return "it is not a valid URL"
     if resolved["protocol"] not in _SCHEMES:
         return f"its scheme {resolved['protocol']!r} is not http: or https:"

@@ -266,11 +266,9 @@ class Locale(Writer):
     og:locale:alternate for each of the page's other languages."""
 
     always = True
-
-    def __init__(self) -> None:
-        self.slot = meta("property", "og:locale")
-        self.alternate = meta("property", "og:locale:alternate")
-        self.slots = (self.slot, self.alternate)
+    slot = meta("property", "og:locale")
+    alternate = meta("property", "og:locale:alternate")
+    slots = (slot, alternate)
 
     def __call__(self, out: Builder, value: Any, siblings: Mapping[str, Any]) -> None:
         elements = out.elements

@@ -37,7 +37,7 @@ from ..i18n.urls import (
 )
 from ..locale_tags import X_DEFAULT, LocaleTags, spelling
 from .arguments import MAX_LOC_LENGTH, STATIC_SAFE, Arg, Refused, make_arg
-from .overlaps import Rivals, answers_get, could_take, rivals_of
+from .overlaps import NO_RIVALS, Rivals, answers_get, could_take, rivals_of
 from .rule_parts import rule_parts
 
 
@@ -83,8 +83,8 @@ class CompiledRule:
     #: start with the locale: usually none.
     locale_rivals: Mapping[str, Rivals] = field(default_factory=dict)
     #: For a localized rule, the rivals of its addresses without a locale
-    #: (x-default), or None when no route could take one.
-    default_rivals: Rivals | None = None
+    #: (x-default): usually none.
+    default_rivals: Rivals = NO_RIVALS
 
     def path(self, params: Mapping[str, Any]) -> str:
         """The encoded path of ``params`` (a localized rule's locale among
@@ -234,11 +234,8 @@ def addresses(
     alternates: tuple[tuple[str, str], ...] = tuple(zip(locales, locs, strict=True))
     default = strip_locale(locs[0], locales[0], base)
     decoded = unquote(default[len(base) :])
-    rivals = compiled.default_rivals
-    if (
-        rivals is None
-        or not could_take(rivals, decoded)
-        or redirects_by_language(compiled.adapter, decoded)
+    if not could_take(compiled.default_rivals, decoded) or redirects_by_language(
+        compiled.adapter, decoded
     ):
         alternates += ((X_DEFAULT, default),)
     return Addresses(tuple(locs), alternates)
@@ -304,15 +301,14 @@ def compile_rule(
             tag: rivals_of(rule, candidates, {LOCALE_ARG: spelling(tag)})
             for tag in (locales if localized else ())
         },
-        default_rivals=_default_rivals(rule, candidates) if localized else None,
+        default_rivals=_default_rivals(rule, candidates) if localized else NO_RIVALS,
     )
 
 
-def _default_rivals(rule: Rule, candidates: list[Rule]) -> Rivals | None:
-    """The rivals of a localized rule's addresses without their locale, or
-    None when no route could take one."""
+def _default_rivals(rule: Rule, candidates: list[Rule]) -> Rivals:
+    """The rivals of a localized rule's addresses without their locale."""
     if not rule.rule.startswith(RULE_PREFIX):
-        return None
+        return NO_RIVALS
     url_map = rule.map
     # The rule of those addresses, bound to a map of its own.
     default = Rule(rule.rule[len(RULE_PREFIX) :] or "/", endpoint=rule.endpoint)
@@ -322,5 +318,4 @@ def _default_rivals(rule: Rule, candidates: list[Rule]) -> Rivals | None:
         strict_slashes=url_map.strict_slashes,
         merge_slashes=url_map.merge_slashes,
     )
-    static, pattern = rivals_of(default, candidates)
-    return (static, pattern) if static or pattern is not None else None
+    return rivals_of(default, candidates)

@@ -66,11 +66,14 @@ class Arg:
     def text(self, value: Any) -> tuple[str, str]:
         """The value as written in the URL and as the router reads it back."""
         kind = type(value)
-        if self.plain_int and kind is int:
-            if value.bit_length() > _MAX_INT_BITS:
-                raise self._too_long()
-            if value < 0:
-                raise self._refuse(value)
+        if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+            # Without the value's digits: writing them is the work avoided.
+            raise Refused(
+                f"the value of {self.name!r} makes the address longer than"
+                f" {MAX_LOC_LENGTH} characters",
+                "length",
+            )
+        if self.plain_int and kind is int and value >= 0:
             text = str(value)
             return text, text
         if value is None:
@@ -83,8 +86,6 @@ class Arg:
                 f" address longer than {MAX_LOC_LENGTH} characters",
                 "length",
             )
-        if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
-            raise self._too_long()
         try:
             text = self.converter.to_url(value)
         except (ValueError, TypeError, ValidationError) as error:
@@ -146,14 +147,6 @@ class Arg:
                     "type",
                 )
 
-    def _too_long(self) -> Refused:
-        # Without the value's digits: writing them is the work being avoided.
-        return Refused(
-            f"the value of {self.name!r} makes the address longer than"
-            f" {MAX_LOC_LENGTH} characters",
-            "length",
-        )
-
     def _refuse(self, value: object) -> Refused:
         return Refused(
             f"the converter of {self.name!r} refuses {shown(value)}", "converter"
@@ -163,10 +156,6 @@ class Arg:
 def _a(noun: str) -> str:
     """``noun`` with its article: "an int", "a str"."""
     return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
-
-
-def _is_identity(converter: BaseConverter) -> bool:
-    return type(converter).to_python is BaseConverter.to_python
 
 
 def make_arg(index: int, name: str, converter: BaseConverter, max_length: int) -> Arg:
@@ -185,7 +174,8 @@ def make_arg(index: int, name: str, converter: BaseConverter, max_length: int) -
         name=name,
         converter=converter,
         fullmatch=re.compile(converter.regex).fullmatch,
-        validate=not (plain_int or _is_identity(converter)),
+        validate=not plain_int
+        and type(converter).to_python is not BaseConverter.to_python,
         plain_int=plain_int,
         allows_slash=not converter.part_isolating,
         max_length=max(max_length, 0),

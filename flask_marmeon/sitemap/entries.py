@@ -112,12 +112,8 @@ class SitemapEntry:
         return self._more()[1]
 
     def _more(self) -> tuple[tuple[str, ...] | None, tuple[str, ...] | None]:
-        try:
-            given: tuple[tuple[str, ...] | None, tuple[str, ...] | None]
-            given = self._given
-        except AttributeError:
-            return _NONE
-        return given
+        # The slot is set only when they were given.
+        return getattr(self, "_given", _NONE)
 
     def _values(self) -> tuple[object, ...]:
         return (self._params, self._last_modified, *self._more())

@@ -7,10 +7,6 @@ images. The writer counts the entry's bytes as it takes it, so it always
 knows whether the next entry fits; nothing is read back out of the text.
 With ``packed``, each batch is gzip-compressed as it is encoded, so a
 file's whole XML is never held: only its gzip form (what the caches keep).
-A file holds at most ``max_urls`` URLs and ``max_bytes`` bytes; when an
-entry does not fit, the writer starts the next file (``split``, the sitemap
-index) or stops, and the entries that do not fit are counted in
-:class:`.report.Limits`.
 """
 
 from __future__ import annotations
@@ -96,7 +92,7 @@ class UrlsetWriter:
     :param max_bytes: bytes a file holds at most.
     :param split: start a new file when one is full (the sitemap index);
         otherwise stop there.
-    :param over: counts what is left out.
+    :param over: counts what is left out (:class:`.report.Limits`).
     :param packed: keep each file gzip-compressed only, compressed as it is
         written (:attr:`SitemapFile.gzipped`).
     """

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 #: The most images one ``<url>`` may list (Google's limit).
 MAX_IMAGES = 1000
@@ -35,7 +35,7 @@ class ImageReport:
     too_long: int = 0
     #: Images the URL policy left out, and the first of them.
     refused: int = 0
-    first_refused: list[str] = field(default_factory=list)
+    first_refused: str | None = None
 
 
 def absolute_images(
@@ -54,8 +54,8 @@ def absolute_images(
         url = policy(image)
         if url is None:
             report.refused += 1
-            if not report.first_refused:
-                report.first_refused.append(image)
+            if report.first_refused is None:
+                report.first_refused = image
             continue
         if "%" in url:
             url = _LONE_PERCENT.sub("%25", url)

@@ -17,6 +17,7 @@ from werkzeug.routing import Rule
 from .rule_parts import rule_parts
 
 Rivals = tuple[frozenset[str], "re.Pattern[str] | None"]
+NO_RIVALS: Rivals = (frozenset(), None)
 #: A rule's path up to its first argument, and its segments (see _shape).
 _Shape = tuple[str, "list[str | None] | None"]
 

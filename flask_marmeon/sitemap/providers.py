@@ -87,11 +87,7 @@ def find_provider(rule: Rule, view_func: object) -> Provider | None:
         return cast(Provider, option)
     view_class = _view_class(view_func)
     if view_class is not None and callable(getattr(view_class, "sitemap", None)):
-
-        def call_view_sitemap() -> object:
-            return view_instance(view_func).sitemap()  # type: ignore[attr-defined]
-
-        return call_view_sitemap
+        return lambda: view_instance(view_func).sitemap()  # type: ignore[attr-defined]
     return None
 
 

@@ -83,8 +83,8 @@ class RouteReport:
                 f" left out, because {'they are' if images.too_long > 1 else 'it is'}"
                 f" longer than {MAX_IMAGE_LENGTH} characters"
             )
-        if images.refused and dev:
-            first = images.first_refused[0]
+        first = images.first_refused
+        if first is not None and dev:
             said.append(
                 f"{images.refused} image URL{'s' if images.refused > 1 else ''}"
                 f" left out, such as {shown(first)}: {explain(first, origin)}"

@@ -4,10 +4,8 @@ Every entry goes through :func:`write_entries`: normalised (:mod:`.entries`),
 its addresses built and checked (:mod:`.addresses`), its elements written by
 :func:`.xml.url_elements`, and handed to the file writer
 (:class:`.file_writer.UrlsetWriter`) with its URL count, day and flags, one
-entry at a time. An entry of a rule with a shortcut (:mod:`.shortcut`) takes
-it through the same loop: a few comparisons instead of the checks, and
-``value.join(pieces)`` instead of the call to ``url_elements``, the pieces
-being that call's own text for the route and date.
+entry at a time; an entry of a rule with a shortcut (:mod:`.shortcut`)
+takes it in the same loop.
 """
 
 from __future__ import annotations
@@ -222,8 +220,6 @@ def entry_addresses(
     locales = None
     if compiled.locales:
         locales, unknown, refused = compiled.chosen_locales(entry.params, entry.locales)
-        if unknown:
-            report.unknown(unknown)
-        if refused:
-            report.refused_locales(refused)
+        report.unknown(unknown)
+        report.refused_locales(refused)
     return addresses(compiled, entry.params, locales)

@@ -22,6 +22,7 @@ from ..i18n.urls import LOCALE_ARG
 from ..locale_tags import spelling
 from .addresses import CompiledRule
 from .arguments import MAX_LOC_LENGTH
+from .overlaps import NO_RIVALS
 
 #: A text that the default converter's to_url writes as it is (quote's
 #: always-safe characters and Werkzeug's safe ones but "/"), and that needs
@@ -79,7 +80,7 @@ def shortcut_of(compiled: CompiledRule) -> Shortcut | None:
         return None
     if compiled.locales:
         option = compiled.locale_option
-        if callable(option) or compiled.default_rivals is not None:
+        if callable(option) or compiled.default_rivals != NO_RIVALS:
             return None  # per entry: its locales, or whether x-default redirects
         tags = compiled.locales if option is None else option
         rivals = [compiled.locale_rivals[tag] for tag in tags]
@@ -140,14 +141,11 @@ def shortcut_of(compiled: CompiledRule) -> Shortcut | None:
                 taken.add(found[1])
             elif found and _INT_TEXT.fullmatch(found[1]):
                 taken.add(int(found[1]))
-    if arg.plain_int:
-        bound = 10**max_value_length if max_value_length > 0 else 0
-    else:
-        bound = max(max_value_length, 0)
+    room = max(max_value_length, 0)
     return Shortcut(
         name=arg.name,
         kind=int if arg.plain_int else str,
-        bound=bound,
+        bound=(10**room if room else 0) if arg.plain_int else room,
         taken=frozenset(taken),
         versions=tuple(zip(hreflangs, befores, strict=True)),
         after=after,
