@@ -72,7 +72,6 @@ def get_state(app: Flask | None = None) -> MarmeonState:
     """Return the app's state, or say how to set the extension up."""
     if app is None:
         app = current_app._get_current_object()  # type: ignore[attr-defined]
-    assert app is not None
     try:
         state: MarmeonState = app.extensions["marmeon"]
     except KeyError:

@@ -263,7 +263,8 @@ DEFAULTS: dict[str, Any] = {key: default for key, (default, _) in KEYS.items()}
 
 @dataclass(frozen=True)
 class Settings:
-    """The extension's configuration for one app, read once in ``init_app``."""
+    """The extension's configuration for one app, read once in ``init_app``
+    (each MARMEON_* key's default is in :data:`KEYS`)."""
 
     #: The origin of APP_URL (``"https://notes.example"``), or None when unset.
     app_url: str | None
@@ -281,47 +282,47 @@ class Settings:
     #: slash: ``""`` at the root, ``"/blog"`` under a prefix. Every address the
     #: extension writes starts with it, never with the request's SCRIPT_NAME,
     #: which a client can set (ProxyFix's X-Forwarded-Prefix, gunicorn).
-    root: str = ""
+    root: str
     #: False for a staging or preview deployment that must never be indexed.
-    indexable: bool = True
+    indexable: bool
     #: Seconds a request waits for a sitemap when no file has been built yet.
-    sitemap_wait: float = 20
+    sitemap_wait: float
     #: MARMEON_ROBOTS_RULES as configured (a tuple when it is a list):
     #: robots.txt's groups per crawler, checked with the H10 checks
     #: (flask_marmeon.robots_txt.rules).
-    robots_rules: Any = ()
+    robots_rules: Any
     #: MARMEON_INDEXNOW_KEY as configured (None: no key); checked with the
     #: H10 checks (flask_marmeon.indexnow.checks).
-    indexnow_key: Any = None
+    indexnow_key: Any
     #: MARMEON_INDEXNOW_ENDPOINT as configured, checked likewise.
-    indexnow_endpoint: Any = DEFAULTS["MARMEON_INDEXNOW_ENDPOINT"]
+    indexnow_endpoint: Any
     #: Whether a page that sets no canonical gets its route's own address.
-    default_canonical: bool = False
+    default_canonical: bool
     #: What the shared cache's keys name (MARMEON_CACHE_PREFIX), or None:
     #: APP_URL, the mount path and the app's import name.
-    cache_prefix: str | None = None
+    cache_prefix: str | None
     #: Bytes of built parts a process keeps without a shared cache.
-    sitemap_memory: int = 64 * 1024 * 1024
+    sitemap_memory: int
     #: What robots.txt's Sitemap: line names (MARMEON_SITEMAP_URL: an
     #: export's index on a CDN), or None: the app's own /sitemap.xml.
-    sitemap_url: str | None = None
+    sitemap_url: str | None
     #: Whether the app serves its sitemap (MARMEON_SITEMAP_SERVE).
-    sitemap_serve: bool = True
+    sitemap_serve: bool
     #: MARMEON_OG_IMAGES: a generated image for every page that has none.
-    og_images: bool = False
-    og_image_colors: Colors = Colors()
+    og_images: bool
+    og_image_colors: Colors
     #: MARMEON_OG_IMAGE_LOGO: a path in the static folder, or None.
-    og_image_logo: str | Path | None = None
+    og_image_logo: str | Path | None
     #: MARMEON_OG_IMAGE_FONTS: (script, regular, bold) in the order given,
     #: each path under the app's root path.
-    og_image_fonts: tuple[tuple[str, str | Path, str | Path], ...] = ()
+    og_image_fonts: tuple[tuple[str, str | Path, str | Path], ...]
     #: MARMEON_OG_IMAGE_DRAW: the app's own drawing function, or None.
-    og_image_draw: Callable[..., Any] | None = None
+    og_image_draw: Callable[..., Any] | None
     #: MARMEON_OG_IMAGES_SHARED: keep drawn images in the shared
     #: sitemap_cache too (for a day).
-    og_images_shared: bool = False
+    og_images_shared: bool
     #: MARMEON_OG_IMAGES_MEMORY: bytes of PNG a process keeps.
-    og_images_memory: int = 32 * 1024 * 1024
+    og_images_memory: int
 
     @property
     def site_base(self) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, Response, session
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from flask_marmeon import Marmeon
@@ -56,6 +56,47 @@ def client(app: Flask) -> Iterator[FlaskClient]:
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
+
+
+#: What ``cookie_hooks`` gives: a logged-in client, the sessions the hooks see.
+CookieHooks = Callable[[Flask], tuple[FlaskClient, list[dict[str, Any]]]]
+
+
+@pytest.fixture
+def cookie_hooks() -> CookieHooks:
+    """Give an app what a cookie middleware does: hooks that read and write
+    the session and set a tracking cookie on every answer, and a /login page.
+    Returns a client that logged in (it holds a session cookie, so a page
+    that keeps cookies would send one) and the sessions the hooks see from
+    then on."""
+
+    def install(app: Flask) -> tuple[FlaskClient, list[dict[str, Any]]]:
+        app.secret_key = app.secret_key or "secret"
+        seen: list[dict[str, Any]] = []
+
+        @app.before_request
+        def read_and_write_session() -> None:
+            seen.append(dict(session))
+            session["visits"] = session.get("visits", 0) + 1
+
+        @app.after_request
+        def set_cookie(response: Response) -> Response:
+            session["seen"] = True
+            response.set_cookie("tracker", "1")
+            return response
+
+        @app.get("/login")
+        def login() -> str:
+            session["user"] = "ada"
+            return "in"
+
+        client = app.test_client()
+        assert client.get("/login").headers.getlist("Set-Cookie")  # a normal page
+        assert client.get_cookie("session") is not None
+        seen.clear()
+        return client, seen
+
+    return install
 
 
 CHROMIUM = "/usr/bin/chromium"

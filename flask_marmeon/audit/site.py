@@ -122,12 +122,7 @@ def read_site(
         sitemaps = [f"{fetcher.origin}{fetcher.root}/sitemap.xml"]
     for url in sitemaps:
         _read_file(fetcher, schemas, site, url, nested=False)
-    _capped(site, robots_url)
-    return site
-
-
-def _capped(site: Site, robots_url: str) -> None:
-    """The one ``audit-capped`` finding, when a cap left something out."""
+    # The one audit-capped finding, when a cap left something out.
     parts = []
     if site.sitemaps_left_out:
         parts.append(
@@ -142,6 +137,7 @@ def _capped(site: Site, robots_url: str) -> None:
     if parts:
         what = " and ".join(parts)
         site.findings.append(finding("audit-capped", robots_url, what=what))
+    return site
 
 
 def _read_file(

@@ -11,8 +11,6 @@ indexed it answers 404: a staging copy proves nothing to an engine.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Flask, Response
 
 from .. import _edge
@@ -47,8 +45,6 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
             taker,
         )
         return []
-    body = key.encode()
-    max_age = int(settings.sitemap_ttl)
 
     def serve() -> Response:
         if not settings.indexable:
@@ -59,15 +55,13 @@ def _register(app: Flask, state: MarmeonState) -> list[_edge.CookieFree]:
                 headers={"Cache-Control": "no-store"},
             )
         return Response(
-            body,
+            key,
             mimetype="text/plain",
-            headers={"Cache-Control": f"public, max-age={max_age}"},
+            headers={"Cache-Control": f"public, max-age={int(settings.sitemap_ttl)}"},
         )
 
-    host: dict[str, Any] = (
-        {"host": own_host(app.url_map, origin)} if app.url_map.host_matching else {}
-    )
-    app.add_url_rule(path, ENDPOINT, serve, methods=["GET"], **host)
+    host = own_host(app.url_map, origin) if app.url_map.host_matching else None
+    app.add_url_rule(path, ENDPOINT, serve, methods=["GET"], host=host)
     return [_edge.CookieFree(path, ENDPOINT)]
 
 

@@ -60,35 +60,23 @@ class Answer:
 
 @dataclass(frozen=True)
 class Sender:
-    """Where and how the requests go; ``sleep`` and ``now`` are the clock
-    (tests give their own, so they never wait)."""
+    """Where and how the requests go: ``site`` is what each request's JSON
+    holds besides its ``urlList`` (``host``, ``key``, ``keyLocation``);
+    ``sleep`` and ``now`` are the clock (tests give their own, so they never
+    wait)."""
 
     endpoint: str
-    host: str
-    key: str
-    key_location: str
+    site: dict[str, str]
     sleep: Callable[[float], None]
     now: Callable[[], float]
-    tries: int = TRIES
-
-    def body(self, urls: Sequence[str]) -> bytes:
-        """One request's JSON."""
-        return json.dumps(
-            {
-                "host": self.host,
-                "key": self.key,
-                "keyLocation": self.key_location,
-                "urlList": list(urls),
-            }
-        ).encode()
 
     def send(self, urls: Sequence[str]) -> Answer:
         """POST ``urls`` (at most :data:`MAX_URLS`), retrying 429 and 503."""
         delay = FIRST_DELAY
         answer = Answer(None, "not sent")
-        for attempt in range(1, self.tries + 1):
+        for attempt in range(1, TRIES + 1):
             answer, retry_after = self._post(urls)
-            if answer.status not in _RETRIED or attempt == self.tries:
+            if answer.status not in _RETRIED or attempt == TRIES:
                 break
             wait = delay if retry_after is None else retry_after
             if wait > LONGEST_WAIT:
@@ -100,13 +88,13 @@ class Sender:
             self.sleep(max(0.0, wait))
             delay *= 2
         if answer.status in _RETRIED:
-            return Answer(answer.status, f"{answer.message} (after {self.tries} tries)")
+            return Answer(answer.status, f"{answer.message} (after {TRIES} tries)")
         return answer
 
     def _post(self, urls: Sequence[str]) -> tuple[Answer, float | None]:
         request = urllib.request.Request(
             self.endpoint,
-            data=self.body(urls),
+            data=json.dumps({**self.site, "urlList": list(urls)}).encode(),
             headers={"Content-Type": "application/json; charset=utf-8"},
             method="POST",
         )
@@ -127,12 +115,8 @@ class Sender:
 
     def _retry_after(self, value: str | None) -> float | None:
         """Retry-After's seconds (a number, or an HTTP date)."""
-        if value is None:
-            return None
-        text = value.strip()
+        text = (value or "").strip()
         if text.isdigit():
             return float(text)
         moment = parse_date(text)
-        if moment is None:
-            return None
-        return max(0.0, moment.timestamp() - self.now())
+        return None if moment is None else max(0.0, moment.timestamp() - self.now())

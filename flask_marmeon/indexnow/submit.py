@@ -102,14 +102,12 @@ def submit_changed(
     # APP_URL's origin, read by config.py's rule (an H10 check made sure
     # there is one); IndexNow takes its host name, without the port.
     origin = web_url(settings.app_url)
-    sender = Sender(
-        endpoint=settings.indexnow_endpoint,
-        host=str(origin.hostname) if origin is not None else "",
-        key=key,
-        key_location=settings.site_base + key_path(key),
-        sleep=sleep,
-        now=now,
-    )
+    site = {
+        "host": str(origin.hostname) if origin is not None else "",
+        "key": key,
+        "keyLocation": settings.site_base + key_path(key),
+    }
+    sender = Sender(settings.indexnow_endpoint, site, sleep, now)
     answers: list[Answer] = []
     for first in range(0, len(urls), MAX_URLS):
         answer = sender.send(urls[first : first + MAX_URLS])

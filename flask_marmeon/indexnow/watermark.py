@@ -28,10 +28,6 @@ def _key(app: Flask) -> str:
     return f"flask_marmeon:indexnow:{name}:watermark"
 
 
-def _path(app: Flask) -> Path:
-    return Path(app.instance_path) / FILE_NAME
-
-
 def from_iso(text: str) -> datetime:
     """``datetime.fromisoformat``, reading a final ``Z`` as UTC on Python
     3.10 too (3.11 learnt it)."""
@@ -57,7 +53,7 @@ def read_watermark(app: Flask) -> datetime | None:
         with app.app_context():
             return _parsed(backend.get(_key(app)))
     try:
-        return _parsed(_path(app).read_text())
+        return _parsed(Path(app.instance_path, FILE_NAME).read_text())
     except FileNotFoundError:
         return None
 
@@ -71,7 +67,7 @@ def write_watermark(app: Flask, moment: datetime) -> None:
             # 0: kept until it is moved (Flask-Caching's "no expiry").
             backend.set(_key(app), text, timeout=0)
         return
-    path = _path(app)
+    path = Path(app.instance_path, FILE_NAME)
     path.parent.mkdir(parents=True, exist_ok=True)
     # Written whole, then renamed: a reader never sees half a date.
     partial = path.with_name(f".{path.name}.{os.getpid()}")

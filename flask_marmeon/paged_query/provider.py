@@ -5,16 +5,13 @@ Needs SQLAlchemy (the ``sqlalchemy`` extra); Flask-SQLAlchemy's
 query that steps along the key's index from one part's first key to the
 next (``OFFSET size`` from where the last part began), returning only those
 keys; a part is the statement limited to its range of keys. No query sends
-every row to Python, numbers every row, or sorts them. A query takes at most
-:attr:`SqlPaged.steps_per_query` steps (databases cap recursion: MySQL 8
-stops at 1,000); a table with more parts than that takes a few queries, each
-going on from where the last one stopped.
+every row to Python, numbers every row, or sorts them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -41,13 +38,11 @@ from ..sitemap.entries import shown
 from .ranges import bounded, starts_query
 from .statement_checks import (
     bare,
-    count_null_keys,
     keys_only,
     may_be_null,
     refused_shapes,
     say_null_keys,
     say_unindexed,
-    unindexed,
 )
 
 __all__ = ["SqlPaged", "paged"]
@@ -58,8 +53,6 @@ __all__ = ["SqlPaged", "paged"]
 # (benchmarks/README.md); fetched at once, they are tuples it untracks.
 _YIELD_PER = 2000
 
-# Steps (parts) one boundaries query may take: below MySQL 8's
-# cte_max_recursion_depth (1,000 by default) and other databases' guards.
 # 500 parts of 50,000 URLs are 25 million rows in one query.
 _STEPS_PER_QUERY = 500
 
@@ -154,13 +147,13 @@ class SqlPaged:
         with self._session() as session:
             starts = self._starts(session, statement, column, size)
             if may_be_null(statement, column):
-                nulls = count_null_keys(session, statement, column)
+                null = bare(column).is_(None)
+                counted = keys_only(statement, func.count()).where(null)
+                nulls = int(session.execute(counted).scalar_one())
                 if nulls and nulls != self._null_keys:
                     say_null_keys(nulls, self.key)
                 self._null_keys = nulls
-        without = unindexed(column)
-        if without is not None:
-            say_unindexed(self.key, without)
+        say_unindexed(self.key, column)
         return starts
 
     def _starts(
@@ -240,14 +233,10 @@ class SqlPaged:
         bound in its WHERE, so only the changed rows are read (an index on
         the column makes it a range scan). None without ``last_modified=``:
         then every part is read (IndexNow's ``flask marmeon indexnow``)."""
-        if self._modified is None:
-            return None
-        return self._changed(since)
-
-    def _changed(self, since: datetime) -> Iterator[object]:
-        statement, column = self._parts()
         modified = self._modified
-        assert modified is not None
+        if modified is None:
+            return None
+        statement, column = self._parts()
         kind = modified.type
         changed: ColumnElement[bool]
         if isinstance(kind, DateTime):
@@ -259,7 +248,7 @@ class SqlPaged:
             changed = bare(modified) >= since.date()
         key = bare(column)
         query = bounded(statement, changed).order_by(None).order_by(key)
-        yield from self._entries(query)
+        return self._entries(query)
 
     def count(self, start: Any, stop: Any | None) -> int:
         """How many rows the range from ``start`` up to ``stop`` holds (one
@@ -300,9 +289,8 @@ class SqlPaged:
 
     @contextmanager
     def _session(self) -> Iterator[Any]:
-        pinned = self._pinned
-        if pinned is not None:
-            yield pinned  # an export's snapshot
+        if self._pinned is not None:
+            yield self._pinned  # an export's snapshot
             return
         source = self.session
         if source is None:
@@ -329,11 +317,8 @@ class SqlPaged:
         elif isinstance(source, Session):
             yield source  # the app's own: left as it is
         else:
-            made = source()
-            try:
+            with closing(source()) as made:
                 yield made
-            finally:
-                made.close()
 
 
 def _column_of(statement: Select[Any], key: object) -> ColumnElement[Any] | None:
@@ -341,8 +326,7 @@ def _column_of(statement: Select[Any], key: object) -> ColumnElement[Any] | None
     or a selected column's name), or None."""
     columns = statement.selected_columns
     if isinstance(key, str):
-        found = columns.get(key)
-        return found if found is not None else None
+        return columns.get(key)
     element = getattr(key, "__clause_element__", None)
     expression: object = element() if callable(element) else key
     if not isinstance(expression, ColumnElement):

@@ -18,7 +18,6 @@ from sqlalchemy import (
     Select,
     Table,
     UniqueConstraint,
-    func,
 )
 from sqlalchemy.sql.elements import Over
 from sqlalchemy.sql.visitors import iterate
@@ -69,31 +68,26 @@ def may_be_null(statement: Select[Any], column: ColumnElement[Any]) -> bool:
     return False
 
 
-def unindexed(column: ColumnElement[Any]) -> str | None:
-    """``table.column`` when the key is a table's column that its model
-    declares no index on (as an index's first column), else None (indexed,
-    or an expression whose index the model cannot tell)."""
+def say_unindexed(given: object, column: ColumnElement[Any]) -> None:
+    """Warn (once per app) when the key is a table's column that its model
+    declares no index on (as an index's first column; not for an expression,
+    whose index the model cannot tell): where parts begin steps along the
+    key's index, and each step without one reads the table."""
     key = bare(column)
     table = getattr(key, "table", None)
     name = getattr(key, "name", None)
     if not isinstance(table, Table) or not isinstance(name, str) or name not in table.c:
-        return None
+        return
     declared = table.c[name]
-    if declared.index or declared.unique:
-        return None
     groups = [index.columns for index in table.indexes] + [
         constraint.columns
         for constraint in table.constraints
         if isinstance(constraint, PrimaryKeyConstraint | UniqueConstraint)
     ]
-    if any(len(group) and list(group)[0].name == name for group in groups):
-        return None
-    return f"{table.name}.{name}"
-
-
-def say_unindexed(given: object, table_column: str) -> None:
-    """Warn (once per app) of a key without an index: where parts begin steps
-    along the key's index, and each step without one reads the table."""
+    first = any(len(group) and list(group)[0].name == name for group in groups)
+    if declared.index or declared.unique or first:
+        return
+    table_column = f"{table.name}.{name}"
     message = (
         "Sitemap: paged(..., key=%s): the model declares no index on %s."
         " Where parts begin is found by stepping along the key's index;"
@@ -102,20 +96,10 @@ def say_unindexed(given: object, table_column: str) -> None:
     )
     if has_app_context():
         state = get_state(current_app)
-        key = ("paged-unindexed", table_column)
-        warn_once(state, key, message, named(given), table_column)
+        key_of = ("paged-unindexed", table_column)
+        warn_once(state, key_of, message, named(given), table_column)
     else:
         logger.warning(message, named(given), table_column)
-
-
-def count_null_keys(
-    session: Any, statement: Select[Any], column: ColumnElement[Any]
-) -> int:
-    """How many rows of the statement have a NULL key: they are in no
-    range, so in no part."""
-    key = bare(column)
-    counted = keys_only(statement, func.count()).where(key.is_(None))
-    return int(session.execute(counted).scalar_one())
 
 
 def say_null_keys(count: int, given: object) -> None:

@@ -66,26 +66,21 @@ def _rule_problems(where: str, rule: dict[Any, Any]) -> list[Problem]:
             )
         )
     else:
-        found += [
-            Problem(AGENT_ID, reason)
-            for reason in _agent_problems(where, rule["user_agent"])
-        ]
+        found += _agent_problems(where, rule["user_agent"])
     for key in ("disallow", "allow"):
         if key in rule:
-            found += [
-                Problem(PATH_ID, reason)
-                for reason in _path_problems(f"{where}'s {key!r}", rule[key])
-            ]
+            found += _path_problems(f"{where}'s {key!r}", rule[key])
     return found
 
 
-def _agent_problems(where: str, value: Any) -> list[str]:
+def _agent_problems(where: str, value: Any) -> list[Problem]:
     agents = [value] if isinstance(value, str) else value
     if not isinstance(agents, list | tuple) or not agents:
-        return [
+        reason = (
             f"{where}'s 'user_agent' must be a crawler's name or a list of"
             f" them, such as ['GPTBot', 'CCBot'], not {value!r}"
-        ]
+        )
+        return [Problem(AGENT_ID, reason)]
     reasons = []
     for agent in agents:
         if not isinstance(agent, str) or not agent.strip():
@@ -95,13 +90,14 @@ def _agent_problems(where: str, value: Any) -> list[str]:
                 f"{where}'s 'user_agent' {agent!r} holds a line break or a"
                 " control character, which would end its line of robots.txt"
             )
-    return reasons
+    return [Problem(AGENT_ID, reason) for reason in reasons]
 
 
-def _path_problems(where: str, value: Any) -> list[str]:
+def _path_problems(where: str, value: Any) -> list[Problem]:
     paths = [value] if isinstance(value, str) else value
     if not isinstance(paths, list | tuple):
-        return [f"{where} must be a list of paths such as ['/admin/'], not {value!r}"]
+        reason = f"{where} must be a list of paths such as ['/admin/'], not {value!r}"
+        return [Problem(PATH_ID, reason)]
     reasons = []
     for path in paths:
         if not isinstance(path, str) or not path.startswith("/"):
@@ -122,4 +118,4 @@ def _path_problems(where: str, value: Any) -> list[str]:
                 " Percent-encode it as %23 (a URL's fragment never reaches the"
                 " server, so no path a crawler asks for holds '#')"
             )
-    return reasons
+    return [Problem(PATH_ID, reason) for reason in reasons]

@@ -48,13 +48,13 @@ def robots_txt(
     if not indexable:
         return f"User-agent: *\nDisallow: {root}/\n"
     groups: list[str] = []
-    if not any("*" in _agents(rule) for rule in rules):
+    if not any("*" in _listed(rule["user_agent"]) for rule in rules):
         groups.append(f"User-agent: *\nDisallow: {root}{INTERNAL_PATH}\n")
     for rule in rules:
-        agents = _agents(rule)
+        agents = _listed(rule["user_agent"])
         lines = [f"User-agent: {agent}" for agent in agents]
-        disallow = _paths(rule.get("disallow"))
-        allow = _paths(rule.get("allow"))
+        disallow = _listed(rule.get("disallow"))
+        allow = _listed(rule.get("allow"))
         if "*" in agents:
             # A rule may name the internal path itself: one line says it.
             disallow = [INTERNAL_PATH, *(p for p in disallow if p != INTERNAL_PATH)]
@@ -89,10 +89,5 @@ def robots_modified(text: bytes) -> int:
     return _DATES_FROM + digest % _DATES_SPAN
 
 
-def _agents(rule: Any) -> list[str]:
-    value = rule.get("user_agent") if isinstance(rule, dict) else None
-    return [value] if isinstance(value, str) else list(value or ())
-
-
-def _paths(value: Any) -> list[str]:
+def _listed(value: Any) -> list[str]:
     return [value] if isinstance(value, str) else list(value or ())

@@ -31,7 +31,7 @@ from ..i18n.own_address import elsewhere as _elsewhere
 from ..i18n.urls import LOCALE_ARG
 from ..routing.marks import is_marked
 from .addresses import CompiledRule, compile_rule
-from .counted import Counted, rest_of_range
+from .counted import Counted, range_count
 from .entries import single_entry
 from .file_writer import MAX_BYTES, SitemapFile, UrlsetWriter
 from .paged import PagedRoute, checked_starts, is_paged, paged_routes, part_size
@@ -325,10 +325,10 @@ def build_part(
         ) from error
     (file,) = build.writer.finish()
     if counted.count > size:
-        # The log says how many wait: the rest of the range is counted (up
-        # to a bound), not read into the file.
-        rest, capped = rest_of_range(route.provider, start, stop, size)
-        build.over.beyond(rest, capped)
+        # The log says how many wait: the rest of the range is counted (when
+        # the provider can), never read into memory.
+        total = range_count(route.provider, start, stop)
+        build.over.beyond(None if total is None else max(0, total - size - 1))
     waiting = f"{route.where} ({span})"
     build.over.log(build.max_urls, build.max_bytes, split=False, waiting=waiting)
     return Part(file, counted.count > size or bool(build.over.urls))

@@ -43,14 +43,3 @@ def range_count(provider: object, start: Any, stop: Any | None) -> int | None:
     except Exception:
         return None
     return total if isinstance(total, int) and not isinstance(total, bool) else None
-
-
-def rest_of_range(
-    provider: object, start: Any, stop: Any | None, size: int
-) -> tuple[int, bool]:
-    """Entries of the range past the ``size + 1`` read: how many, when the
-    provider can count its range, and whether that is only a floor (it
-    cannot: at least the one read past the part). The rest is never read
-    into memory."""
-    total = range_count(provider, start, stop)
-    return (0, True) if total is None else (max(0, total - size - 1), False)

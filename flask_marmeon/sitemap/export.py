@@ -260,15 +260,6 @@ def _written_before(target: Path) -> tuple[set[str], set[str]]:
     return ours(last), ours(earlier)
 
 
-def _named(name: str, body: bytes) -> str:
-    """The name a file is written under: the index's own, any other's with
-    the digest of its bytes (``sitemap-products-3.<digest>.xml``)."""
-    if name == _INDEX:
-        return name
-    digest = hashlib.sha256(body).hexdigest()[:12]
-    return f"{name.removesuffix('.xml')}.{digest}.xml"
-
-
 def _write_files(
     app: Flask,
     target: Path,
@@ -292,7 +283,10 @@ def _write_files(
     files: dict[str, str] = {}
 
     def done(name: str, body: bytes) -> None:
-        files[name] = _named(name, body)
+        digest = hashlib.sha256(body).hexdigest()[:12]
+        files[name] = (
+            name if name == _INDEX else f"{name.removesuffix('.xml')}.{digest}.xml"
+        )
         _write(target, files[name], body)
         written.append(files[name])
         if progress is not None:

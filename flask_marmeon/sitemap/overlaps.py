@@ -86,9 +86,14 @@ def rivals_of(
         for other in others
         if not rule_parts(other).converters
     )
-    return static, _union(
-        [_pattern(other) for other in others if rule_parts(other).converters]
-    )
+    patterns = [_pattern(other) for other in others if rule_parts(other).converters]
+    if not patterns:
+        return static, None
+    try:
+        return static, re.compile("|".join(f"(?:{one})" for one in patterns))
+    except re.error:
+        # Converters with named groups cannot share one pattern: match all.
+        return static, re.compile(".*", re.DOTALL)
 
 
 def could_take(rivals: Rivals, decoded_path: str) -> bool:
@@ -97,13 +102,3 @@ def could_take(rivals: Rivals, decoded_path: str) -> bool:
     return decoded_path in static or (
         pattern is not None and pattern.fullmatch(decoded_path) is not None
     )
-
-
-def _union(patterns: list[str]) -> re.Pattern[str] | None:
-    if not patterns:
-        return None
-    try:
-        return re.compile("|".join(f"(?:{pattern})" for pattern in patterns))
-    except re.error:
-        # Converters with named groups cannot share one pattern: match all.
-        return re.compile(".*", re.DOTALL)

@@ -120,11 +120,6 @@ class PagedRoute:
         return f"the route {self.rule.rule!r} (endpoint {self.rule.endpoint!r})"
 
 
-def _slug(endpoint: str) -> str:
-    text = re.sub(r"[^a-z0-9]+", "-", endpoint.lower()).strip("-")
-    return text or "route"
-
-
 def paged_routes(app: Flask) -> list[PagedRoute]:
     """The app's marked routes with a paged provider, in the url_map's
     order, each with its slug (made from its endpoint; a number is added
@@ -135,7 +130,8 @@ def paged_routes(app: Flask) -> list[PagedRoute]:
         option: object = getattr(rule, "marmeon_sitemap", None)
         if not is_marked(rule) or not is_paged(option):
             continue
-        base = _slug(str(rule.endpoint))
+        base = re.sub(r"[^a-z0-9]+", "-", str(rule.endpoint).lower()).strip("-")
+        base = base or "route"
         slug, number = base, 1
         while slug in taken:
             number += 1

@@ -22,6 +22,8 @@ class RouteReport:
         self.reasons: Counter[str] = Counter()
         self.first: dict[str, str] = {}
         self.unknown_locales: dict[str, None] = {}
+        #: Tags entries named that their route's ``locales=`` refuses (the
+        #: page answers 404 in them).
         self.refused: dict[str, None] = {}
         self.images = ImageReport()
 
@@ -37,11 +39,6 @@ class RouteReport:
     def unknown(self, tags: tuple[str, ...]) -> None:
         """Note locale tags an entry or the route named that are not configured."""
         self.unknown_locales.update(dict.fromkeys(tags))
-
-    def refused_locales(self, tags: tuple[str, ...]) -> None:
-        """Note locale tags an entry named that its route's ``locales=``
-        refuses (the page answers 404 in them)."""
-        self.refused.update(dict.fromkeys(tags))
 
     def left_out(self) -> str | None:
         """How many entries were left out and why, or None when none was."""
@@ -104,18 +101,16 @@ class Limits:
     def __init__(self) -> None:
         self.entries = 0
         self.urls = 0
-        #: Without the index, once something does not fit the rest is left out.
-        self.full = False
-        #: Set when the entries past a part's were counted only up to a
-        #: bound (then there are at least that many).
+        #: Set when the entries past a part's could not be counted (then
+        #: there are at least as many as were seen).
         self.counted_to = False
 
-    def beyond(self, entries: int, capped: bool) -> None:
-        """Count ``entries`` more that were not read (past a part's), each
-        of at least one URL; ``capped``: counted up to a bound."""
-        self.entries += entries
-        self.urls += entries
-        self.counted_to = capped
+    def beyond(self, rest: int | None) -> None:
+        """Count ``rest`` more entries that were not read (past a part's),
+        each of at least one URL; None when they could not be counted."""
+        self.entries += rest or 0
+        self.urls += rest or 0
+        self.counted_to = rest is None
 
     def left_out(self, urls: int) -> None:
         """Count an entry of ``urls`` URLs that did not fit."""

@@ -221,5 +221,5 @@ def entry_addresses(
     if compiled.locales:
         locales, unknown, refused = compiled.chosen_locales(entry.params, entry.locales)
         report.unknown(unknown)
-        report.refused_locales(refused)
+        report.refused.update(dict.fromkeys(refused))
     return addresses(compiled, entry.params, locales)

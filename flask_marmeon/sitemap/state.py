@@ -11,7 +11,7 @@ from .._state import MarmeonState, get_state
 
 if TYPE_CHECKING:
     from ..shared_lock import Backend
-    from .serving.cache import SitemapCache
+    from .serving.ttl_cache import SitemapCache
 
 
 class SitemapFiles(Protocol):

@@ -4,11 +4,15 @@ robots.txt (issue 30, API.md "Telling search engines what changed")."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 from flask import Flask, Response, session
 
 from flask_marmeon import StartupError, check_routes, everyone
+
+if TYPE_CHECKING:
+    from tests.conftest import CookieHooks
 
 ORIGIN = "https://notes.example"
 KEY = "5f1c0e7d9a2b4c6e"
@@ -30,29 +34,10 @@ def test_the_defaults_are_in_the_apps_config(make_app: Callable[..., Flask]) -> 
 
 
 def test_the_key_is_served_alone_as_plain_text_without_cookies(
-    make_app: Callable[..., Flask],
+    make_app: Callable[..., Flask], cookie_hooks: CookieHooks
 ) -> None:
     app = keyed_app(make_app, SECRET_KEY="s")
-    seen = []
-
-    @app.before_request
-    def look() -> None:
-        seen.append(dict(session))
-
-    @app.after_request
-    def track(response: Response) -> Response:
-        session["visited"] = True
-        response.set_cookie("tracker", "1")
-        return response
-
-    @app.get("/login")
-    def login() -> str:
-        session["user"] = "ada"
-        return "in"
-
-    client = app.test_client()
-    assert client.get("/login").headers.getlist("Set-Cookie")
-    seen.clear()
+    client, seen = cookie_hooks(app)
     response = client.get(f"/{KEY}.txt")
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "text/plain; charset=utf-8"

@@ -7,7 +7,7 @@
 - each part of a paged route, ``/sitemap-<slug>-<n>.xml``, made from its own
   range of keys when first requested.
 
-Each is a :class:`~.cache.SitemapCache` like any other (TTL, the shared
+Each is a :class:`~.ttl_cache.SitemapCache` like any other (TTL, the shared
 store with its own keys, single flight, the pause after a failure, stale
 while rebuilding), so a part that fails is that part's 503 alone. A process
 keeps its parts within ``MARMEON_SITEMAP_MEMORY`` bytes, compressed (the
@@ -32,12 +32,12 @@ from flask import Flask
 from ..._state import MarmeonState
 from ...shared_lock import Backend
 from ..build import MAX_FILES, build_boundaries, build_part, build_sitemap
-from ..paged import PagedRoute, part_range
+from ..paged import PagedRoute
 from ..splits import build_split, can_split
-from .cache import SitemapCache
-from .files import Files, Packed
+from .files import Files
 from .health import Health
 from .shared_store import SharedFiles
+from .ttl_cache import SitemapCache
 
 #: A paged route's ranges of keys by part number (from 1): each part's
 #: first key and the next range's (None: to the end). In key order when
@@ -79,9 +79,8 @@ class FileCaches:
         #: Whether the index names /sitemap-<n>.xml (the endpoints serve
         #: them: no route of the app takes their address).
         self.files_listed = True
-        settings = state.settings
         #: What the app's caches said in the log (once per route and cause).
-        self.health = Health(settings.site_base)
+        self.health = Health()
         self.site = self._cache(
             "sitemap",
             lambda: build_sitemap(
@@ -98,7 +97,6 @@ class FileCaches:
         self._parts: OrderedDict[tuple[str, str], SitemapCache] = OrderedDict()
         # Each built part's <lastmod>, by route and range.
         self._lastmods: dict[tuple[str, str], str | None] = {}
-        # At most PARTS_AT_ONCE parts build at once in this process.
         self._slots = threading.BoundedSemaphore(PARTS_AT_ONCE)
         # Routes whose ranges are to be decided again (a part outgrew its own).
         self._redo: set[str] = set()
@@ -109,10 +107,10 @@ class FileCaches:
     def _cache(
         self,
         slot: str,
-        build: Callable[[], tuple[bytes, ...] | Packed],
+        build: Callable[[], tuple[bytes, ...] | Files],
         name: str,
         slots: threading.BoundedSemaphore | None = None,
-        group: str | None = None,
+        group: str = "",
     ) -> SitemapCache:
         settings = self.state.settings
         return SitemapCache(
@@ -154,14 +152,21 @@ class FileCaches:
             kept = self._decoded_of(route, last) if last is not None else None
         except StartsUnknown:
             kept = None
-        redo = bool(kept) and self._redo_asked(route, cache)
+        redo = bool(kept) and (
+            route.slug in self._redo
+            or cache.on_store(lambda shared: shared.value("redo")) == 1
+        )
         if kept and can_split(route):
             ranges = self._split(route, kept, cache) if redo else kept
-            ranges = self._join_below(route, ranges)
+            # Rows below the first range's start are in no range: the first
+            # range (part 1, whatever was split) begins at the smallest key.
+            first, stop = ranges[0]
+            below = build_split(self.app, route, None, first)
+            ranges = ((below[0], stop), *ranges[1:]) if below else ranges
         elif kept and not redo:
             return kept
         else:
-            ranges = ranges_of(build_boundaries(self.app, route))
+            ranges = tuple(pairwise((*build_boundaries(self.app, route), None)))
             self._clear_redo(route, cache)
         if kept is not None and ranges != kept:
             # The index names the new ranges (their number may differ).
@@ -180,59 +185,28 @@ class FileCaches:
         try:
             for number, (start, stop) in enumerate(kept, start=1):
                 digest = _digest(kept, number)
-                urls = self._outgrown_urls(route, digest)
+                # How many URLs its part held when it outgrew the range
+                # (here or in any process), None when it did not.
+                noted = self._noted(route, digest, lambda n: n.value("outgrown"))
+                urls = self._outgrew.get((route.slug, digest))
+                if isinstance(noted, int) and not isinstance(noted, bool):
+                    urls = noted
                 if urls is None:
                     continue
                 bounds = [*build_split(self.app, route, start, stop, urls), stop]
                 ranges[number - 1] = (bounds[0], bounds[1])
                 added += pairwise(bounds[1:])
-                self._split_done(route, digest)
+                # The range is no more: its note goes.
+                self._outgrew.pop((route.slug, digest), None)
+                self._noted(route, digest, lambda notes: notes.unmark("outgrown"))
         except Exception:
             self._outgrown(route)  # asked again after the pause
             raise
         return (*ranges, *added)
 
-    def _join_below(self, route: PagedRoute, ranges: Ranges) -> Ranges:
-        """Rows added below the first range's start (a smaller key) are in
-        no range: the first range (part 1, whatever was split) then begins
-        at the smallest key."""
-        if not ranges:
-            return ranges
-        first, stop = ranges[0]
-        below = build_split(self.app, route, None, first)
-        return ((below[0], stop), *ranges[1:]) if below else ranges
-
-    def _outgrown_urls(self, route: PagedRoute, digest: str) -> int | None:
-        """How many URLs the part of the range ``digest`` held when it
-        outgrew it (here or in any process), None when it did not."""
-        urls = self._outgrew.get((route.slug, digest))
-        notes = self._notes(route, digest)
-        if notes is not None:
-            found = self.site.quietly(lambda: notes.value("outgrown"))
-            if isinstance(found, int) and not isinstance(found, bool):
-                urls = found
-        return urls
-
-    def _split_done(self, route: PagedRoute, digest: str) -> None:
-        # The range is no more: its note goes.
-        self._outgrew.pop((route.slug, digest), None)
-        notes = self._notes(route, digest)
-        if notes is not None:
-            self.site.quietly(lambda: notes.unmark("outgrown"))
-
     def _clear_redo(self, route: PagedRoute, cache: SitemapCache) -> None:
         self._redo.discard(route.slug)
-        if cache.shared is not None:
-            shared = cache.shared
-            cache.quietly(lambda: shared.unmark("redo"))
-
-    def _redo_asked(self, route: PagedRoute, cache: SitemapCache) -> bool:
-        if route.slug in self._redo:
-            return True
-        shared = cache.shared
-        if shared is None:
-            return False
-        return cache.quietly(lambda: shared.value("redo")) == 1
+        cache.on_store(lambda shared: shared.unmark("redo"))
 
     def _outgrown(
         self, route: PagedRoute, digest: str | None = None, urls: int = 0
@@ -242,14 +216,10 @@ class FileCaches:
         whichever process next asks for them (that range split)."""
         if digest is not None:
             self._outgrew[(route.slug, digest)] = urls
-            notes = self._notes(route, digest)
-            if notes is not None:
-                self.site.quietly(lambda: notes.mark("outgrown", urls))
+            self._noted(route, digest, lambda notes: notes.mark("outgrown", urls))
         self._redo.add(route.slug)
         cache = self._starts[route.slug]
-        if cache.shared is not None:
-            shared = cache.shared
-            cache.quietly(lambda: shared.mark("redo"))
+        cache.on_store(lambda shared: shared.mark("redo"))
         cache.expire()
 
     def _listed(self, route: PagedRoute) -> Ranges:
@@ -266,12 +236,12 @@ class FileCaches:
         # ours, counts as missing: decided again.
         try:
             value = pickle.loads(files.body(0) or b"")
-            if not isinstance(value, tuple) or value[:1] != ("ranges",):
-                raise TypeError(f"{type(value).__name__}, not the ranges")
-            ranges = value[1]
-            pairs = all(isinstance(pair, tuple) and len(pair) == 2 for pair in ranges)
-            if not isinstance(ranges, tuple) or not pairs:
-                raise TypeError("not pairs of keys")
+            tagged = isinstance(value, tuple) and value[:1] == ("ranges",)
+            ranges = value[1] if tagged else None
+            if not isinstance(ranges, tuple) or not all(
+                isinstance(pair, tuple) and len(pair) == 2 for pair in ranges
+            ):
+                raise TypeError("not the ranges")
         except Exception:
             cache = self._starts[route.slug]
             cache.clear()
@@ -299,41 +269,35 @@ class FileCaches:
         the old ones is never served (nor its stored copy read)."""
         digest = _digest(ranges, number)
         key = (route.slug, digest)
+        start, stop = ranges[number - 1]
+
+        def build() -> Files:
+            # Compressed as it is written: its XML is never held whole.
+            part = build_part(self.app, route, number, start, stop, packed=True)
+            if part.overflowed:
+                self._outgrown(route, digest, part.file.urls)
+            # Its <lastmod> (the newest of its entries) for the index, here
+            # and in the shared store (a day or a time: a short text).
+            lastmod = self._lastmods[key] = part.file.lastmod
+            if lastmod is not None:
+                self._noted(route, digest, lambda notes: notes.mark("lastmod", lastmod))
+            return Files.stored((part.file.packed,), self.clock())
+
         with self._lock:
             cache = self._parts.get(key)
-            if cache is not None:
+            if cache is None:
+                cache = self._parts[key] = self._cache(
+                    f"part:{route.slug}:{digest}",
+                    build,
+                    f"part {number} of {route.where}",
+                    self._slots,
+                    route.where,
+                )
+            else:
                 self._parts.move_to_end(key)
-                # Parts built since the last look count now.
-                self._forget_some(key)
-                return cache
-
-            def build() -> Packed:
-                # Compressed as it is written: its XML is never held whole.
-                part = build_part(self.app, route, number, start, stop, packed=True)
-                if part.overflowed:
-                    self._outgrown(route, digest, part.file.urls)
-                self._built(route, digest, part.file.lastmod)
-                return Packed((part.file.packed,))
-
-            start, stop = ranges[number - 1]
-            cache = self._cache(
-                f"part:{route.slug}:{digest}",
-                build,
-                f"part {number} of {route.where}",
-                self._slots,
-                route.where,
-            )
-            self._parts[key] = cache
+            # Parts built since the last look count now.
             self._forget_some(key)
             return cache
-
-    def _built(self, route: PagedRoute, digest: str, lastmod: str | None) -> None:
-        """Note a part's ``<lastmod>`` (the newest of its entries) for the
-        index, here and in the shared store (a day or a time: a short text)."""
-        self._lastmods[(route.slug, digest)] = lastmod
-        shared = self._notes(route, digest)
-        if shared is not None and lastmod is not None:
-            self.site.quietly(lambda: shared.mark("lastmod", lastmod))
 
     def _lastmod(self, route: PagedRoute, number: int, ranges: Ranges) -> str | None:
         """The ``<lastmod>`` of a part built before (here or, with a shared
@@ -342,15 +306,15 @@ class FileCaches:
         key = (route.slug, digest)
         if key in self._lastmods:
             return self._lastmods[key]
-        shared = self._notes(route, digest)
-        if shared is None:
-            return None
-        found = self.site.quietly(lambda: shared.value("lastmod"))
+        found = self._noted(route, digest, lambda notes: notes.value("lastmod"))
         return found if isinstance(found, str) and len(found) <= 40 else None
 
-    def _notes(self, route: PagedRoute, digest: str) -> SharedFiles | None:
-        # The notes of a part's range, beside its files in the store.
-        return self._shared(f"notes:{route.slug}:{digest}")
+    def _noted(
+        self, route: PagedRoute, digest: str, call: Callable[[SharedFiles], object]
+    ) -> object:
+        # The notes of a part's range are kept beside its files in the store.
+        notes = self._shared(f"notes:{route.slug}:{digest}")
+        return None if notes is None else self.site.quietly(lambda: call(notes))
 
     def _shared(self, slot: str) -> SharedFiles | None:
         """The shared store's keys of ``slot``, None without a store."""
@@ -375,12 +339,6 @@ class FileCaches:
             if cache.last is not None:
                 kept -= cache.last.size
             del self._parts[key]
-
-
-def ranges_of(starts: Sequence[Any]) -> Ranges:
-    """The ranges of parts that begin at ``starts`` (in key order)."""
-    given = tuple(starts)
-    return tuple(part_range(given, number) for number in range(1, len(given) + 1))
 
 
 def _digest(ranges: Ranges, number: int) -> str:

@@ -8,10 +8,7 @@ they are; one that does not gets them decompressed as they are sent.
 
 The ETag is worked out from the file's own bytes alone (:func:`file_tag`),
 so every process and machine that serves the same build sends the same one
-(a crawler going through a load balancer sees one resource). gzip's trailer
-holds the CRC-32 and the length of what it compressed, so the tag of a file
-read back from the store is read from its last eight bytes, without
-decompressing it.
+(a crawler going through a load balancer sees one resource).
 """
 
 from __future__ import annotations
@@ -19,7 +16,6 @@ from __future__ import annotations
 import gzip
 import struct
 import zlib
-from dataclasses import dataclass, field
 
 # zlib level 6, gzip's default: about 10x on sitemap XML; level 9 saves a few
 # per cent more for twice the time.
@@ -40,50 +36,38 @@ def file_tag(body: bytes) -> str:
 
 
 def packed_tag(packed: bytes) -> str:
-    """:func:`file_tag` of what ``packed`` (one gzip member) holds, from its
-    trailer: CRC-32 and length (modulo 2**32; a file is at most 50 MiB)."""
+    """:func:`file_tag` of what ``packed`` (one gzip member) holds, read
+    from its trailer without decompressing it: CRC-32 and length (modulo
+    2**32; a file is at most 50 MiB)."""
     crc, size = struct.unpack("<II", packed[-8:])
     return f"{crc:08x}-{size:x}"
 
 
-def pack(body: bytes) -> bytes:
-    """``body`` gzip-compressed, the same bytes in every process (mtime 0)."""
-    return gzip.compress(body, _LEVEL, mtime=0)
-
-
-@dataclass(frozen=True)
-class Packed:
-    """A build's files gzip-compressed already, as :func:`pack` would have
-    (one gzip member each, mtime 0): kept as they are."""
-
-    packed: tuple[bytes, ...]
-
-
-@dataclass(frozen=True, eq=False)
 class Files:
-    """One build: its files (given as they are, kept compressed) and when it
-    was made (seconds of the cache's clock, the wall clock in production,
-    shared by every process)."""
+    """One build: its files (given as they are, or ``packed`` already, as
+    read back from the store; kept compressed) and when it was made
+    (seconds of the cache's clock, the wall clock in production, shared by
+    every process)."""
 
-    given: tuple[bytes, ...]
-    built_at: float
-    #: Each file gzip-compressed: what is kept.
-    packed: tuple[bytes, ...] = field(init=False, repr=False)
-    _etags: tuple[str, ...] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "packed", tuple(map(pack, self.given)))
-        object.__setattr__(self, "_etags", tuple(map(file_tag, self.given)))
-        # Only the compressed form stays in memory.
-        object.__setattr__(self, "given", ())
+    def __init__(
+        self,
+        given: tuple[bytes, ...],
+        built_at: float,
+        packed: tuple[bytes, ...] | None = None,
+    ) -> None:
+        self.built_at = built_at
+        #: Each file gzip-compressed (mtime 0: the same bytes in every
+        #: process): only this form stays in memory.
+        self.packed = packed or tuple(
+            gzip.compress(body, _LEVEL, mtime=0) for body in given
+        )
+        tags = map(packed_tag, packed) if packed else map(file_tag, given)
+        self._etags = tuple(tags)
 
     @classmethod
     def stored(cls, packed: tuple[bytes, ...], built_at: float) -> Files:
         """A build read back from the shared store, compressed already."""
-        files = cls((), built_at)
-        object.__setattr__(files, "packed", packed)
-        object.__setattr__(files, "_etags", tuple(map(packed_tag, packed)))
-        return files
+        return cls((), built_at, packed)
 
     @property
     def size(self) -> int:

@@ -19,53 +19,40 @@ from ..._log import logger
 from ..report import failure
 
 
-def root_cause(error: BaseException) -> str:
-    """The innermost cause of ``error`` (what a part's own error wraps):
-    its type and the start of its message."""
-    seen: set[int] = set()
-    while error.__cause__ is not None and id(error) not in seen:
-        seen.add(id(error))
-        error = error.__cause__
-    return f"{type(error).__name__}: {str(error)[:200]}"
-
-
 class Health:
     """The log's memory for one app's sitemap (see the module)."""
 
-    def __init__(self, scope: str = "this app") -> None:
-        #: The app's address, as the store's messages name it.
-        self.scope = scope
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._said: set[tuple[str, str]] = set()
         # The files whose last build failed, by route (or "the sitemap").
         self._failing: dict[str, set[str]] = {}
         self._store_down = False
-        # Held while an outage or a recovery is said (see store_down).
+        # Held while an outage or a recovery is said (see store).
         self._store_lock = threading.Lock()
 
     def failed(self, group: str, name: str, error: BaseException, after: str) -> None:
         """Log a failed build of ``name`` (of ``group``: its route, or the
         sitemap); ``after`` says what happens meanwhile."""
-        cause = root_cause(error)
+        # The traceback is logged once per innermost cause (what wraps it).
+        inner, seen = error, set()
+        while inner.__cause__ is not None and id(inner) not in seen:
+            seen.add(id(inner))
+            inner = inner.__cause__
+        cause = f"{type(inner).__name__}: {str(inner)[:200]}"
         with self._lock:
             first = (group, cause) not in self._said
             self._said.add((group, cause))
             self._failing.setdefault(group, set()).add(name)
-        if first:
-            logger.error(
-                "Building %s failed (%s); %s.",
-                name,
-                failure(error),
-                after,
-                exc_info=True,
-            )
-        else:
-            logger.error(
-                "Building %s failed (%s, logged with its traceback before); %s.",
-                name,
-                cause,
-                after,
-            )
+        logger.error(
+            "Building %s failed (%s); %s."
+            if first
+            else "Building %s failed (%s, logged with its traceback before); %s.",
+            name,
+            failure(error) if first else cause,
+            after,
+            exc_info=first,
+        )
 
     def worked(self, group: str, name: str) -> None:
         """A build of ``name`` worked: said once, when it was the last of
@@ -81,22 +68,15 @@ class Health:
             self._said = {said for said in self._said if said[0] != group}
         logger.info("Building %s works again.", name)
 
-    def store_down(self, say: Callable[[], object]) -> None:
-        """The shared store cannot be reached: ``say()`` when that is news.
+    def store(self, down: bool, say: Callable[[], object]) -> None:
+        """The shared store cannot be reached (``down``), or answered:
+        ``say()`` when that is news.
 
         Said before the news is let go: a thread that meets the store next
         waits until it is logged, so no request that met the outage is
         answered before the log says so, and a recovery is never logged
         before the outage."""
         with self._store_lock:
-            if not self._store_down:
-                self._store_down = True
-                say()
-
-    def store_up(self, say: Callable[[], object]) -> None:
-        """The shared store answered: ``say()`` when it was down (as
-        :meth:`store_down` says its news)."""
-        with self._store_lock:
-            if self._store_down:
-                self._store_down = False
+            if self._store_down != down:
+                self._store_down = down
                 say()

@@ -15,7 +15,7 @@ never from a request. A build is written as:
   (``MARMEON_SITEMAP_RETRY_AFTER``), with that expiry.
 
 Every call may raise whatever the backend raises when it cannot be reached;
-the cache (cache.py) catches that and falls back to its own memory.
+the cache (ttl_cache.py) catches that and falls back to its own memory.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import secrets
 import zlib
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass, replace
 from typing import Any
 
 from ...shared_lock import Backend, SharedLock
@@ -126,7 +126,7 @@ class SharedFiles:
         for number, count in enumerate(stamp.chunks):
             pieces: list[bytes] = []
             for chunk in range(count):
-                piece = self._get(self._file_key(stamp.build, number, chunk), full=True)
+                piece = self._get(self._file_key(stamp.build, number, chunk))
                 if not isinstance(piece, bytes):
                     return None
                 pieces.append(piece)
@@ -140,46 +140,44 @@ class SharedFiles:
         """Store a build, stamp last; None when the backend refused a key."""
         build = secrets.token_hex(8)
         chunks: list[int] = []
-        with self.context():
-            for number, body in enumerate(bodies):
-                pieces = [body[at : at + CHUNK] for at in range(0, len(body), CHUNK)]
-                for chunk, piece in enumerate(pieces or [b""]):
-                    key = self._file_key(build, number, chunk)
-                    if self.backend.set(key, piece, timeout=KEEP) is False:
-                        return None
-                chunks.append(max(1, len(pieces)))
-            tags = tuple(zlib.crc32(body) for body in bodies)
-            stamp = Stamp(build, built_at, tuple(chunks), tags)
-            value = (stamp.build, stamp.built_at, stamp.chunks, stamp.tags)
-            if self.backend.set(self.prefix + "stamp", value, timeout=KEEP) is False:
-                return None
-        return stamp
+        for number, body in enumerate(bodies):
+            pieces = [body[at : at + CHUNK] for at in range(0, len(body), CHUNK)]
+            for chunk, piece in enumerate(pieces or [b""]):
+                if not self._set(self._file_key(build, number, chunk), piece):
+                    return None
+            chunks.append(max(1, len(pieces)))
+        tags = tuple(zlib.crc32(body) for body in bodies)
+        stamp = Stamp(build, built_at, tuple(chunks), tags)
+        return stamp if self._set("stamp", astuple(stamp)) else None
 
-    def _get(self, name: str, full: bool = False) -> Any:
-        """The value at ``name`` (after the prefix; ``full``: a whole key);
-        None when there is none or it cannot be read as a value (written by
-        something else: its unpickling failed). A backend that cannot be
-        reached still raises."""
-        key = name if full else self.prefix + name
+    def _get(self, name: str) -> Any:
+        """The value at ``name`` (after the prefix); None when there is none
+        or it cannot be read as a value (written by something else: its
+        unpickling failed). A backend that cannot be reached still raises."""
         try:
             with self.context():
-                return self.backend.get(key)
+                return self.backend.get(self.prefix + name)
         except _UNREADABLE:
             return None
+
+    def _set(self, name: str, value: object, timeout: int = KEEP) -> bool:
+        with self.context():
+            return (
+                self.backend.set(self.prefix + name, value, timeout=timeout)
+                is not False
+            )
 
     def forget(self, stamp: Stamp) -> None:
         """Delete an older build's files (the stamp no longer names them)."""
         with self.context():
             for number, count in enumerate(stamp.chunks):
                 for chunk in range(count):
-                    self.backend.delete(self._file_key(stamp.build, number, chunk))
+                    key = self._file_key(stamp.build, number, chunk)
+                    self.backend.delete(self.prefix + key)
 
     def pause(self, until: float, seconds: float) -> None:
         """Say to every process that nobody builds before ``until``."""
-        with self.context():
-            self.backend.set(
-                self.prefix + "pause", until, timeout=max(1, math.ceil(seconds))
-            )
+        self._set("pause", until, max(1, math.ceil(seconds)))
 
     def paused_until(self) -> float | None:
         """Until when builds are paused after a failure, or None."""
@@ -191,17 +189,13 @@ class SharedFiles:
         next finds it stale and rebuilds (one of them, under the lock),
         while the files are still served meanwhile."""
         stamp = self.stamp()
-        if stamp is None:
-            return
-        with self.context():
-            value = (stamp.build, 0.0, stamp.chunks, stamp.tags)
-            self.backend.set(self.prefix + "stamp", value, timeout=KEEP)
+        if stamp is not None:
+            self._set("stamp", astuple(replace(stamp, built_at=0.0)))
 
     def mark(self, name: str, value: object = 1) -> None:
         """Set the flag (or note) ``name`` for every process (kept a week at
         most)."""
-        with self.context():
-            self.backend.set(self.prefix + "flag:" + name, value, timeout=KEEP)
+        self._set("flag:" + name, value)
 
     def value(self, name: str) -> object:
         """The value of the flag (or note) ``name``, None when unset."""
@@ -213,4 +207,4 @@ class SharedFiles:
             self.backend.delete(self.prefix + "flag:" + name)
 
     def _file_key(self, build: str, number: int, chunk: int) -> str:
-        return f"{self.prefix}files:{build}:{number}:{chunk}"
+        return f"files:{build}:{number}:{chunk}"

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
 
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
@@ -35,8 +34,8 @@ from ...shared_lock import Backend
 from .. import checks
 from ..paged import PagedRoute, paged_routes
 from ..state import SitemapState
-from .cache import SitemapCache
 from .file_caches import FileCaches, StartsUnknown
+from .ttl_cache import SitemapCache
 
 ROBOTS_PATH = "/robots.txt"
 
@@ -132,9 +131,7 @@ def _register(
         return []
     origin = settings.app_url or ""
     ttl = settings.sitemap_ttl
-    host: dict[str, Any] = (
-        {"host": own_host(app.url_map, origin)} if app.url_map.host_matching else {}
-    )
+    host = own_host(app.url_map, origin) if app.url_map.host_matching else None
     serving = settings.sitemap_serve
     # MARMEON_SITEMAP_URL (an export on a CDN), else the app's own sitemap
     # when it serves one, else no Sitemap: line.
@@ -172,17 +169,13 @@ def _register(
             gzipped=lambda: files.gzipped(number),
         )
 
-    def sitemap() -> Response:
+    def sitemap(number: int = 0) -> Response:
+        if number and not _as_written(number):
+            return _not_found()
         # With a shared store, another process's newer build is taken (in
         # the background: a store that hangs holds no request), so every
         # process soon serves the same index (the same ranges and dates)
         # without waiting for its own copy to go stale.
-        caches.site.newest_soon()
-        return serve(caches.site, 0)
-
-    def sitemap_part(number: int) -> Response:
-        if not _as_written(number):
-            return _not_found()
         caches.site.newest_soon()
         return serve(caches.site, number)
 
@@ -199,50 +192,58 @@ def _register(
         # With a shared store, another process's newer build of this range
         # first: every process serves the same part.
         part.newest()
-        return serve(part, 0, None if _may_wait() else 0)
+        # Not waited for by a worker that serves one request at a time
+        # (gunicorn's sync workers): it would hold the app's pages too.
+        env = request.environ
+        sync = env.get("wsgi.multiprocess") and not env.get("wsgi.multithread")
+        return serve(part, 0, 0 if sync else None)
 
     free: list[_edge.CookieFree] = []
 
     def add(rule: str, endpoint: str, view: Callable[..., Response]) -> None:
         # Served without cookies: every path of the rule starts as it does.
-        app.add_url_rule(rule, endpoint, view, methods=["GET"], **host)
+        app.add_url_rule(rule, endpoint, view, methods=["GET"], host=host)
         free.append(_edge.CookieFree(rule.split("<")[0], endpoint))
 
-    views: list[tuple[str, str, Callable[..., Response]]] = [
-        (ROBOTS_PATH, "marmeon_robots", robots)
-    ]
-    if marked and serving:
-        views.append((SITEMAP_PATH, "marmeon_sitemap", sitemap))
-    for path, endpoint, view in views:
-        if not route_taking(app, path, origin):
-            add(path, endpoint, view)
+    if not route_taking(app, ROBOTS_PATH, origin):
+        add(ROBOTS_PATH, "marmeon_robots", robots)
     # MARMEON_SITEMAP_SERVE = False: no sitemap endpoint (an export serves it).
+    if marked and serving and not route_taking(app, SITEMAP_PATH, origin):
+        add(SITEMAP_PATH, "marmeon_sitemap", sitemap)
     paged = paged_routes(app) if marked and serving else []
     indexed = marked and "marmeon_sitemap" in app.view_functions
+
+    def free_at(path: str, what: str) -> bool:
+        """Whether no route of the app answers ``path``, the address of
+        ``what`` (files the index would name). The app's route wins, as on
+        /sitemap.xml; when the index (ours) would have named them, the log
+        says they are left out of it, and why."""
+        taker = route_taking(app, path, origin)
+        if taker is not None and indexed:
+            logger.warning(
+                "Sitemap: %s are left out of the index, because %s answers"
+                " their address %s. Give that route another path.",
+                what,
+                taker,
+                path,
+            )
+        return taker is None
+
     served = [
         route
         for route in paged
-        if _free(
-            app,
-            f"/sitemap-{route.slug}-1.xml",
-            origin,
-            indexed,
-            f"the parts of {route.where}",
-        )
+        if free_at(f"/sitemap-{route.slug}-1.xml", f"the parts of {route.where}")
     ]
     # Only these are listed in the index: the others' addresses are the app's.
     caches.add_routes(served)
     split = settings.sitemap_index or bool(paged)
     if marked and split:
-        caches.files_listed = _free(
-            app,
+        caches.files_listed = free_at(
             "/sitemap-1.xml",
-            origin,
-            indexed,
             "the files of the routes whose providers give their entries at once",
         )
     if marked and serving and split and caches.files_listed:
-        add("/sitemap-<int(min=1):number>.xml", "marmeon_sitemap_part", sitemap_part)
+        add("/sitemap-<int(min=1):number>.xml", "marmeon_sitemap_part", sitemap)
     for route in served:
         add(
             f"/sitemap-{route.slug}-<int(min=1):number>.xml",
@@ -250,32 +251,6 @@ def _register(
             lambda number, route=route: paged_part(route, number),
         )
     return free
-
-
-def _free(app: Flask, path: str, origin: str, indexed: bool, what: str) -> bool:
-    """Whether no route of the app answers ``path``, the address of
-    ``what`` (files the index would name). The app's route wins, as on
-    /sitemap.xml; when the index (ours) would have named them, the log says
-    they are left out of it, and why."""
-    taker = route_taking(app, path, origin)
-    if taker is not None and indexed:
-        logger.warning(
-            "Sitemap: %s are left out of the index, because %s answers their"
-            " address %s. Give that route another path.",
-            what,
-            taker,
-            path,
-        )
-    return taker is None
-
-
-def _may_wait() -> bool:
-    """Whether the server may answer other requests while this one
-    waits: not so with workers that each serve one request at a time
-    (gunicorn's sync workers), where a request waiting for a part's build
-    holds a whole worker, and with it the app's ordinary pages."""
-    environ = request.environ
-    return bool(environ.get("wsgi.multithread")) or not environ.get("wsgi.multiprocess")
 
 
 def _as_written(number: int) -> bool:

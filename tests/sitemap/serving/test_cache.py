@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from flask_marmeon.sitemap.serving.cache import BUILDING_RETRY, Lookup, SitemapCache
 from flask_marmeon.sitemap.serving.health import Health
+from flask_marmeon.sitemap.serving.ttl_cache import BUILDING_RETRY, Lookup, SitemapCache
 
 BUILDER = "flask_marmeon sitemap"
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from flask_marmeon.sitemap.serving.cache import SitemapCache
 from flask_marmeon.sitemap.serving.files import Files, file_tag
+from flask_marmeon.sitemap.serving.ttl_cache import SitemapCache
 
 BODY = b'<?xml version="1.0" encoding="UTF-8"?>\n<urlset>' + b"<url/>" * 1000
 

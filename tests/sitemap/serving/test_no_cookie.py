@@ -5,12 +5,15 @@ reaches them; and each file has one address only."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from flask import Flask, Response, session
 
 from flask_marmeon import everyone
+
+if TYPE_CHECKING:
+    from tests.conftest import CookieHooks
 
 from .notes_site import (
     ORIGIN,
@@ -20,30 +23,11 @@ from .notes_site import (
 )
 
 
-def test_no_session_and_no_cookie_whatever_the_hooks_do(app: Flask) -> None:
-    app.secret_key = "secret"
+def test_no_session_and_no_cookie_whatever_the_hooks_do(
+    app: Flask, cookie_hooks: CookieHooks
+) -> None:
     mark_about(app)
-    seen: list[dict[str, Any]] = []
-
-    @app.before_request
-    def read_and_write_session() -> None:
-        seen.append(dict(session))
-        session["visits"] = session.get("visits", 0) + 1
-
-    @app.after_request
-    def set_cookie(response: Response) -> Response:
-        response.set_cookie("tracker", "1")
-        return response
-
-    @app.get("/login")
-    def login() -> str:
-        session["user"] = "ada"
-        return "in"
-
-    client = app.test_client()
-    assert client.get("/login").headers.getlist("Set-Cookie")  # a normal page
-    assert client.get_cookie("session") is not None
-    seen.clear()
+    client, seen = cookie_hooks(app)
     for path in ("/sitemap.xml", "/robots.txt"):
         response = client.get(path)
         assert response.status_code == 200

@@ -14,9 +14,9 @@ import pytest
 from flask import Flask
 
 from flask_marmeon import Marmeon, everyone
-from flask_marmeon.sitemap.serving.cache import SitemapCache
 from flask_marmeon.sitemap.serving.shared_refresh import GIVE_UP
 from flask_marmeon.sitemap.serving.shared_store import SharedFiles, Stamp
+from flask_marmeon.sitemap.serving.ttl_cache import SitemapCache
 from flask_marmeon.sitemap.state import sitemap_of
 from tests.processes import wait_until
 

@@ -129,8 +129,8 @@ def test_a_store_outage_is_said_once_and_its_return_once(
 def test_a_store_known_to_be_down_is_looked_at_every_probe_seconds() -> None:
     from contextlib import nullcontext
 
-    from flask_marmeon.sitemap.serving.cache import SitemapCache
     from flask_marmeon.sitemap.serving.shared_store import SharedFiles
+    from flask_marmeon.sitemap.serving.ttl_cache import SitemapCache
 
     store = Store()
     looks: list[str] = []

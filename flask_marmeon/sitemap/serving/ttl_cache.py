@@ -7,11 +7,9 @@ A request that finds a file gets it at once, even a stale one (stale while
 rebuilding); only a cold start (no file yet) waits, at most ``wait`` seconds,
 so a hanging provider holds one thread, never one per request.
 
-With a shared store (shared_store.py, a Flask-Caching ``Cache``) the thread first
-looks there: a build another process made is taken as it is; otherwise the
-one process that takes the lock builds and stores it, and the others poll
-for it. The pause after a failure is kept there too. When the store cannot
-be reached, the thread builds in this process, and says so once.
+With a shared store (a Flask-Caching ``Cache``) the thread first looks there
+(shared_refresh.py); when the store cannot be reached, it builds in this
+process, and says so once.
 
 The clock is an argument (and the attribute :attr:`SitemapCache.clock`), so
 tests move time without monkeypatching; it is the wall clock by default, as
@@ -24,15 +22,12 @@ from __future__ import annotations
 
 import math
 import threading
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..._log import logger
-from .files import Files, Packed
-from .health import Health
+from .files import Files
 from .shared_refresh import SharedRefresh
-from .shared_store import SharedFiles, Stamp
+from .shared_store import SharedFiles
 
 #: Retry-After of a request told not to wait for a build (seconds).
 BUILDING_RETRY = 5
@@ -51,7 +46,8 @@ class Lookup:
 class SitemapCache(SharedRefresh):
     """The files of one app's sitemap, refreshed by one background thread.
 
-    :param build: makes the files; an exception is a failed build.
+    :param build: makes the files (their bodies, or :class:`~.files.Files`
+        compressed as written); an exception is a failed build.
     :param ttl: seconds a build is fresh.
     :param retry_after: seconds after a failure during which ``build`` is not
         called again (by any process sharing ``shared``).
@@ -67,70 +63,9 @@ class SitemapCache(SharedRefresh):
     :param name: what the files are, for the log ("the sitemap", "part 3 of
         the route ...").
     :param health: what the app's caches said in the log, shared by them.
-    :param group: what a failure is logged once for (the route).
+    :param group: what a failure is logged once for (the route; default:
+        the name).
     """
-
-    def __init__(
-        self,
-        build: Callable[[], tuple[bytes, ...] | Packed],
-        *,
-        ttl: float,
-        retry_after: float,
-        wait: float = 20,
-        shared: SharedFiles | None = None,
-        lock_timeout: int = 60,
-        slots: threading.BoundedSemaphore | None = None,
-        poll: float = 0.05,
-        clock: Callable[[], float] = time.time,
-        name: str = "the sitemap",
-        health: Health | None = None,
-        group: str | None = None,
-    ) -> None:
-        self.build = build
-        self.name = name
-        #: What the app's caches have said in the log (shared by them).
-        self.health = health if health is not None else Health()
-        #: What the log groups this file's failures by: its route.
-        self.group = group if group is not None else name
-        self.ttl = ttl
-        self.retry_after = retry_after
-        self.wait = wait
-        self.shared = shared
-        self.lock_timeout = lock_timeout
-        self.slots = slots
-        self.poll = poll
-        self.clock = clock
-        self._cond = threading.Condition(threading.Lock())
-        self._value: Files | None = None
-        self._failed_until: float | None = None
-        self._thread: threading.Thread | None = None
-        # One warning per refresh that keeps cold requests waiting too long.
-        self._late = False
-        # When the running refresh started (clock()), for that warning.
-        self._began = 0.0
-        # Whether clear() was called while the running refresh ran.
-        self._cleared = False
-        # Whether the shared store failed last time (logged once per outage).
-        self._down = False
-        # The request's thread and the builder's both meet the store: one
-        # of them says that it went down (or came back), never both.
-        self._down_lock = threading.Lock()
-        # When a request last looked at a store known to be down.
-        self._probed = 0.0
-        # Whether the store refused a build (logged once).
-        self._refused = False
-        # The last stamp seen in the store, to tell a flush from a first start.
-        self._seen: Stamp | None = None
-        # Whether a look at the store's newest build runs (newest_soon()).
-        self._looking = False
-        # Set by expire(): the value is stale whatever its age.
-        self._expired = False
-        # Whether the refresh waits for a place among the process's builds.
-        self._queued = False
-        #: Builds this process made (read by tests and benchmarks).
-        self.builds = 0
-
-    # -- the request's side ------------------------------------------------
 
     def _retry(self, now: float) -> int | None:
         if self._failed_until is not None and now < self._failed_until:
@@ -154,19 +89,18 @@ class SitemapCache(SharedRefresh):
                 self._start()
             if value is not None:
                 return Lookup(value)
-            deadline = time.monotonic() + wait
-            while self._value is None:
-                if self._thread is None:
+
+            def done() -> bool:
+                if self._value is None and self._thread is None:
                     # The refresh ended without files. When clear() dropped
                     # the ones it had just installed, a new one starts and
                     # the wait goes on; otherwise it failed.
                     if not self._cleared or self._retry(self.clock()) is not None:
-                        break
+                        return True
                     self._start()
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    break
-                self._cond.wait(remaining)
+                return self._value is not None
+
+            self._cond.wait_for(done, wait)
             if self._value is not None:
                 return Lookup(self._value)
             retry = self._retry(self.clock())
@@ -202,8 +136,7 @@ class SitemapCache(SharedRefresh):
         request starts a rebuild (and gets these files meanwhile)."""
         with self._cond:
             self._expired = True
-        if self.shared is not None:
-            self.quietly(self.shared.expire)
+        self.on_store(SharedFiles.expire)
 
     def clear(self) -> None:
         """Forget the files and the pause, so the next request refreshes."""
@@ -215,16 +148,8 @@ class SitemapCache(SharedRefresh):
 
     def join(self, timeout: float) -> bool:
         """Wait until no refresh runs; False when one still does after ``timeout``."""
-        deadline = time.monotonic() + timeout
         with self._cond:
-            while self._thread is not None:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._cond.wait(remaining)
-        return True
-
-    # -- the background thread ---------------------------------------------
+            return self._cond.wait_for(lambda: self._thread is None, timeout)
 
     def _start(self) -> None:
         # Called with the condition held: one refresh at a time.
@@ -247,67 +172,6 @@ class SitemapCache(SharedRefresh):
             with self._cond:
                 self._thread = None
                 self._cond.notify_all()
-
-    def _install(self, files: Files, *, if_taken: bool = False) -> None:
-        with self._cond:
-            if if_taken and not self._takes(files.built_at, self._value, self.clock()):
-                return
-            self._value = files
-            self._expired = False
-            self._failed_until = None
-            self._cond.notify_all()
-
-    def _pause(self, until: float) -> None:
-        with self._cond:
-            self._failed_until = until
-            self._cond.notify_all()
-
-    def _build_here(self, held: bool = False) -> tuple[Files | None, float | None]:
-        """Build in this process, in one of its places for builds (``held``:
-        taken already): (the files, None) or (None, paused until)."""
-        slots = self.slots
-        if slots is not None and not held:
-            self._queued = True
-            slots.acquire()
-            self._queued = False
-        try:
-            return self._build()
-        finally:
-            if slots is not None:
-                slots.release()
-
-    def _build(self) -> tuple[Files | None, float | None]:
-        self.builds += 1
-        try:
-            built = self.build()
-            bodies = built.packed if isinstance(built, Packed) else built
-            if not bodies or not all(type(body) is bytes for body in bodies):
-                raise TypeError(f"the build gave {type(built).__name__}, not files")
-        except Exception as error:
-            had = self._value is not None
-            self.health.failed(
-                self.group,
-                self.name,
-                error,
-                f"the provider is not called again for {self.retry_after} seconds,"
-                " and meanwhile "
-                + (
-                    "the last good file is served"
-                    if had
-                    else "requests are answered with 503"
-                ),
-            )
-            until = self.clock() + self.retry_after
-            self._pause(until)
-            return None, until
-        if isinstance(built, Packed):
-            # Compressed as it was written: its ETag read from the trailer.
-            files = Files.stored(built.packed, self.clock())
-        else:
-            files = Files(built, self.clock())
-        self._install(files)
-        self.health.worked(self.group, self.name)
-        return files, None
 
     @property
     def last(self) -> Files | None:
