@@ -104,6 +104,7 @@ class ImageEndpoint:
             self.app.secret_key,
             (texts.title, texts.description, texts.site),
             page_path=path,
+            square=texts.square,
         )
         if current is None:
             return not_found(environ, start_response)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 from PIL import Image
 
 from flask_marmeon import OgImageCard
 
-from .conftest import image_of, page
+from .conftest import image_of, page, png
 
 TITLE = "How we cut our build times in half with a shared cache"
 
@@ -61,3 +62,20 @@ def test_the_apps_drawing_function_is_asked_for_a_square(
     metas = page(app, title=TITLE, twitter={"card": "summary"})
     assert image_of(app, metas, "twitter:image").size == (630, 630)
     assert (630, 630) in asked
+
+
+def test_a_square_image_of_another_look_moves_to_the_current_square_one(
+    og_app: Callable[..., Flask],
+) -> None:
+    [old] = card_page(og_app(), "summary")["twitter:image"]
+    restyled = og_app(MARMEON_OG_IMAGE_COLORS={"background": "#ffffff"})
+    client = restyled.test_client()
+    moved = client.get(urlsplit(old).path)
+    assert moved.status_code == 301
+    assert [moved.headers["Location"]] == card_page(restyled, "summary")[
+        "twitter:image"
+    ]
+    assert png(client.get(urlsplit(moved.headers["Location"]).path).data).size == (
+        630,
+        630,
+    )
