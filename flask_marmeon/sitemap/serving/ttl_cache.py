@@ -100,7 +100,12 @@ class SitemapCache(SharedRefresh):
                     self._start()
                 return self._value is not None
 
-            self._cond.wait_for(done, wait)
+            if wait > 0:
+                self._cond.wait_for(done, wait)
+            else:
+                # wait_for(done, 0) would let go of the lock once, and the
+                # answer would depend on what another thread did meanwhile.
+                done()
             if self._value is not None:
                 return Lookup(self._value)
             retry = self._retry(self.clock())
